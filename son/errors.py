@@ -1,0 +1,20 @@
+"""Errors a user can cause.  Internal invariants are asserts (see the verifier)."""
+
+from __future__ import annotations
+
+
+class SonError(Exception):
+    """Base class of every error son reports to its user."""
+
+
+class SonSyntaxError(SonError):
+    """A construct outside son's Python subset, with its source location."""
+
+    def __init__(self, message: str, filename: str = "<unknown>", lineno: int = 0,
+                 col: int = 0, construct: str | None = None):
+        self.message = message
+        self.filename = filename
+        self.lineno = lineno
+        self.col = col
+        self.construct = construct
+        super().__init__(f"{filename}:{lineno}:{col}: {message}")

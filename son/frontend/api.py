@@ -1,0 +1,58 @@
+"""``son.parse`` and ``son.parse_source``: the frontend's public entry points."""
+
+from __future__ import annotations
+
+import linecache
+import math
+from typing import Callable
+
+import numpy as np
+
+from ..nodes import Graph
+from .parser import build_graph
+from .source import source_from_text, source_of
+
+
+def _verify_if_debug(g: Graph) -> Graph:
+    import son
+
+    if son.debug:
+        g.verify()
+    return g
+
+
+def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=None) -> Graph:
+    """Build the graph of Python function ``fn`` (defined in a file or a notebook cell).
+
+    Parameter types come from ``argtypes`` (a sequence or a dict by name), else
+    from example arguments ``args``, else from annotations, else they are an
+    unknown number.  ``peephole=False`` gives the raw graph; ``tracer(rule,
+    old, new)`` is called for every rewrite.
+    """
+    return _verify_if_debug(build_graph(source_of(fn), peephole, argtypes, args, tracer))
+
+
+_COUNTER = [0]
+
+
+def parse_source(text: str, name: str | None = None, peephole: bool = True, argtypes=None,
+                 args=None, globals: dict | None = None, filename: str | None = None,
+                 tracer=None) -> Graph:
+    """Build the graph of function ``name`` (default: the last one) defined in ``text``.
+
+    The text is executed as a module (with ``math``, ``np`` and ``numpy``
+    available) so that helper functions and constants it defines can be
+    inlined and folded.
+    """
+    if filename is None:
+        _COUNTER[0] += 1
+        filename = f"<son-source-{_COUNTER[0]}>"
+    namespace = {"math": math, "np": np, "numpy": np, "__name__": "__son_source__"}
+    if globals:
+        namespace.update(globals)
+    src_from_text = source_from_text(text, name, namespace, filename)  # syntax errors first
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - the user's own code
+    src_from_text.pyfunc = namespace.get(src_from_text.name)
+    src_from_text.defaults = getattr(src_from_text.pyfunc, "__defaults__", None) or ()
+    return _verify_if_debug(build_graph(src_from_text, peephole, argtypes, args, tracer))

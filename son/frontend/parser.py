@@ -1,0 +1,1054 @@
+"""Python ``ast`` -> Sea-of-Nodes graph, with the pessimistic peephole applied to
+every node as it is made (Click's parse-time optimization).
+
+Control flow is built the way *Simple* builds it: the parser holds a
+``Scope`` (control, memory, variables); ``if`` splits it into two and merges
+them with a ``Region`` and ``Phi``s; a loop makes a ``Loop`` with a Phi for
+every variable its body assigns, parses the body once, then closes the
+back edge.  While the body is parsed a loop Phi's back-edge value is unknown:
+its type is assumed to be the entry value's kind (int stays int), and if the
+closed loop proves that wrong (an int variable that becomes a float) the loop
+is parsed again under the wider assumption — so no rule ever fires on a
+type it was not entitled to.
+
+Runtime faults become explicit control: ``a / b`` is preceded by
+``If(b == 0) -> Raise ZeroDivisionError``, every array access by a bounds
+guard, every ``math`` call by a domain/range guard.  The guards are ordinary
+nodes: a guard whose condition folds to False disappears.
+
+Calls to plain Python functions are inlined; every construct outside the
+subset raises ``SonSyntaxError`` with file, line, column and its name.
+The parser recurses over the syntax tree, whose depth CPython itself bounds
+(at most 100 nested blocks); graph walks are iterative.  O(size of source)
+nodes are built, each peepholed in O(1) amortized.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import types as pytypes
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..errors import SonError, SonSyntaxError
+from ..nodes import (
+    EQ, GE, GT, LE, LT, NE, Abs, Add, ArrayLen, BitAnd, BitOr, BitXor, Constant, CProj, Div,
+    FloorDiv, Graph, If, Invert, IsFinite, IsInf, IsNan, Load, Loop, Max, Min, Mod, Mul, Neg, Never,
+    NewArray, Node, Not, OutOfBounds, Phi, Proj, Raise, Region, Return, Shl, Shr, Store, Sub, ToBool,
+    ToFloat, ToInt, XCtrl, constant,
+)
+from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES, TOTAL, MathError
+from ..nodes.types import BOTTOM, MEM, NONE, XCTRL, ArrayType, Type
+from ..peephole import Peephole
+from .scope import Scope
+from .signature import param_types
+from .source import FunctionSource, source_of
+
+_BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
+           ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
+           ast.LShift: Shl, ast.RShift: Shr}
+_CMPOPS = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE}
+_SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
+           BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
+
+#: names of unsupported syntax, for messages
+_CONSTRUCTS = {
+    "Try": "try statement", "TryStar": "try statement", "With": "with statement",
+    "AsyncWith": "async with", "ClassDef": "class definition",
+    "FunctionDef": "nested function definition", "AsyncFunctionDef": "async function",
+    "Lambda": "lambda", "ListComp": "list comprehension", "SetComp": "set comprehension",
+    "DictComp": "dict comprehension", "GeneratorExp": "generator expression", "Yield": "yield",
+    "YieldFrom": "yield from", "Await": "await", "Global": "global statement",
+    "Nonlocal": "nonlocal statement", "Delete": "del statement", "Import": "import statement",
+    "ImportFrom": "import statement", "JoinedStr": "f-string", "FormattedValue": "f-string",
+    "Starred": "starred expression", "List": "list", "Dict": "dict", "Set": "set",
+    "Tuple": "tuple value", "Slice": "slice", "NamedExpr": "assignment expression (:=)",
+    "Match": "match statement", "AsyncFor": "async for", "Attribute": "attribute",
+}
+
+_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
+           bool: "bool", np.bool_: "bool"}
+_INT64_LIMIT = 9223372036854775808.0  # 2**63
+
+
+@dataclass
+class _LoopContext:
+    breaks: list[Scope] = field(default_factory=list)
+    continues: list[Scope] = field(default_factory=list)
+
+
+class _TypeAssumptionFailed(Exception):
+    pass
+
+
+def assigned_names(stmts: list[ast.stmt]) -> list[str]:
+    """Local names a block of statements may assign, in order of appearance."""
+    out: dict[str, None] = {}
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out[n.id] = None
+    return list(out)
+
+
+class FunctionParser:
+    """Parses one function body into the shared graph, starting from ``scope``."""
+
+    def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
+                 stack: tuple = ()):
+        self.g = graph
+        self.peephole = peep
+        self.src = src
+        self.scope = scope
+        self.stack = stack + (src.pyfunc,)
+        self.returns: list[Scope] = []
+        self.loops: list[_LoopContext] = []
+        self._tmp = 0
+        self._locals: set[str] | None = None
+
+    # ================================================================ errors
+    def error(self, at: ast.AST | None, message: str, construct: str | None = None) -> SonSyntaxError:
+        line = getattr(at, "lineno", 0) + self.src.line0 if at is not None else self.src.line0 + 1
+        col = getattr(at, "col_offset", 0) + self.src.col0 if at is not None else 0
+        return SonSyntaxError(message, self.src.filename, line, col, construct)
+
+    def unsupported(self, at: ast.AST, what: str | None = None) -> SonSyntaxError:
+        name = what or _CONSTRUCTS.get(type(at).__name__, type(at).__name__)
+        return self.error(at, f"unsupported construct: {name} (outside son's Python subset)", name)
+
+    # ================================================================ node making
+    def peep(self, n: Node) -> Node:
+        return self.peephole.peep(n)
+
+    def con(self, value) -> Node:
+        return self.peep(Constant(self.g, constant(value)))
+
+    def xctrl(self) -> Node:
+        return self.peep(XCtrl(self.g, self.g.start))
+
+    def op(self, at: ast.AST, cls: type, *inputs: Node, **kw) -> Node:
+        """Make, peephole and type-check one data node."""
+        for x in inputs:
+            if x is not None:
+                x.keep()
+        n = cls(self.g, *inputs, **kw)
+        for x in inputs:
+            if x is not None:
+                x.unkeep()
+        n = self.peep(n)
+        if n.type is BOTTOM and all(x is None or x.type is not BOTTOM for x in inputs):
+            kinds = " and ".join(str(x.type.widen()) for x in inputs
+                                 if x is not None and not x.is_cfg and x.type is not MEM)
+            label = _SYMBOL.get(cls, cls.__name__)
+            raise self.error(at, f"unsupported operand type(s) for {label}: {kinds}", "operator")
+        return n
+
+    def dead(self, s: Scope) -> bool:
+        c = s.ctrl
+        return type(c) is XCtrl or (self.peephole.enabled and c.type is XCTRL)
+
+    def branch(self, pred: Node) -> tuple[Node, Node]:
+        """Split control on ``pred``: the (true, false) control projections."""
+        pred.keep()
+        iff = self.peep(If(self.g, self.scope.ctrl, pred))
+        pred.unkeep()
+        t, f = CProj(self.g, iff, 0), CProj(self.g, iff, 1)
+        t.keep()
+        f = self.peep(f).keep()
+        t.unkeep()
+        t = self.peep(t)
+        f.unkeep()
+        return t, f
+
+    def guard(self, pred: Node, exc: type, message: str) -> bool:
+        """``if pred: raise exc(message)``; continue on the false side.
+        Returns False when ``pred`` is known false and no guard was needed."""
+        if pred.type.is_constant and not pred.type.con:
+            if pred.is_unused():
+                pred.kill()
+            return False
+        t, f = self.branch(pred)
+        f.keep()
+        self.exit(Raise(self.g, t, self.scope.mem, exc, message))
+        self.scope.ctrl = f.unkeep()
+        return True
+
+    def exit(self, r: Node) -> None:
+        """Hook a Return or Raise to Stop unless it cannot be reached."""
+        r = self.peep(r)
+        if type(r.inputs[0]) is XCtrl or (self.peephole.enabled and r.inputs[0].type is XCTRL):
+            r.kill()
+        else:
+            self.g.stop.add_input(r)
+
+    def temp(self) -> str:
+        self._tmp += 1
+        return f"${self._tmp}"
+
+    # ================================================================ scopes
+    def merge(self, scopes: list[Scope]) -> Scope:
+        """Join scopes at a Region; variables that differ get Phis."""
+        live = [s for s in scopes if not self.dead(s)]
+        for s in scopes:
+            if s not in live and s is not scopes[0]:
+                s.drop()
+        if not live:
+            return scopes[0]
+        if scopes[0] not in live:
+            scopes[0].drop()
+        if len(live) == 1:
+            return live[0]
+        region = Region(self.g, *[s.ctrl for s in live])
+        region.type = region.compute()
+        out = Scope(self.g, region, self._phi(region, [s.mem for s in live]))
+        all_names: dict[str, None] = {}
+        for s in live:
+            all_names.update(dict.fromkeys(s.names))
+        for name in all_names:
+            vals = [s.get(name) for s in live]
+            if any(v is None for v in vals):
+                out.undefined.add(name)
+            else:
+                out.set(name, self._phi(region, vals))
+        for s in live:
+            out.undefined |= s.undefined
+            s.drop()
+        out.ctrl = self.peep(region)
+        return out
+
+    def _phi(self, region: Node, vals: list[Node]) -> Node:
+        if all(v is vals[0] for v in vals):
+            return vals[0]
+        return self.peep(Phi(self.g, region, *vals))
+
+    # ================================================================ statements
+    def parse_body(self) -> Scope:
+        """Parse the whole function; returns the merged exit scope (value in '$ret')."""
+        self.stmts(self.src.tree.body)
+        if not self.dead(self.scope):
+            self.scope.set("$ret", self.con(None))
+            self.returns.append(self.scope)
+        else:
+            self.scope.drop()
+        self.scope = None
+        if not self.returns:
+            s = Scope(self.g, self.xctrl(), self.g.start)
+            s.set("$ret", self.con(None))
+            return s
+        return self.merge(self.returns)
+
+    def stmts(self, body: list[ast.stmt]) -> None:
+        for s in body:
+            method = getattr(self, "stmt_" + type(s).__name__, None)
+            if method is None:
+                raise self.unsupported(s)
+            method(s)
+
+    def stmt_Pass(self, s):
+        pass
+
+    def stmt_Expr(self, s):
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            return  # a docstring
+        v = self.expr(s.value)
+        if v.is_unused():
+            v.kill()
+
+    def stmt_Assign(self, s):
+        if isinstance(s.value, ast.Tuple) and any(isinstance(t, ast.Tuple) for t in s.targets):
+            vals = [self.expr(e) for e in s.value.elts]
+            for v in vals:
+                v.keep()
+            for t in s.targets:
+                self.assign_tuple(t, vals, s)
+            for v in vals:
+                v.unkeep()
+            return
+        v = self.expr(s.value).keep()
+        for t in s.targets:
+            self.assign(t, v)
+        v.unkeep()
+
+    def assign_tuple(self, target, vals, s):
+        if not isinstance(target, ast.Tuple):
+            raise self.unsupported(s.value, "tuple value")
+        if len(target.elts) != len(vals):
+            raise self.error(target, f"cannot unpack {len(vals)} values into {len(target.elts)} targets")
+        for t, v in zip(target.elts, vals):
+            self.assign(t, v)
+
+    def stmt_AnnAssign(self, s):
+        if s.value is not None:
+            self.assign(s.target, self.expr(s.value))
+
+    def assign(self, target: ast.expr, v: Node) -> None:
+        if isinstance(target, ast.Name):
+            self.scope.set(target.id, v)
+        elif isinstance(target, ast.Subscript):
+            v.keep()
+            arr, idx = self.subscript_parts(target)
+            self.store(target, arr, idx, v)
+            v.unkeep()
+        elif isinstance(target, ast.Tuple):
+            raise self.unsupported(target, "tuple unpacking of a non-tuple value")
+        else:
+            raise self.unsupported(target, f"assignment to {type(target).__name__.lower()}")
+
+    def stmt_AugAssign(self, s):
+        if isinstance(s.target, ast.Name):
+            cur = self.read(s.target.id, s.target)
+            self.scope.set(s.target.id, self.binop(s, type(s.op), cur, s.value))
+        elif isinstance(s.target, ast.Subscript):
+            arr, idx = self.subscript_parts(s.target)
+            arr.keep(), idx.keep()
+            cur = self.load(s.target, arr, idx)
+            new = self.binop(s, type(s.op), cur, s.value)
+            self.store(s.target, arr, idx, new)
+            arr.unkeep(), idx.unkeep()
+        else:
+            raise self.unsupported(s.target, "augmented assignment target")
+
+    def stmt_Return(self, s):
+        v = self.expr(s.value) if s.value is not None else self.con(None)
+        r = self.scope.dup()
+        r.set("$ret", v)
+        self.returns.append(r)
+        self.scope.ctrl = self.xctrl()
+
+    def stmt_If(self, s):
+        cond = self.truth(self.expr(s.test), s.test)
+        t, f = self.branch(cond)
+        other = self.scope.dup()
+        other.ctrl = f
+        self.scope.ctrl = t
+        self.stmts(s.body)
+        then = self.scope
+        self.scope = other
+        self.stmts(s.orelse)
+        self.scope = self.merge([then, self.scope])
+
+    def stmt_Assert(self, s):
+        msg = ""
+        if s.msg is not None:
+            if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
+                raise self.unsupported(s.msg, "assert message that is not a string literal")
+            msg = s.msg.value
+        ok = self.truth(self.expr(s.test), s.test)
+        self.guard(self.op(s, Not, ok), AssertionError, msg)
+
+    def stmt_Raise(self, s):
+        exc, msg = s.exc, ""
+        if isinstance(exc, ast.Call):
+            if len(exc.args) > 1 or exc.keywords or (exc.args and not (
+                    isinstance(exc.args[0], ast.Constant) and isinstance(exc.args[0].value, str))):
+                raise self.unsupported(exc, "raise with arguments other than one string literal")
+            msg = exc.args[0].value if exc.args else ""
+            exc = exc.func
+        cls = self.resolve(exc) if exc is not None else None
+        if not (isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins"):
+            raise self.unsupported(s, "raise of anything but a builtin exception class")
+        self.exit(Raise(self.g, self.scope.ctrl, self.scope.mem, cls, msg))
+        self.scope.ctrl = self.xctrl()
+
+    def stmt_Break(self, s):
+        if not self.loops:
+            raise self.error(s, "'break' outside loop", "break")
+        self.loops[-1].breaks.append(self.scope.dup())
+        self.scope.ctrl = self.xctrl()
+
+    def stmt_Continue(self, s):
+        if not self.loops:
+            raise self.error(s, "'continue' not properly in loop", "continue")
+        self.loops[-1].continues.append(self.scope.dup())
+        self.scope.ctrl = self.xctrl()
+
+    # ---------------------------------------------------------------- loops
+    def stmt_While(self, s):
+        def cond():
+            return self.truth(self.expr(s.test), s.test)
+
+        self.loop(s, cond, None, None, assigned_names(s.body))
+
+    def stmt_For(self, s):
+        it = s.iter
+        if not (isinstance(it, ast.Call) and self.resolve_quiet(it.func) is range):
+            raise self.unsupported(it, "for loop over anything but range(...)")
+        if not isinstance(s.target, ast.Name):
+            raise self.unsupported(s.target, "for loop target that is not a name")
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise self.error(it, "range() takes 1 to 3 positional arguments", "range")
+        bounds = [self.int_value(a) for a in it.args]
+        for b in bounds:
+            b.keep()
+        start, stop, step = (self.con(0), bounds[0], self.con(1)) if len(bounds) == 1 else (
+            bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else self.con(1))
+        for b in (start, stop, step):
+            b.keep()
+        for b in bounds:
+            b.unkeep()
+        self.guard(self.op(it, EQ, step, self.con(0)), ValueError, "range() arg 3 must not be zero")
+        counter = self.temp()
+        self.scope.set(counter, start)
+
+        def cond():
+            i = self.scope.get(counter)
+            if step.type.is_constant:
+                return self.op(it, LT if step.type.con > 0 else GT, i, stop)
+            zero = self.con(0)
+            up = self.op(it, BitAnd, self.op(it, GT, step, zero), self.op(it, LT, i, stop))
+            down = self.op(it, BitAnd, self.op(it, LT, step, zero), self.op(it, GT, i, stop))
+            return self.op(it, BitOr, up, down)
+
+        def prologue():
+            self.scope.set(s.target.id, self.scope.get(counter))
+
+        def latch():
+            self.scope.set(counter, self.op(it, Add, self.scope.get(counter), step))
+
+        self.loop(s, cond, prologue, latch, assigned_names(s.body) + [s.target.id, counter])
+        for b in (start, stop, step):
+            b.unkeep()
+
+    def loop(self, s, cond, prologue, latch, names: list[str]) -> None:
+        """Build a loop; retried with wider Phi types if the body breaks the assumption."""
+        entry = self.scope
+        carried = [n for n in dict.fromkeys(names) if entry.get(n) is not None]
+        assumed: dict[str, Type] = {}
+        n_exits, n_returns = len(self.g.stop.inputs), len(self.returns)
+        for _attempt in range(8):
+            self.scope = entry.dup()
+            try:
+                exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, assumed)
+                break
+            except _TypeAssumptionFailed:
+                while len(self.g.stop.inputs) > n_exits:
+                    self.g.stop.remove_input(len(self.g.stop.inputs) - 1)
+                for r in self.returns[n_returns:]:
+                    r.drop()
+                del self.returns[n_returns:]
+        else:  # pragma: no cover - the lattice has height 3
+            raise self.error(s, "loop variable types do not settle")
+        entry.drop()
+        exit_scope.undefined |= {n for n in names if n not in carried and not n.startswith("$")}
+        self.scope = exit_scope
+        if s.orelse:
+            self.stmts(s.orelse)
+        self.scope = self.merge([self.scope, *ctx.breaks])
+
+    def _loop_once(self, s, cond, prologue, latch, carried, assumed):
+        loop = Loop(self.g, self.scope.ctrl)
+        loop.type = loop.compute()
+        self.scope.ctrl = loop
+        phis: dict[str, Phi] = {}
+        for name in ["$mem", *carried]:
+            v = self.scope.mem if name == "$mem" else self.scope.get(name)
+            p = Phi(self.g, loop, v, None, assumed=assumed.get(name))
+            phis[name] = p
+            if name == "$mem":
+                self.scope.mem = p
+            else:
+                self.scope.set(name, p)
+        t, f = self.branch(cond())
+        exit_scope = self.scope.dup()
+        exit_scope.ctrl = f
+        self.scope.ctrl = t
+        ctx = _LoopContext()
+        self.loops.append(ctx)
+        if prologue:
+            prologue()
+        self.stmts(s.body)
+        self.loops.pop()
+        self.scope = self.merge([self.scope, *ctx.continues])
+        if latch and not self.dead(self.scope):
+            latch()
+        if self.dead(exit_scope) and all(self.dead(b) for b in ctx.breaks) and not self.dead(self.scope):
+            # an infinite loop: give Stop a (never taken) path to it, as Click does
+            self.guard(self.peep(Never(self.g)), RuntimeError, "left an infinite loop")
+        back = self.scope
+        loop.set_input(2, back.ctrl)
+        for name, p in phis.items():
+            p.set_input(2, back.mem if name == "$mem" else back.get(name))
+        back.drop()
+        self.scope = None
+        failed = False
+        for name, p in phis.items():
+            if p.inputs is None or p.inputs[2] is None:
+                continue
+            a = p.assumed if p.assumed is not None else p.inputs[1].type.widen()
+            actual = p.inputs[1].type.meet(p.inputs[2].type)
+            if actual.meet(a) != a:
+                assumed[name] = a.meet(actual).widen()
+                failed = True
+        if failed:
+            exit_scope.drop()
+            for b in ctx.breaks:
+                b.drop()
+            raise _TypeAssumptionFailed
+        self.peephole.iterate([loop, *[p for p in phis.values() if p.inputs is not None]])
+        return exit_scope, ctx
+
+    # ================================================================ expressions
+    def expr(self, e: ast.expr) -> Node:
+        method = getattr(self, "expr_" + type(e).__name__, None)
+        if method is None:
+            raise self.unsupported(e)
+        return method(e)
+
+    def exprs(self, es: list[ast.expr]) -> list[Node]:
+        """Evaluate left to right, keeping earlier values alive while later ones are built."""
+        out = []
+        for e in es:
+            out.append(self.expr(e).keep())
+        for v in out:
+            v.unkeep()
+        return out
+
+    def expr_Constant(self, e):
+        v = e.value
+        if isinstance(v, (bool, int, float)) or v is None:
+            if type(v) is int and not -(1 << 63) <= v < (1 << 63):
+                raise self.error(e, f"integer literal {v} does not fit in int64", "int literal")
+            return self.con(v)
+        what = {str: "string literal", bytes: "bytes literal", complex: "complex literal"}.get(
+            type(v), f"{type(v).__name__} literal")
+        raise self.unsupported(e, what)
+
+    def read(self, name: str, at: ast.AST) -> Node:
+        v = self.scope.get(name)
+        if v is not None:
+            if v.type is BOTTOM:
+                raise self.error(at, f"variable {name!r} holds values of different types on "
+                                     "different paths", "variable")
+            return v
+        if name in self.scope.undefined:
+            raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")
+        if name in self.local_names:
+            raise self.error(at, f"variable {name!r} is used before it is assigned", "variable")
+        return self.global_value(name, at)
+
+    @property
+    def local_names(self) -> set[str]:
+        names = self._locals
+        if names is None:
+            names = set(assigned_names(self.src.tree.body))
+            names |= {a.arg for a in self.src.tree.args.args}
+            self._locals = names
+        return names
+
+    def global_value(self, name: str, at: ast.AST) -> Node:
+        try:
+            v = self.src.lookup(name)
+        except KeyError:
+            raise self.error(at, f"name {name!r} is not defined", "name") from None
+        return self.constant_value(v, name, at)
+
+    def constant_value(self, v, name: str, at: ast.AST) -> Node:
+        if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)) or v is None:
+            return self.con(v.item() if isinstance(v, np.generic) else v)
+        raise self.error(at, f"{name!r} is a {type(v).__name__}; son reads only int, float and "
+                             "bool globals as values", "global")
+
+    def expr_Name(self, e):
+        return self.read(e.id, e)
+
+    def expr_Attribute(self, e):
+        if isinstance(e.value, ast.Name) and self.scope.get(e.value.id) is not None:
+            arr = self.read(e.value.id, e.value)
+            if isinstance(arr.type, ArrayType) and e.attr == "size":
+                return self.op(e, ArrayLen, arr)
+            raise self.unsupported(e, f"attribute .{e.attr} of a local value")
+        obj = self.resolve(e)
+        return self.constant_value(obj, ast.unparse(e), e)
+
+    def binop(self, at, astop: type, lhs: Node, rhs_ast: ast.expr | Node) -> Node:
+        lhs.keep()
+        rhs = rhs_ast if isinstance(rhs_ast, Node) else self.expr(rhs_ast)
+        lhs.unkeep()
+        if astop is ast.MatMult or astop not in _BINOPS:
+            raise self.unsupported(at, "matrix multiplication operator @")
+        cls = _BINOPS[astop]
+        return self.arith(at, cls, lhs, rhs)
+
+    def arith(self, at, cls, a: Node, b: Node) -> Node:
+        """``a op b`` with its fault guard (zero divisor, negative shift or exponent)."""
+        for x in (a, b):
+            if x.type.kind is None:
+                sym = "**" if cls is None else _SYMBOL[cls]
+                raise self.error(at, f"unsupported operand type(s) for {sym}: {a.type.widen()} and "
+                                     f"{b.type.widen()}", "operator")
+        a.keep(), b.keep()
+        try:
+            if cls is None:
+                return self.power(at, a, b)
+            ctrl = None
+            if cls in (Div, FloorDiv, Mod):
+                if self.guard(self.op(at, EQ, b, self.con(0)), ZeroDivisionError, "division by zero"):
+                    ctrl = self.scope.ctrl
+            elif cls in (Shl, Shr):
+                if self.guard(self.op(at, LT, b, self.con(0)), ValueError, "negative shift count"):
+                    ctrl = self.scope.ctrl
+            return self.op(at, cls, a, b, ctrl=ctrl)
+        finally:
+            a.unkeep(), b.unkeep()
+
+    def power(self, at, a: Node, b: Node) -> Node:
+        from ..nodes import Pow
+
+        ka, kb = a.type.kind, b.type.kind
+        ints = ka in ("int", "bool") and kb in ("int", "bool")
+        if ints and b.type.is_constant and b.type.con < 0:
+            a = self.op(at, ToFloat, a)  # CPython: int ** negative int is a float
+        elif ints:
+            if self.guard(self.op(at, LT, b, self.con(0)), ValueError,
+                          "int ** negative int has no int64 value"):
+                return self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
+            return self.op(at, Pow, a, b)
+        if "float" not in (a.type.kind, b.type.kind):
+            return self.op(at, Pow, a, b)  # kinds unknown until run time: eval decides
+        a.keep(), b.keep()
+        zero = self.con(0.0)
+        self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), self.op(at, LT, b, zero)),
+                   ZeroDivisionError, "0.0 cannot be raised to a negative power")
+        fractional = self.op(at, BitAnd, self.op(at, IsFinite, b),
+                             self.op(at, NE, b, self.op(at, MATH_NODES["Trunc"], b, np=True)))
+        self.guard(self.op(at, BitAnd, self.op(at, LT, a, zero), fractional), ValueError,
+                   "negative number cannot be raised to a fractional power")
+        r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl).keep()
+        self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError,
+                   "numerical result out of range")
+        a.unkeep(), b.unkeep()
+        return r.unkeep()
+
+    def expr_BinOp(self, e):
+        lhs = self.expr(e.left)
+        return self.binop(e, type(e.op), lhs, e.right)
+
+    def expr_UnaryOp(self, e):
+        x = self.expr(e.operand)
+        if isinstance(e.op, ast.Not):
+            return self.op(e, Not, self.truth(x, e.operand))
+        if x.type.kind is None:
+            raise self.error(e, f"bad operand type for unary operator: {x.type.widen()}", "operator")
+        if isinstance(e.op, ast.USub):
+            return self.op(e, Neg, x)
+        if isinstance(e.op, ast.UAdd):
+            return self.op(e, ToInt, x) if x.type.kind == "bool" else x
+        return self.op(e, Invert, x)
+
+    def truth(self, v: Node, at: ast.AST) -> Node:
+        """The bool a value stands for in a condition (Python truthiness)."""
+        k = v.type.kind
+        if k == "bool":
+            return v
+        if k is not None:
+            return self.op(at, ToBool, v)
+        if v.type is NONE:
+            return self.con(False)
+        raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
+
+    def short_circuit(self, first: Node, rest, is_and: bool) -> Node:
+        """Python's ``a and b`` / ``a or b`` value, with short-circuit control flow.
+        ``rest`` is a list of callables producing the later operands."""
+        tmp = self.temp()
+        self.scope.set(tmp, first)
+        for make in rest:
+            t, f = self.branch(self.truth(self.scope.get(tmp), None))
+            short = self.scope.dup()
+            short.ctrl = f if is_and else t
+            self.scope.ctrl = t if is_and else f
+            self.scope.set(tmp, make())
+            self.scope = self.merge([self.scope, short])
+        v = self.scope.get(tmp).keep()
+        self.scope.set_input(self.scope.names.pop(tmp), None)
+        return v.unkeep()
+
+    def expr_BoolOp(self, e):
+        first = self.expr(e.values[0])
+        return self.short_circuit(first, [lambda v=v: self.expr(v) for v in e.values[1:]],
+                                  isinstance(e.op, ast.And))
+
+    def expr_Compare(self, e):
+        for op in e.ops:
+            if type(op) not in _CMPOPS:
+                name = {ast.Is: "'is'", ast.IsNot: "'is not'", ast.In: "'in'", ast.NotIn: "'not in'"}
+                raise self.unsupported(e, f"comparison with {name[type(op)]}")
+        left = self.expr(e.left)
+        right = self.expr(e.comparators[0]) if len(e.ops) == 1 else None
+        if right is not None:
+            return self.compare(e, _CMPOPS[type(e.ops[0])], left, right)
+        # a < b < c: b is evaluated once, c only if a < b
+        prev = self.temp()
+        self.scope.set(prev, left)
+
+        def step(op, comp):
+            def make():
+                r = self.expr(comp).keep()
+                v = self.compare(e, _CMPOPS[type(op)], self.scope.get(prev), r)
+                self.scope.set(prev, r.unkeep())
+                return v
+            return make
+
+        first = step(e.ops[0], e.comparators[0])()
+        v = self.short_circuit(first, [step(o, c) for o, c in zip(e.ops[1:], e.comparators[1:])], True)
+        self.scope.set_input(self.scope.names.pop(prev), None)
+        return v
+
+    def compare(self, at, cls, a: Node, b: Node) -> Node:
+        if a.type.kind is None or b.type.kind is None:
+            raise self.error(at, f"unsupported comparison between {a.type.widen()} and "
+                                 f"{b.type.widen()}", "comparison")
+        return self.op(at, cls, a, b)
+
+    def expr_IfExp(self, e):
+        cond = self.truth(self.expr(e.test), e.test)
+        t, f = self.branch(cond)
+        tmp = self.temp()
+        other = self.scope.dup()
+        other.ctrl = f
+        self.scope.ctrl = t
+        self.scope.set(tmp, self.expr(e.body))
+        then = self.scope
+        self.scope = other
+        self.scope.set(tmp, self.expr(e.orelse))
+        self.scope = self.merge([then, self.scope])
+        v = self.scope.get(tmp).keep()
+        self.scope.set_input(self.scope.names.pop(tmp), None)
+        return v.unkeep()
+
+    # ---------------------------------------------------------------- arrays
+    def expr_Subscript(self, e):
+        v = e.value
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name):
+            arr = self.read(v.value.id, v.value)
+            if isinstance(arr.type, ArrayType) and isinstance(e.slice, ast.Constant) \
+                    and e.slice.value in (0, -1):
+                return self.op(e, ArrayLen, arr)
+            raise self.unsupported(e, "shape of anything but a 1-D array")
+        arr, idx = self.subscript_parts(e)
+        return self.load(e, arr, idx)
+
+    def subscript_parts(self, e: ast.Subscript) -> tuple[Node, Node]:
+        if isinstance(e.slice, (ast.Slice, ast.Tuple)):
+            raise self.unsupported(e.slice, "slice" if isinstance(e.slice, ast.Slice)
+                                   else "multi-dimensional index")
+        arr, idx = self.exprs([e.value, e.slice])
+        if not isinstance(arr.type, ArrayType):
+            raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
+                                      "numpy arrays)", "subscript")
+        if idx.type.kind not in ("int", "number"):
+            raise self.error(e.slice, f"array index must be an int, not {idx.type.widen()}", "subscript")
+        return arr, idx
+
+    def bounds_guard(self, at, arr: Node, idx: Node) -> Node | None:
+        arr.keep(), idx.keep()
+        n = self.op(at, ArrayLen, arr)
+        guarded = self.guard(self.op(at, OutOfBounds, idx, n), IndexError, "index out of range")
+        arr.unkeep(), idx.unkeep()
+        return self.scope.ctrl if guarded else None
+
+    def load(self, at, arr: Node, idx: Node) -> Node:
+        ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
+        return self.op(at, Load, ctrl, self.scope.mem, arr, idx)
+
+    def store(self, at, arr: Node, idx: Node, value: Node) -> None:
+        if value.type.kind is None:
+            raise self.error(at, f"cannot store a {value.type} value in an array", "store")
+        value.keep()
+        ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
+        value.unkeep()
+        self.scope.mem = self.op(at, Store, ctrl, self.scope.mem, arr, idx, value)
+
+    # ---------------------------------------------------------------- calls
+    def resolve_quiet(self, e: ast.expr):
+        try:
+            return self.resolve(e)
+        except SonSyntaxError:
+            return None
+
+    def resolve(self, e: ast.expr):
+        """The Python object a (dotted) name outside the function denotes."""
+        if isinstance(e, ast.Name):
+            if self.scope is not None and (self.scope.get(e.id) is not None or e.id in self.local_names):
+                raise self.error(e, f"{e.id!r} is a local variable, not a function or module", "call")
+            try:
+                return self.src.lookup(e.id)
+            except KeyError:
+                raise self.error(e, f"name {e.id!r} is not defined", "name") from None
+        if isinstance(e, ast.Attribute):
+            base = self.resolve(e.value)
+            try:
+                return getattr(base, e.attr)
+            except AttributeError:
+                raise self.error(e, f"{ast.unparse(e.value)} has no attribute {e.attr!r}",
+                                 "attribute") from None
+        raise self.unsupported(e, f"call of a {type(e).__name__.lower()} expression")
+
+    def expr_Call(self, e):
+        if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None for k in e.keywords):
+            raise self.unsupported(e, "call with *args or **kwargs")
+        fn = self.resolve(e.func)
+        name = ast.unparse(e.func)
+        handler = _CALLS.get(_key(fn))
+        if handler is not None:
+            return handler(self, e, name)
+        if _key(fn) in MATH_FUNCTIONS:
+            cls, np_flavour = MATH_FUNCTIONS[fn]
+            return self.call_math(e, cls, np_flavour, name)
+        if isinstance(fn, pytypes.FunctionType):
+            return self.inline(e, fn)
+        if fn is range:
+            raise self.unsupported(e, "range() outside a for loop")
+        raise self.unsupported(e, f"call to {name} (not in son's subset)")
+
+    def args(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> list[Node]:
+        for k in e.keywords:
+            if k.arg not in keywords:
+                raise self.error(e, f"{name}() got an unsupported keyword argument {k.arg!r}", name)
+        if not lo <= len(e.args) <= hi:
+            want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise self.error(e, f"{name}() takes {want} positional arguments ({len(e.args)} given)", name)
+        vals = self.exprs(e.args)
+        for v in vals:
+            if v.type.kind is None and not isinstance(v.type, ArrayType):
+                raise self.error(e, f"{name}() of a {v.type} value", name)
+        return vals
+
+    def scalars(self, e, name, vals):
+        for v in vals:
+            if v.type.kind is None:
+                raise self.error(e, f"{name}() takes numbers, not {v.type}", name)
+        return vals
+
+    def call_math(self, e, cls, np_flavour: bool, name: str) -> Node:
+        xs = self.scalars(e, name, self.args(e, name, cls.arity, cls.arity))
+        for x in xs:
+            x.keep()
+        r = self.op(e, cls, *xs, np=np_flavour).keep()
+        if not np_flavour and cls.__name__ not in TOTAL:
+            if cls.can_overflow:
+                self.guard(self.op(e, MathError, r, *xs, which="domain"), ValueError, "math domain error")
+                self.guard(self.op(e, MathError, r, *xs, which="range"), OverflowError, "math range error")
+            else:
+                self.guard(self.op(e, MathError, r, *xs, which="any"), ValueError, "math domain error")
+        for x in xs:
+            x.unkeep()
+        return r.unkeep()
+
+    def call_log(self, e, name):
+        if len(e.args) != 2:
+            return self.call_math(e, MATH_NODES["Log"], False, name)
+        x, base = self.scalars(e, name, self.args(e, name, 2, 2))
+        base.keep()
+        lx = self.math1(e, "Log", x).keep()
+        lb = self.math1(e, "Log", base.unkeep())
+        lx.unkeep()
+        return self.arith(e, Div, lx, lb)
+
+    def math1(self, e, cls_name, x):
+        cls = MATH_NODES[cls_name]
+        x.keep()
+        r = self.op(e, cls, x).keep()
+        self.guard(self.op(e, MathError, r, x, which="any"), ValueError, "math domain error")
+        x.unkeep()
+        return r.unkeep()
+
+    def to_int(self, at, x: Node) -> Node:
+        """``int(x)`` with CPython's faults: NaN -> ValueError, beyond int64 -> OverflowError."""
+        if x.type.kind != "float":
+            return self.op(at, ToInt, x)
+        x.keep()
+        self.guard(self.op(at, IsNan, x), ValueError, "cannot convert float NaN to integer")
+        out = self.op(at, BitOr, self.op(at, LT, x, self.con(-_INT64_LIMIT)),
+                      self.op(at, GE, x, self.con(_INT64_LIMIT)))
+        self.guard(out, OverflowError, "float does not fit in int64")
+        x.unkeep()
+        return self.op(at, ToInt, x, ctrl=self.scope.ctrl)
+
+    def call_rounding(self, e, name, cls_name):
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        if x.type.kind in ("int", "bool"):
+            return self.op(e, ToInt, x)
+        return self.to_int(e, self.op(e, MATH_NODES[cls_name], x, np=True))
+
+    def call_minmax(self, e, name, cls):
+        if len(e.args) < 2:
+            raise self.unsupported(e, f"{name}() of fewer than two arguments (iterables are not supported)")
+        vals = self.scalars(e, name, self.args(e, name, 2, 1 << 30))
+        acc = vals[0]
+        for v in vals:
+            v.keep()
+        for v in vals[1:]:
+            acc = self.op(e, cls, acc, v)
+        for v in vals:
+            v.unkeep()
+        return acc
+
+    def call_new_array(self, e, name, fill):
+        if len(e.args) != 1:
+            raise self.error(e, f"{name}() takes one length argument", name)
+        dtype = "float64"
+        for k in e.keywords:
+            if k.arg != "dtype":
+                raise self.error(e, f"{name}() got an unsupported keyword argument {k.arg!r}", name)
+            obj = self.resolve(k.value)
+            dtype = _DTYPES.get(obj)
+            if dtype is None:
+                raise self.error(k.value, f"unsupported dtype {ast.unparse(k.value)} (use float, "
+                                          "int, bool or the numpy equivalents)", name)
+        shape = e.args[0]
+        if isinstance(shape, ast.Tuple):
+            if len(shape.elts) != 1:
+                raise self.unsupported(shape, "multi-dimensional array")
+            shape = shape.elts[0]
+        n = self.int_value(shape).keep()
+        self.guard(self.op(e, LT, n, self.con(0)), ValueError, "negative dimensions are not allowed")
+        return self.op(e, NewArray, self.scope.ctrl, n.unkeep(), dtype=dtype, fill=fill)
+
+    def int_value(self, e: ast.expr) -> Node:
+        v = self.expr(e)
+        if v.type.kind not in ("int", "bool", "number"):
+            raise self.error(e, f"expected an int, got {v.type.widen()}", "int")
+        return v
+
+    def call_cast(self, e, name, kind):
+        if not e.args:
+            return self.con({"float": 0.0, "int": 0, "bool": False}[kind])
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        if kind == "float":
+            return self.op(e, ToFloat, x)
+        if kind == "int":
+            return self.to_int(e, x)
+        return self.truth(x, e)
+
+    def call_len(self, e, name):
+        (a,) = self.args(e, name, 1, 1)
+        if not isinstance(a.type, ArrayType):
+            raise self.error(e, f"len() of a {a.type.widen()} value", "len")
+        return self.op(e, ArrayLen, a)
+
+    def call_pow(self, e, name):
+        a, b = self.args(e, name, 2, 2)
+        return self.arith(e, None, a, b)
+
+    def call_unary(self, e, name, cls):
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        return self.op(e, cls, x)
+
+    def inline(self, e: ast.Call, fn) -> Node:
+        if fn in self.stack:
+            raise self.error(e, f"recursive call to {fn.__name__}() (son inlines calls; recursion "
+                                "is not supported)", "recursion")
+        src = source_of(fn)
+        params = [a.arg for a in src.tree.args.args]
+        a = src.tree.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+            raise self.error(e, f"{fn.__name__}() has *args, **kwargs or keyword-only parameters",
+                             "call")
+        if len(e.args) > len(params):
+            raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments ({len(e.args)} given)", "call")
+        vals = self.exprs(e.args + [k.value for k in e.keywords])
+        bound = dict(zip(params, vals))
+        for k, v in zip(e.keywords, vals[len(e.args):]):
+            if k.arg not in params or k.arg in bound and bound[k.arg] is not v:
+                raise self.error(e, f"{fn.__name__}() got an unexpected or repeated argument {k.arg!r}", "call")
+            bound[k.arg] = v
+        defaults = dict(zip(params[len(params) - len(src.defaults):], src.defaults))
+        callee = Scope(self.g, self.scope.ctrl, self.scope.mem)
+        for p in params:
+            if p in bound:
+                callee.set(p, bound[p])
+            elif p in defaults:
+                callee.set(p, self.constant_value(defaults[p], p, e))
+            else:
+                raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
+        sub = FunctionParser(self.g, self.peephole, src, callee, self.stack)
+        out = sub.parse_body()
+        self.scope.ctrl = out.ctrl
+        self.scope.mem = out.mem
+        v = out.get("$ret").keep()
+        out.drop()
+        return v.unkeep()
+
+
+def _key(fn):
+    try:
+        hash(fn)
+        return fn
+    except TypeError:
+        return id(fn)
+
+
+_CALLS: dict = {
+    abs: lambda p, e, n: p.call_unary(e, n, Abs),
+    np.abs: lambda p, e, n: p.call_unary(e, n, Abs),
+    np.absolute: lambda p, e, n: p.call_unary(e, n, Abs),
+    min: lambda p, e, n: p.call_minmax(e, n, Min),
+    max: lambda p, e, n: p.call_minmax(e, n, Max),
+    float: lambda p, e, n: p.call_cast(e, n, "float"),
+    np.float64: lambda p, e, n: p.call_cast(e, n, "float"),
+    int: lambda p, e, n: p.call_cast(e, n, "int"),
+    np.int64: lambda p, e, n: p.call_cast(e, n, "int"),
+    bool: lambda p, e, n: p.call_cast(e, n, "bool"),
+    np.bool_: lambda p, e, n: p.call_cast(e, n, "bool"),
+    len: lambda p, e, n: p.call_len(e, n),
+    pow: lambda p, e, n: p.call_pow(e, n),
+    math.log: lambda p, e, n: p.call_log(e, n),
+    math.floor: lambda p, e, n: p.call_rounding(e, n, "Floor"),
+    math.ceil: lambda p, e, n: p.call_rounding(e, n, "Ceil"),
+    math.trunc: lambda p, e, n: p.call_rounding(e, n, "Trunc"),
+    math.isnan: lambda p, e, n: p.call_unary(e, n, IsNan),
+    math.isinf: lambda p, e, n: p.call_unary(e, n, IsInf),
+    math.isfinite: lambda p, e, n: p.call_unary(e, n, IsFinite),
+    np.isnan: lambda p, e, n: p.call_unary(e, n, IsNan),
+    np.isinf: lambda p, e, n: p.call_unary(e, n, IsInf),
+    np.isfinite: lambda p, e, n: p.call_unary(e, n, IsFinite),
+    np.zeros: lambda p, e, n: p.call_new_array(e, n, "zeros"),
+    np.ones: lambda p, e, n: p.call_new_array(e, n, "ones"),
+    np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
+}
+
+
+# ==================================================================== entry points
+def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=None,
+                tracer=None) -> Graph:
+    """Parse ``src`` into a new Graph (the body of ``son.parse``)."""
+    a = src.tree.args
+    where = f"{src.filename}:{src.tree.lineno + src.line0}"
+    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+        bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs)[0]
+        fp = FunctionParser.__new__(FunctionParser)
+        fp.src = src
+        raise fp.error(bad if isinstance(bad, ast.AST) else src.tree,
+                       "unsupported construct: *args, **kwargs, keyword-only or positional-only "
+                       "parameters", "parameters")
+    names = [x.arg for x in a.args]
+    ann = dict(getattr(src.pyfunc, "__annotations__", {}) or {})
+    for x in a.args:  # annotations written as strings, or from `from __future__ import annotations`
+        spec = ann.get(x.arg)
+        if isinstance(spec, str):
+            try:
+                ann[x.arg] = eval(spec, src.globals)  # noqa: S307 - the user's own annotation
+            except Exception:
+                raise SonError(f"{where}: cannot evaluate the annotation {spec!r} of {x.arg!r}") from None
+        elif spec is None and x.annotation is not None and src.pyfunc is None:
+            ann[x.arg] = eval(ast.unparse(x.annotation), src.globals)  # noqa: S307
+    types = param_types(names, ann, argtypes, args, where)
+    g = Graph(src.name, list(zip(names, types)))
+    g.source = (src.filename, src.tree.lineno + src.line0)
+    peep = Peephole(g, enabled=peephole, tracer=tracer)
+    ctrl = peep.peep(CProj(g, g.start, 0))
+    mem = peep.peep(Proj(g, g.start, 1, "mem"))
+    scope = Scope(g, ctrl, mem)
+    for i, (name, _t) in enumerate(g.params):
+        scope.set(name, peep.peep(Proj(g, g.start, 2 + i, name)))
+    parser = FunctionParser(g, peep, src, scope)
+    out = parser.parse_body()
+    if not parser.dead(out):
+        ret = out.get("$ret")
+        parser.exit(Return(g, out.ctrl, out.mem, ret))
+    out.drop()
+    peep.peep(g.stop)
+    g.dce()
+    return g

@@ -1,0 +1,80 @@
+"""The parser's scope: the current control, memory and local variables.
+
+As in Click's *Simple*, a scope is a (frontend-only) node whose inputs are
+``[ctrl, mem, var...]``: the values a Python variable names stay alive
+through ordinary def-use edges, and when a peephole replaces one of them
+(a Phi collapsing, say) ``subsume`` updates the scope like any other user.
+A scope is pinned while the parser holds it and killed when dropped.
+"""
+
+from __future__ import annotations
+
+from ..nodes import Node
+from ..nodes.types import BOTTOM
+
+
+class Scope(Node):
+    __slots__ = ("names", "undefined")
+    is_gvn = False
+
+    def __init__(self, graph, ctrl: Node, mem: Node):
+        super().__init__(graph, ctrl, mem)
+        self.keep()
+        #: variable name -> input index
+        self.names: dict[str, int] = {}
+        #: names bound on some paths into here but not on all
+        self.undefined: set[str] = set()
+
+    @property
+    def label(self) -> str:
+        return "Scope"
+
+    def compute(self):
+        return BOTTOM
+
+    # -- control and memory -----------------------------------------------------
+    @property
+    def ctrl(self) -> Node:
+        return self.inputs[0]
+
+    @ctrl.setter
+    def ctrl(self, c: Node) -> None:
+        self.set_input(0, c)
+
+    @property
+    def mem(self) -> Node:
+        return self.inputs[1]
+
+    @mem.setter
+    def mem(self, m: Node) -> None:
+        self.set_input(1, m)
+
+    # -- variables ----------------------------------------------------------------
+    def get(self, name: str) -> Node | None:
+        i = self.names.get(name)
+        return self.inputs[i] if i is not None else None
+
+    def set(self, name: str, value: Node) -> None:
+        i = self.names.get(name)
+        if i is None:
+            self.names[name] = len(self.inputs)
+            self.add_input(value)
+        else:
+            self.set_input(i, value)
+        self.undefined.discard(name)
+
+    def variables(self) -> dict[str, Node]:
+        return {k: self.inputs[i] for k, i in self.names.items()}
+
+    def dup(self) -> Scope:
+        s = Scope(self.graph, self.ctrl, self.mem)
+        for name, value in self.variables().items():
+            s.set(name, value)
+        s.undefined = set(self.undefined)
+        return s
+
+    def drop(self) -> None:
+        """Release the scope; values only it kept alive die with it."""
+        self.unkeep()
+        if self.is_unused() and self.inputs is not None:
+            self.kill()

@@ -1,0 +1,107 @@
+"""Parameter types: from ``argtypes=``, example arguments, annotations, or NUMBER.
+
+Accepted type specifications: ``int``, ``float``, ``bool``, ``np.ndarray``
+(float64 elements), ``numpy.typing.NDArray[np.int64]`` (and float64/bool),
+a numpy dtype or scalar type (``np.float64`` means float), a son ``Type``, or
+the strings ``"int" "float" "bool" "number" "float64[]" "int64[]" "bool[]"``.
+"""
+
+from __future__ import annotations
+
+import typing
+
+import numpy as np
+
+from ..errors import SonError
+from ..nodes.types import BOOL, FLOAT, INT, NUMBER, ArrayType, Type
+
+_NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "number": NUMBER,
+          "float64[]": ArrayType("float64"), "int64[]": ArrayType("int64"), "bool[]": ArrayType("bool")}
+
+
+def _dtype_name(dt) -> str | None:
+    try:
+        d = np.dtype(dt)
+    except TypeError:
+        return None
+    if d == np.float64:
+        return "float64"
+    if d == np.int64:
+        return "int64"
+    if d == np.bool_:
+        return "bool"
+    return None
+
+
+def type_from_spec(spec, where: str) -> Type:
+    """The lattice type for one parameter type specification."""
+    if isinstance(spec, Type):
+        return spec
+    if isinstance(spec, str):
+        if spec in _NAMES:
+            return _NAMES[spec]
+        raise SonError(f"{where}: unknown type name {spec!r} (use one of {', '.join(_NAMES)})")
+    if spec is bool or spec is np.bool_:
+        return BOOL
+    if spec is int or spec is np.int64:
+        return INT
+    if spec is float or spec is np.float64:
+        return FLOAT
+    if spec is np.ndarray:
+        return ArrayType("float64")
+    origin = typing.get_origin(spec)
+    if origin is np.ndarray:  # numpy.typing.NDArray[X] == ndarray[Any, dtype[X]]
+        args = typing.get_args(spec)
+        dt = typing.get_args(args[1])[0] if len(args) == 2 and typing.get_args(args[1]) else None
+        name = _dtype_name(dt) if dt is not None else None
+        if name:
+            return ArrayType(name)
+    raise SonError(f"{where}: unsupported parameter type {spec!r}; son takes int, float, bool "
+                   "and 1-D numpy arrays of float64, int64 or bool")
+
+
+def type_of_value(v, where: str) -> Type:
+    """The lattice type of an example argument."""
+    if isinstance(v, (bool, np.bool_)):
+        return BOOL
+    if isinstance(v, (int, np.integer)):
+        return INT
+    if isinstance(v, (float, np.floating)):
+        return FLOAT
+    if isinstance(v, np.ndarray):
+        name = _dtype_name(v.dtype)
+        if v.ndim == 1 and name:
+            return ArrayType(name)
+        raise SonError(f"{where}: unsupported array ({v.ndim}-D, dtype {v.dtype}); son takes 1-D "
+                       "arrays of float64, int64 or bool")
+    raise SonError(f"{where}: unsupported argument {type(v).__name__} {v!r}; son takes int, "
+                   "float, bool and 1-D numpy arrays")
+
+
+def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
+                where: str = "") -> list[Type]:
+    """One type per parameter name, by the precedence of DESIGN.md."""
+    if argtypes is not None and args is not None:
+        raise SonError("give argtypes= or example args=, not both")
+    if args is not None:
+        if len(args) != len(names):
+            raise SonError(f"{where}: {len(names)} parameters but {len(args)} example arguments")
+        return [type_of_value(a, f"{where}: argument {n!r}") for n, a in zip(names, args)]
+    if argtypes is not None:
+        if isinstance(argtypes, dict):
+            unknown = set(argtypes) - set(names)
+            if unknown:
+                raise SonError(f"{where}: argtypes names unknown parameters {sorted(unknown)}")
+            specs = [argtypes.get(n) for n in names]
+        else:
+            if len(argtypes) != len(names):
+                raise SonError(f"{where}: {len(names)} parameters but {len(argtypes)} argtypes")
+            specs = list(argtypes)
+    else:
+        specs = [None] * len(names)
+    out = []
+    for n, spec in zip(names, specs):
+        if spec is None:
+            spec = annotations.get(n)
+        out.append(NUMBER if spec is None else type_from_spec(spec, f"{where}: parameter {n!r}"))
+    return out

@@ -1,0 +1,96 @@
+"""Finding a function's AST, its source location and the names it can see."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import inspect
+import textwrap
+from dataclasses import dataclass, field
+
+from ..errors import SonSyntaxError
+
+
+@dataclass
+class FunctionSource:
+    """One function's syntax tree with everything needed to resolve its names."""
+
+    tree: ast.FunctionDef
+    filename: str
+    line0: int  # add to a tree line number to get the file line number
+    col0: int  # add to a tree column to get the file column
+    globals: dict
+    closure: dict = field(default_factory=dict)
+    defaults: tuple = ()
+    pyfunc: object = None
+
+    @property
+    def name(self) -> str:
+        return self.tree.name
+
+    def lookup(self, name: str):
+        """The object a free name denotes: closure cell, global, then builtin."""
+        if name in self.closure:
+            return self.closure[name]
+        if name in self.globals:
+            return self.globals[name]
+        if hasattr(builtins, name):
+            return getattr(builtins, name)
+        raise KeyError(name)
+
+
+_CACHE: dict[object, FunctionSource] = {}
+
+
+def source_of(fn) -> FunctionSource:
+    """The ``FunctionSource`` of a Python function (defined in a file or a notebook cell)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        raise SonSyntaxError(f"{fn!r} is not a Python function", "<unknown>", 0, 0, "call")
+    cached = _CACHE.get(fn)
+    if cached is not None and cached.pyfunc is fn:
+        return cached
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as e:
+        raise SonSyntaxError(f"cannot read the source of {fn.__qualname__}: {e}",
+                             code.co_filename, code.co_firstlineno, 0, "function") from None
+    text = "".join(lines)
+    dedented = textwrap.dedent(text)
+    col0 = len(lines[0]) - len(lines[0].lstrip()) if dedented != text else 0
+    tree = ast.parse(dedented)
+    fdef = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
+    if fdef is None or isinstance(fdef, ast.AsyncFunctionDef):
+        what = "async function" if fdef is not None else "lambda"
+        raise SonSyntaxError(f"son parses plain 'def' functions, not a {what}", code.co_filename,
+                             first, col0, what)
+    closure = {}
+    if fn.__closure__:
+        for name, cell in zip(code.co_freevars, fn.__closure__):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:
+                pass
+    src = FunctionSource(fdef, code.co_filename, first - 1, col0, fn.__globals__, closure,
+                         fn.__defaults__ or (), fn)
+    _CACHE[fn] = src
+    return src
+
+
+def source_from_text(text: str, name: str | None, namespace: dict, filename: str) -> FunctionSource:
+    """The ``FunctionSource`` of function ``name`` (default: the last one) in ``text``."""
+    try:
+        tree = ast.parse(text, filename)
+    except SyntaxError as e:
+        raise SonSyntaxError(f"Python syntax error: {e.msg}", filename, e.lineno or 0,
+                             (e.offset or 1) - 1, "syntax") from None
+    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+    if name is not None:
+        defs = [d for d in defs if d.name == name]
+    if not defs:
+        what = f"no function named {name!r}" if name else "no function definition"
+        raise SonSyntaxError(f"{what} in the source", filename, 1, 0, "function")
+    fdef = defs[-1]
+    fn = namespace.get(fdef.name)
+    defaults = getattr(fn, "__defaults__", None) or ()
+    return FunctionSource(fdef, filename, 0, 0, namespace, {}, defaults, fn)

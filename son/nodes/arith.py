@@ -1,0 +1,357 @@
+"""Data nodes: constants, arithmetic, bitwise and shifts, casts.
+
+Every data node has ``inputs[0]`` = control (None when it floats freely; a
+node that would fault without its guard keeps the guard's projection there)
+and its operands after it.  ``eval`` is the reference semantics on Python
+values (used by the interpreter and, through ``compute``, by the folder), so
+folding can never disagree with execution:
+
+* ints are int64 and wrap (two's complement); bools act as ints in arithmetic;
+* ``//`` and ``%`` floor as in Python; ``/`` is true division;
+* a zero divisor raises ZeroDivisionError (and is therefore never folded);
+* ``a ** b`` on ints raises ValueError for b < 0 (the frontend turns a
+  negative *constant* exponent into float arithmetic, as CPython does);
+* ``a << b`` / ``a >> b`` raise ValueError for b < 0 and give the wrapped
+  Python result otherwise (0 or -1 for counts of 64 and more).
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+from .node import Node
+from .types import BOOL, BOTTOM, FLOAT, INT, INT64_MIN, NUMBER, Type, wrap64
+
+
+def _wrap(r):
+    return wrap64(r) if type(r) is int else r
+
+
+def arith_kind(a: Type, b: Type) -> Type:
+    """Result type of +, -, *, //, % on two scalars (bools count as ints)."""
+    if a.kind is None or b.kind is None:
+        return BOTTOM
+    if a.kind == "float" or b.kind == "float":
+        return FLOAT
+    if a.kind == "number" or b.kind == "number":
+        return NUMBER
+    return INT
+
+
+class Constant(Node):
+    """A constant; its lattice type is its payload.  ``inputs[0]`` is Start."""
+
+    __slots__ = ("value_type",)
+
+    def __init__(self, graph, t: Type):
+        self.value_type = t
+        super().__init__(graph, graph.start)
+
+    def payload(self):
+        return (self.value_type,)
+
+    @property
+    def value(self):
+        return self.value_type.con
+
+    @property
+    def label(self) -> str:
+        return str(self.value_type)
+
+    def compute(self) -> Type:
+        return self.value_type
+
+    def eval(self):
+        return self.value_type.con
+
+
+class Binary(Node):
+    """A binary operator ``op(lhs, rhs)``; subclasses give ``op`` and ``symbol``."""
+
+    __slots__ = ()
+    symbol = "?"
+
+    def __init__(self, graph, lhs, rhs, ctrl=None):
+        super().__init__(graph, ctrl, lhs, rhs)
+
+    @property
+    def lhs(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def rhs(self) -> Node:
+        return self.inputs[2]
+
+    @property
+    def label(self) -> str:
+        return self.symbol
+
+    def result_type(self, a, b):
+        return arith_kind(a, b)
+
+
+class Unary(Node):
+    __slots__ = ()
+    symbol = "?"
+
+    def __init__(self, graph, x, ctrl=None):
+        super().__init__(graph, ctrl, x)
+
+    @property
+    def x(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def label(self) -> str:
+        return self.symbol
+
+
+# ---------------------------------------------------------------- arithmetic
+class Add(Binary):
+    __slots__ = ()
+    symbol = "+"
+    commutative = True
+
+    def eval(self, a, b):
+        return _wrap(a + b)
+
+
+class Sub(Binary):
+    __slots__ = ()
+    symbol = "-"
+
+    def eval(self, a, b):
+        return _wrap(a - b)
+
+
+class Mul(Binary):
+    __slots__ = ()
+    symbol = "*"
+    commutative = True
+
+    def eval(self, a, b):
+        return _wrap(a * b)
+
+
+class Div(Binary):
+    """True division ``a / b``: always float."""
+
+    __slots__ = ()
+    symbol = "/"
+
+    def eval(self, a, b):
+        return a / b
+
+    def result_type(self, a, b):
+        return FLOAT if a.kind and b.kind else BOTTOM
+
+
+class FloorDiv(Binary):
+    __slots__ = ()
+    symbol = "//"
+
+    def eval(self, a, b):
+        return _wrap(a // b)
+
+
+class Mod(Binary):
+    __slots__ = ()
+    symbol = "%"
+
+    def eval(self, a, b):
+        return _wrap(a % b)
+
+
+class Pow(Binary):
+    __slots__ = ()
+    symbol = "**"
+
+    def eval(self, a, b):
+        if type(a) is not float and type(b) is not float:
+            if b < 0:
+                raise ValueError("integer ** negative integer is not an int")
+            return wrap64(pow(a, b, 1 << 64))
+        r = a**b
+        if type(r) is complex:
+            raise ValueError("negative number raised to a fractional power (complex result)")
+        return r
+
+
+class Neg(Unary):
+    __slots__ = ()
+    symbol = "-"
+
+    def eval(self, a):
+        return _wrap(-a)
+
+    def result_type(self, a):
+        return arith_kind(a, INT)
+
+
+# ---------------------------------------------------------------- bitwise
+def _bitwise_kind(a: Type, b: Type) -> Type:
+    if a.kind is None or b.kind is None or "float" in (a.kind, b.kind):
+        return BOTTOM
+    if a.kind == "bool" and b.kind == "bool":
+        return BOOL
+    if "number" in (a.kind, b.kind):
+        return NUMBER
+    return INT
+
+
+class BitAnd(Binary):
+    __slots__ = ()
+    symbol = "&"
+    commutative = True
+
+    def eval(self, a, b):
+        return a & b
+
+    def result_type(self, a, b):
+        return _bitwise_kind(a, b)
+
+
+class BitOr(Binary):
+    __slots__ = ()
+    symbol = "|"
+    commutative = True
+
+    def eval(self, a, b):
+        return a | b
+
+    def result_type(self, a, b):
+        return _bitwise_kind(a, b)
+
+
+class BitXor(Binary):
+    __slots__ = ()
+    symbol = "^"
+    commutative = True
+
+    def eval(self, a, b):
+        return a ^ b
+
+    def result_type(self, a, b):
+        return _bitwise_kind(a, b)
+
+
+def _shift_kind(a: Type, b: Type) -> Type:
+    if a.kind is None or b.kind is None or "float" in (a.kind, b.kind):
+        return BOTTOM
+    return INT
+
+
+class Shl(Binary):
+    __slots__ = ()
+    symbol = "<<"
+
+    def eval(self, a, b):
+        if b < 0:
+            raise ValueError("negative shift count")
+        return 0 if b >= 64 else wrap64(a << b)
+
+    def result_type(self, a, b):
+        return _shift_kind(a, b)
+
+
+class Shr(Binary):
+    __slots__ = ()
+    symbol = ">>"
+
+    def eval(self, a, b):
+        if b < 0:
+            raise ValueError("negative shift count")
+        return int(a >> min(b, 64))
+
+    def result_type(self, a, b):
+        return _shift_kind(a, b)
+
+
+class Invert(Unary):
+    __slots__ = ()
+    symbol = "~"
+
+    def eval(self, a):
+        return ~a
+
+    def result_type(self, a):
+        return INT if a.kind in ("int", "bool", "number") else BOTTOM
+
+
+# ---------------------------------------------------------------- comparisons
+class Compare(Binary):
+    __slots__ = ()
+
+    def result_type(self, a, b):
+        return BOOL if a.kind and b.kind else BOTTOM
+
+
+def _compare(name: str, symbol: str, op, commutative: bool) -> type:
+    def eval(self, a, b):
+        return op(a, b)
+
+    return type(name, (Compare,), {"__slots__": (), "symbol": symbol, "eval": eval,
+                                   "commutative": commutative, "__doc__": f"a {symbol} b"})
+
+
+EQ = _compare("EQ", "==", operator.eq, True)
+NE = _compare("NE", "!=", operator.ne, True)
+LT = _compare("LT", "<", operator.lt, False)
+LE = _compare("LE", "<=", operator.le, False)
+GT = _compare("GT", ">", operator.gt, False)
+GE = _compare("GE", ">=", operator.ge, False)
+
+#: the comparison with its operands swapped: a < b  ==  b > a
+SWAPPED = {EQ: EQ, NE: NE, LT: GT, LE: GE, GT: LT, GE: LE}
+
+
+class Not(Unary):
+    __slots__ = ()
+    symbol = "not "
+
+    def eval(self, a):
+        return not a
+
+    def result_type(self, a):
+        return BOOL if a.kind else BOTTOM
+
+
+# ---------------------------------------------------------------- casts
+class ToFloat(Unary):
+    """``float(x)`` for an int, bool or float."""
+
+    __slots__ = ()
+    symbol = "float"
+
+    def eval(self, a):
+        return float(a)
+
+    def result_type(self, a):
+        return FLOAT if a.kind else BOTTOM
+
+
+class ToInt(Unary):
+    """``int(x)``: truncates floats; NaN raises ValueError, out of int64 OverflowError."""
+
+    __slots__ = ()
+    symbol = "int"
+
+    def eval(self, a):
+        if type(a) is float and math.isfinite(a) and not (INT64_MIN <= a < -float(INT64_MIN)):
+            raise OverflowError("float too large to convert to int64")
+        return wrap64(int(a))
+
+    def result_type(self, a):
+        return INT if a.kind else BOTTOM
+
+
+class ToBool(Unary):
+    __slots__ = ()
+    symbol = "bool"
+
+    def eval(self, a):
+        return bool(a)
+
+    def result_type(self, a):
+        return BOOL if a.kind else BOTTOM

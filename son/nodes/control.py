@@ -1,0 +1,283 @@
+"""Control-flow nodes: Start, Region, Loop, If, CProj, Return, Raise, Stop, XCtrl,
+and the data nodes pinned to a Region: Phi, and Start's data projections.
+
+Layout (Click's convention):
+  Start()                         type (ctrl, mem, arg0, arg1, ...)
+  CProj(src, i)                   control projection: Start's ctrl (0), If's true (0) / false (1)
+  Proj(start, i, name)            data projection: memory (1) or argument (2+k)
+  Region(None, c1, ..., ck)       merge; ``inputs[0]`` is None so a Phi's i-th value
+  Loop(None, entry, back)         matches the Region's i-th control input
+  Phi(region, v1, ..., vk)
+  If(ctrl, pred)                  type (true?, false?) as a tuple of CTRL/XCTRL
+  Return(ctrl, mem, value), Raise(ctrl, mem)   (exception class in the payload)
+  Stop(r1, ..., rk)               gathers Returns and Raises
+  XCtrl(start)                    the dead-control constant
+"""
+
+from __future__ import annotations
+
+from .node import Node
+from .types import (
+    BOOL,
+    BOTTOM,
+    CTRL,
+    IF_BOTH,
+    IF_FALSE,
+    IF_NEITHER,
+    IF_TRUE,
+    MEM,
+    TOP,
+    XCTRL,
+    TupleType,
+    Type,
+)
+
+
+class CFGNode(Node):
+    __slots__ = ()
+    is_cfg = True
+    is_gvn = False
+
+    def compute(self) -> Type:
+        c = self.inputs[0]
+        return c.type if c is not None else XCTRL
+
+    def eval(self, *values):
+        raise TypeError(f"{self.label} is control, not a value")
+
+
+class Start(CFGNode):
+    __slots__ = ("arg_types",)
+
+    def __init__(self, graph, arg_types):
+        self.arg_types = tuple(arg_types)
+        super().__init__(graph)
+
+    def payload(self):
+        return (self.arg_types,)
+
+    def compute(self) -> Type:
+        return TupleType((CTRL, MEM, *self.arg_types))
+
+
+class CProj(CFGNode):
+    """A control projection of a multi-valued CFG node (Start or If)."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, graph, src, index: int):
+        self.index = index
+        super().__init__(graph, src)
+
+    def payload(self):
+        return (self.index,)
+
+    @property
+    def label(self) -> str:
+        if isinstance(self.inputs[0], If):
+            return "True" if self.index == 0 else "False"
+        return "Ctrl"
+
+    def compute(self) -> Type:
+        t = self.inputs[0].type
+        if t is TOP:
+            return XCTRL
+        if isinstance(t, TupleType):
+            return t.elems[self.index]
+        return BOTTOM
+
+
+class Proj(Node):
+    """A data projection of Start: memory (index 1) or an argument (index 2+k)."""
+
+    __slots__ = ("index", "name")
+
+    def __init__(self, graph, src, index: int, name: str):
+        self.index = index
+        self.name = name
+        super().__init__(graph, src)
+
+    def payload(self):
+        return (self.index, self.name)
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+    def compute(self) -> Type:
+        t = self.inputs[0].type
+        if isinstance(t, TupleType):
+            return t.elems[self.index]
+        return TOP if t is TOP else BOTTOM
+
+
+class Region(CFGNode):
+    """A control merge. ``inputs[0]`` is None; inputs 1.. are predecessors."""
+
+    __slots__ = ()
+
+    def __init__(self, graph, *preds):
+        super().__init__(graph, None, *preds)
+
+    def compute(self) -> Type:
+        for c in self.inputs[1:]:
+            if c is not None and c.type is CTRL:
+                return CTRL
+        return XCTRL
+
+    def phis(self) -> list[Phi]:
+        return [u for u in self.outputs if type(u) is Phi]
+
+    @property
+    def building(self) -> bool:
+        """True while a predecessor is still missing (a Loop before its back edge)."""
+        return any(c is None for c in self.inputs[1:])
+
+
+class Loop(Region):
+    """A loop header: ``inputs = [None, entry, back_edge]``."""
+
+    __slots__ = ()
+
+    def __init__(self, graph, entry, back=None):
+        CFGNode.__init__(self, graph, None, entry, back)
+
+    def compute(self) -> Type:
+        # Control reaches a loop only through its entry.
+        return self.inputs[1].type if self.inputs[1].type is CTRL else XCTRL
+
+    @property
+    def entry(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def back(self) -> Node | None:
+        return self.inputs[2]
+
+
+class If(CFGNode):
+    __slots__ = ()
+
+    def __init__(self, graph, ctrl, pred):
+        super().__init__(graph, ctrl, pred)
+
+    @property
+    def pred(self) -> Node:
+        return self.inputs[1]
+
+    def compute(self) -> Type:
+        if self.inputs[0].type is not CTRL:
+            return IF_NEITHER
+        p = self.inputs[1].type
+        if p is TOP:
+            return IF_NEITHER
+        if p.is_constant and p.kind is not None:
+            return IF_TRUE if p.con else IF_FALSE
+        return IF_BOTH
+
+    def proj(self, index: int) -> CProj | None:
+        for u in self.outputs:
+            if type(u) is CProj and u.index == index:
+                return u
+        return None
+
+
+class Return(CFGNode):
+    __slots__ = ()
+
+    def __init__(self, graph, ctrl, mem, value):
+        super().__init__(graph, ctrl, mem, value)
+
+    @property
+    def value(self) -> Node:
+        return self.inputs[2]
+
+
+class Raise(CFGNode):
+    """Raise ``exc(message)``: how every runtime fault is made explicit."""
+
+    __slots__ = ("exc", "message")
+
+    def __init__(self, graph, ctrl, mem, exc: type, message: str):
+        self.exc = exc
+        self.message = message
+        super().__init__(graph, ctrl, mem)
+
+    def payload(self):
+        return (self.exc, self.message)
+
+    @property
+    def label(self) -> str:
+        return f"Raise {self.exc.__name__}"
+
+
+class Stop(CFGNode):
+    __slots__ = ()
+
+    def compute(self) -> Type:
+        return CTRL
+
+
+class XCtrl(CFGNode):
+    """Dead control: the constant that unreachable paths hang from."""
+
+    __slots__ = ()
+    is_gvn = True
+
+    def compute(self) -> Type:
+        return XCTRL
+
+
+class Phi(Node):
+    """``Phi(region, v1, ..., vk)``: vi flows in when control arrives by input i.
+
+    While a loop body is parsed its back-edge value is None and ``assumed`` is
+    the type the frontend assumes for it (the entry's kind, widened if a first
+    attempt proved that wrong); it is unused once the loop is closed.
+    """
+
+    __slots__ = ("assumed",)
+
+    def __init__(self, graph, region, *values, assumed: Type | None = None):
+        self.assumed = assumed
+        super().__init__(graph, region, *values)
+
+    @property
+    def region(self) -> Region:
+        return self.inputs[0]
+
+    def compute(self) -> Type:
+        r = self.inputs[0]
+        t = TOP
+        for c, v in zip(r.inputs[1:], self.inputs[1:]):
+            if c is not None and c.type is XCTRL:
+                continue  # values on dead paths do not count
+            if v is None:  # a loop phi before its back edge
+                a = self.assumed if self.assumed is not None else self.inputs[1].type.widen()
+                t = t.meet(a)
+                continue
+            t = t.meet(v.type)
+        return t
+
+    def eval(self, *values):
+        raise TypeError("Phi takes its value from the path taken")
+
+
+class Never(Node):
+    """The predicate of the exit that Click adds to an infinite loop so that Stop
+    still reaches it: typed as an unknown bool, it is false at run time."""
+
+    __slots__ = ()
+
+    def __init__(self, graph):
+        super().__init__(graph, None)
+
+    @property
+    def label(self) -> str:
+        return "never"
+
+    def compute(self) -> Type:
+        return BOOL
+
+    def eval(self):
+        return False

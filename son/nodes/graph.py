@@ -1,0 +1,153 @@
+"""The ``Graph``: one function as a Sea of Nodes, from ``start`` to ``stop``.
+
+Live nodes are those reachable from ``stop`` through inputs (plus ``start``);
+every walk here is iterative and O(nodes + edges).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterator
+
+from .control import Proj, Return, Start, Stop
+from .node import Node
+from .types import CTRL, TOP, Type
+
+
+class Graph:
+    """A function graph.  ``params`` is a list of ``(name, Type)``."""
+
+    def __init__(self, name: str, params: list[tuple[str, Type]]):
+        self.name = name
+        self.params = list(params)
+        self._next_id = 0
+        #: value-numbering table owned by the peephole engine: key -> node
+        self.gvn: dict[tuple, Node] = {}
+        #: peephole rule name -> number of times it fired on this graph
+        self.rule_hits: Counter[str] = Counter()
+        #: (filename, first line) of the source, for messages
+        self.source: tuple[str, int] | None = None
+        self.start = Start(self, [t for _, t in self.params]).keep()
+        self.start.type = self.start.compute()
+        self.stop = Stop(self).keep()
+        self.stop.type = CTRL
+
+    def new_id(self) -> int:
+        n = self._next_id
+        self._next_id += 1
+        return n
+
+    # ------------------------------------------------------------------ walks
+    def live(self) -> set[Node]:
+        """Nodes reachable from ``stop`` through inputs, and ``start``."""
+        seen = {self.stop, self.start}
+        stack = [self.stop]
+        while stack:
+            for x in stack.pop().inputs:
+                if x is not None and x not in seen:
+                    seen.add(x)
+                    stack.append(x)
+        return seen
+
+    def attached(self) -> set[Node]:
+        """Every node still connected to start or stop (live or not)."""
+        seen = set()
+        stack = [self.start, self.stop]
+        while stack:
+            n = stack.pop()
+            if n in seen or n.inputs is None:
+                continue
+            seen.add(n)
+            stack.extend(n.outputs)
+            stack.extend(x for x in n.inputs if x is not None)
+        return seen
+
+    def nodes(self) -> list[Node]:
+        """Live nodes in id order (a stable order for printing and tests)."""
+        return sorted(self.live(), key=lambda n: n.nid)
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes())
+
+    def __len__(self) -> int:
+        return len(self.live())
+
+    def returns(self) -> list[Return]:
+        return [r for r in self.stop.inputs if type(r) is Return]
+
+    @property
+    def return_type(self) -> Type:
+        t = TOP
+        for r in self.returns():
+            t = t.meet(r.value.type)
+        return t
+
+    def param(self, index: int) -> Proj | None:
+        """The projection of argument ``index`` if the graph still uses it."""
+        for u in self.start.outputs:
+            if type(u) is Proj and u.index == 2 + index:
+                return u
+        return None
+
+    # ------------------------------------------------------------------ edits
+    def dce(self) -> int:
+        """Detach every node that is not live (dead cycles included); O(N+E)."""
+        live = self.live()
+        dead = [n for n in self.attached() if n not in live]
+        for n in dead:
+            n.forget_key()
+            for x in n.inputs:
+                if x is not None and x.inputs is not None:
+                    x._del_use(n)
+        for n in dead:
+            n.inputs = None
+            n.outputs = {}
+        return len(dead)
+
+    def copy(self) -> Graph:
+        """A deep copy with the same node ids (so diffs match nodes by id)."""
+        g = Graph.__new__(Graph)
+        g.name, g.params, g.source = self.name, list(self.params), self.source
+        g._next_id = self._next_id
+        g.gvn = {}
+        g.rule_hits = Counter(self.rule_hits)
+        old = self.nodes()
+        clone: dict[Node, Node] = {}
+        for n in old:
+            c = object.__new__(type(n))
+            for cls in type(n).__mro__:
+                for s in getattr(cls, "__slots__", ()):
+                    if hasattr(n, s):
+                        setattr(c, s, getattr(n, s))
+            c.graph, c.outputs, c._gvn_key = g, {}, None
+            clone[n] = c
+        for n in old:
+            c = clone[n]
+            c.inputs = [clone[x] if x is not None else None for x in n.inputs]
+            for x in c.inputs:
+                if x is not None:
+                    x._add_use(c)
+            if n._gvn_key is not None:
+                c._gvn_key = n._gvn_key
+                g.gvn[n._gvn_key] = c
+        g.start, g.stop = clone[self.start], clone[self.stop]
+        return g
+
+    # ------------------------------------------------------------------ views
+    def verify(self) -> None:
+        """Check the invariants; raise ``AssertionError`` naming the first broken one."""
+        from .verify import verify
+
+        verify(self)
+
+    def __str__(self) -> str:
+        from .printer import format_graph
+
+        return format_graph(self)
+
+    def __repr__(self) -> str:
+        return f"<Graph {self.name}: {len(self)} nodes>"
+
+
+def is_start_ctrl(n: Node) -> bool:
+    return type(n.inputs[0]) is Start if n.inputs else False

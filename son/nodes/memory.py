@@ -1,0 +1,142 @@
+"""Memory and arrays: one memory state threaded as a value.
+
+  Load(ctrl, mem, array, index)          the element (Python index semantics:
+                                         a negative index wraps once)
+  Store(ctrl, mem, array, index, value)  the next memory state
+  NewArray(ctrl, length)                 a fresh array (np.zeros/ones/empty)
+  ArrayLen(array)                        pure
+  OutOfBounds(index, length)             pure bool: not -length <= index < length
+
+Bounds are checked by an explicit guard ``If(OutOfBounds) -> Raise IndexError``
+in front of every access, so Load and Store themselves never fault; they keep
+the guard's projection as control so no pass hoists them above it.
+"""
+
+from __future__ import annotations
+
+from .node import Node
+from .types import BOOL, BOTTOM, INT, MEM, ArrayType, Type
+
+#: numpy dtype name -> how a stored Python value is converted, as numpy does
+DTYPES = ("float64", "int64", "bool")
+
+
+class Load(Node):
+    __slots__ = ()
+    is_gvn = True  # same control, memory, array and index: the same value
+
+    def __init__(self, graph, ctrl, mem, array, index):
+        super().__init__(graph, ctrl, mem, array, index)
+
+    @property
+    def mem(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def array(self) -> Node:
+        return self.inputs[2]
+
+    @property
+    def index(self) -> Node:
+        return self.inputs[3]
+
+    def compute(self) -> Type:
+        t = self.inputs[2].type
+        return t.elem if isinstance(t, ArrayType) else BOTTOM
+
+    def eval(self, mem, array, index):
+        return array[index].item()
+
+
+class Store(Node):
+    __slots__ = ()
+    is_gvn = False
+
+    def __init__(self, graph, ctrl, mem, array, index, value):
+        super().__init__(graph, ctrl, mem, array, index, value)
+
+    @property
+    def mem(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def array(self) -> Node:
+        return self.inputs[2]
+
+    @property
+    def index(self) -> Node:
+        return self.inputs[3]
+
+    @property
+    def value(self) -> Node:
+        return self.inputs[4]
+
+    def compute(self) -> Type:
+        return MEM
+
+    def eval(self, mem, array, index, value):
+        array[index] = value
+
+
+class NewArray(Node):
+    """A new array of ``length`` elements; ``fill`` is 'zeros', 'ones' or 'empty'."""
+
+    __slots__ = ("dtype", "fill")
+    is_gvn = False  # two allocations are two arrays
+
+    def __init__(self, graph, ctrl, length, dtype: str, fill: str):
+        self.dtype = dtype
+        self.fill = fill
+        super().__init__(graph, ctrl, length)
+
+    def payload(self):
+        return (self.dtype, self.fill)
+
+    @property
+    def label(self) -> str:
+        return f"np.{self.fill}[{self.dtype}]"
+
+    def compute(self) -> Type:
+        return ArrayType(self.dtype) if self.inputs[1].type.kind in ("int", "bool", "number") else BOTTOM
+
+    def eval(self, length):
+        import numpy as np
+
+        return getattr(np, self.fill)(length, dtype=self.dtype)
+
+
+class ArrayLen(Node):
+    __slots__ = ()
+
+    def __init__(self, graph, array):
+        super().__init__(graph, None, array)
+
+    @property
+    def label(self) -> str:
+        return "len"
+
+    def result_type(self, a):
+        return INT if isinstance(a, ArrayType) else BOTTOM
+
+    def compute(self) -> Type:
+        return self.result_type(self.inputs[1].type)
+
+    def eval(self, array):
+        return len(array)
+
+
+class OutOfBounds(Node):
+    __slots__ = ()
+
+    def __init__(self, graph, index, length):
+        super().__init__(graph, None, index, length)
+
+    @property
+    def label(self) -> str:
+        return "out_of_bounds"
+
+    def eval(self, index, length):
+        return not (-length <= index < length)
+
+    def result_type(self, a, b):
+        return BOOL if a.kind and b.kind else BOTTOM

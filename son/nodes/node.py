@@ -1,0 +1,183 @@
+"""The ``Node`` base class: ordered inputs, exact users, one edge-setting method.
+
+Invariant, kept at every moment: ``y in x.outputs`` with multiplicity k exactly
+when ``x`` occurs k times in ``y.inputs``.  ``outputs`` is an insertion-ordered
+dict ``{user: multiplicity}`` so that dropping a use is O(1) even on hubs such
+as a constant with 10^5 users.  Every input change goes through
+``set_input`` / ``add_input`` / ``remove_input`` / ``subsume``, which fix both
+directions, forget the node's value-numbering key (it changes with the
+inputs) and kill inputs that lost their last user.  ``kill`` is iterative.
+
+A node is *dead* when it has no users and no pins; ``keep``/``unkeep`` pin a
+node that the frontend still holds in a Python variable.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from .types import BOTTOM, TOP, Type, constant
+
+if TYPE_CHECKING:
+    from .graph import Graph
+
+#: exceptions whose raising by ``eval`` means "do not fold this constant"
+FOLD_ERRORS = (ArithmeticError, ValueError, IndexError, TypeError)
+
+
+class Node:
+    __slots__ = ("graph", "nid", "inputs", "outputs", "type", "_gvn_key", "_pins")
+
+    #: CFG nodes carry control; they are never value-numbered
+    is_cfg = False
+    #: nodes that may be value-numbered (no side effect, no identity)
+    is_gvn = True
+    #: commutative binary nodes get a canonical operand order
+    commutative = False
+
+    def __init__(self, graph: Graph, *inputs: Node | None):
+        self.graph = graph
+        self.nid = graph.new_id()
+        self.inputs: list[Node | None] = []
+        self.outputs: dict[Node, int] = {}
+        self.type: Type = BOTTOM
+        self._gvn_key = None
+        self._pins = 0
+        for x in inputs:
+            self.add_input(x)
+        self.type = self.compute()
+
+    # ------------------------------------------------------------------ naming
+    @property
+    def label(self) -> str:
+        return type(self).__name__
+
+    def payload(self) -> tuple:
+        """Data besides the inputs that makes this node what it is (GVN, copy)."""
+        return ()
+
+    def key(self) -> tuple:
+        return (type(self), self.payload(), tuple(x.nid if x is not None else -1 for x in self.inputs))
+
+    def __repr__(self) -> str:
+        return f"%{self.nid}:{self.label}"
+
+    # ------------------------------------------------------------------ edges
+    @property
+    def ctrl(self) -> Node | None:
+        return self.inputs[0] if self.inputs else None
+
+    @property
+    def dead(self) -> bool:
+        return self.inputs is None
+
+    def users(self) -> Iterator[Node]:
+        return iter(list(self.outputs))
+
+    def _add_use(self, user: Node) -> None:
+        self.outputs[user] = self.outputs.get(user, 0) + 1
+
+    def _del_use(self, user: Node) -> None:
+        k = self.outputs[user] - 1
+        if k:
+            self.outputs[user] = k
+        else:
+            del self.outputs[user]
+
+    def is_unused(self) -> bool:
+        return not self.outputs and not self._pins
+
+    def keep(self) -> Node:
+        self._pins += 1
+        return self
+
+    def unkeep(self) -> Node:
+        self._pins -= 1
+        return self
+
+    def forget_key(self) -> None:
+        """Drop this node from the graph's value-numbering table (its key changes)."""
+        if self._gvn_key is not None:
+            if self.graph.gvn.get(self._gvn_key) is self:
+                del self.graph.gvn[self._gvn_key]
+            self._gvn_key = None
+
+    def set_input(self, i: int, new: Node | None) -> None:
+        """The one way to change an input: fixes both edge directions."""
+        old = self.inputs[i]
+        if old is new:
+            return
+        self.forget_key()
+        if new is not None:
+            new._add_use(self)
+        self.inputs[i] = new
+        if old is not None:
+            old._del_use(self)
+            if old.is_unused():
+                old.kill()
+
+    def add_input(self, new: Node | None) -> None:
+        self.forget_key()
+        if new is not None:
+            new._add_use(self)
+        self.inputs.append(new)
+
+    def remove_input(self, i: int) -> None:
+        self.forget_key()
+        old = self.inputs.pop(i)
+        if old is not None:
+            old._del_use(self)
+            if old.is_unused():
+                old.kill()
+
+    def subsume(self, new: Node) -> None:
+        """Make every user of ``self`` use ``new`` instead, then kill ``self``."""
+        assert new is not self
+        new.keep()
+        for user in list(self.outputs):
+            user.forget_key()
+            ins = user.inputs
+            for i, x in enumerate(ins):
+                if x is self:
+                    ins[i] = new
+                    new._add_use(user)
+            del self.outputs[user]
+        if self.is_unused():
+            self.kill()
+        new.unkeep()
+
+    def kill(self) -> None:
+        """Remove this unused node and, iteratively, every input it kept alive."""
+        stack = [self]
+        while stack:
+            n = stack.pop()
+            if n.inputs is None or not n.is_unused():
+                continue
+            n.forget_key()
+            ins, n.inputs = n.inputs, None
+            for x in ins:
+                if x is not None:
+                    x._del_use(n)
+                    if x.is_unused():
+                        stack.append(x)
+
+    # ------------------------------------------------------------------ types
+    def compute(self) -> Type:
+        """This node's type from its inputs' types (shared by peephole and SCCP)."""
+        ts = [x.type for x in self.inputs[1:]]
+        if TOP in ts:
+            return TOP
+        if ts and all(t.is_constant for t in ts):
+            try:
+                return constant(self.eval(*[t.con for t in ts]))
+            except FOLD_ERRORS:
+                pass
+        return self.result_type(*ts)
+
+    def result_type(self, *ts: Type) -> Type:
+        """The type for non-constant inputs ``ts`` (BOTTOM means a type error)."""
+        return BOTTOM
+
+    def eval(self, *values):
+        """The reference semantics on Python values; raising means 'faults'."""
+        raise TypeError(f"{self.label} has no value semantics")

@@ -1,0 +1,215 @@
+"""The type lattice shared by every stage (Click's lattice, one element per node).
+
+    TOP                          no value yet (optimistic start)
+     |
+    constants                    int 3, float -0.0, bool True, None
+     |
+    INT  FLOAT  BOOL             the kinds' bottoms
+      \\   |   /
+       NUMBER                    "an int or a float, decided at run time"
+         |
+      BOTTOM                     anything (a type error if a node needs more)
+
+Control has ``XCTRL`` (dead) above ``CTRL`` (reachable); an ``If`` and ``Start``
+have tuple types; memory has ``MEM``; arrays have one element per dtype.
+
+Elements are immutable and interned by value, so ``==`` is structural and cheap.
+Float constants compare by bit pattern (``-0.0 != 0.0``, ``nan == nan``): the
+lattice must distinguish values that Python prints differently.
+``meet`` is commutative, associative and idempotent (tested with hypothesis).
+"""
+
+from __future__ import annotations
+
+import math
+
+INT64_MIN = -(1 << 63)
+INT64_MAX = (1 << 63) - 1
+_MASK = (1 << 64) - 1
+
+
+def wrap64(v: int) -> int:
+    """Two's-complement wrap of a Python int into int64."""
+    v &= _MASK
+    return v - (1 << 64) if v >> 63 else v
+
+
+def _con_key(v):
+    """A hashable key that tells apart every value Python tells apart."""
+    if type(v) is float:
+        return ("f", v.hex()) if not math.isnan(v) else ("f", "nan")
+    return (type(v).__name__, v)
+
+
+class Type:
+    """A lattice element. Subclasses add payload; all are immutable."""
+
+    __slots__ = ("name", "_key", "_hash")
+
+    def __init__(self, name: str, key=None):
+        self.name = name
+        self._key = key if key is not None else (name,)
+        self._hash = hash(self._key)
+
+    # -- identity -----------------------------------------------------------------
+    def __eq__(self, other):
+        return self is other or (isinstance(other, Type) and self._key == other._key)
+
+    def __hash__(self):
+        return self._hash
+
+    def __repr__(self):
+        return self.name
+
+    __str__ = __repr__
+
+    # -- queries ------------------------------------------------------------------
+    is_constant = False
+    kind = None  # 'int' | 'float' | 'bool' | 'number' for scalars, else None
+    con = None
+
+    @property
+    def is_int(self) -> bool:
+        return self.kind == "int"
+
+    @property
+    def is_float(self) -> bool:
+        return self.kind == "float"
+
+    @property
+    def is_bool(self) -> bool:
+        return self.kind == "bool"
+
+    @property
+    def is_scalar(self) -> bool:
+        return self.kind is not None
+
+    def is_con(self, value) -> bool:
+        """True if this is exactly the constant ``value`` (same Python type)."""
+        return self.is_constant and _con_key(self.con) == _con_key(value)
+
+    def widen(self) -> Type:
+        """The least element above BOTTOM that keeps the kind (constants drop)."""
+        return self
+
+    # -- lattice ------------------------------------------------------------------
+    def meet(self, other: Type) -> Type:
+        if self == other:
+            return self
+        if self is TOP:
+            return other
+        if other is TOP:
+            return self
+        if self is BOTTOM or other is BOTTOM:
+            return BOTTOM
+        r = self._meet(other)
+        if r is None:
+            r = other._meet(self)
+        return r if r is not None else BOTTOM
+
+    def _meet(self, other: Type) -> Type | None:
+        """Meet with a different, non-TOP/BOTTOM element; None if unrelated."""
+        if {self, other} == {CTRL, XCTRL}:
+            return CTRL
+        return None
+
+    def isa(self, other: Type) -> bool:
+        """True if ``self`` is at least as precise as ``other`` (self ⊒ other)."""
+        return self.meet(other) == other
+
+
+class ScalarType(Type):
+    """int / float / bool / number, either a constant or the kind's bottom."""
+
+    __slots__ = ("kind", "con", "is_constant")
+
+    def __init__(self, kind: str, con=None, constant: bool = False):
+        name = kind if not constant else _fmt_con(con)
+        super().__init__(name, ("s", kind, constant, _con_key(con) if constant else None))
+        self.kind = kind
+        self.con = con
+        self.is_constant = constant
+
+    def widen(self) -> Type:
+        return _KIND_BOTTOM[self.kind]
+
+    def _meet(self, other):
+        if not isinstance(other, ScalarType):
+            return None
+        if self.kind == other.kind:
+            return _KIND_BOTTOM[self.kind]
+        return NUMBER
+
+
+class NoneType_(Type):
+    """The type of Python's None (a function with no value to return)."""
+
+    __slots__ = ()
+    is_constant = True
+    con = None
+
+
+class ArrayType(Type):
+    """A 1-D numpy array with a fixed element dtype ('float64', 'int64', 'bool')."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype: str):
+        super().__init__(f"{dtype}[]", ("a", dtype))
+        self.dtype = dtype
+
+    @property
+    def elem(self) -> ScalarType:
+        return {"float64": FLOAT, "int64": INT, "bool": BOOL}[self.dtype]
+
+
+class TupleType(Type):
+    """Multi-valued nodes: Start (ctrl, mem, args...) and If (true, false)."""
+
+    __slots__ = ("elems",)
+
+    def __init__(self, elems):
+        elems = tuple(elems)
+        super().__init__("(" + ", ".join(map(str, elems)) + ")", ("t", elems))
+        self.elems = elems
+
+    def _meet(self, other):
+        if isinstance(other, TupleType) and len(other.elems) == len(self.elems):
+            return TupleType(a.meet(b) for a, b in zip(self.elems, other.elems))
+        return None
+
+
+def _fmt_con(v) -> str:
+    return repr(v)
+
+
+TOP = Type("top")
+BOTTOM = Type("bottom")
+CTRL = Type("ctrl")
+XCTRL = Type("~ctrl")
+MEM = Type("mem")
+NONE = NoneType_("None")
+INT = ScalarType("int")
+FLOAT = ScalarType("float")
+BOOL = ScalarType("bool")
+NUMBER = ScalarType("number")
+_KIND_BOTTOM = {"int": INT, "float": FLOAT, "bool": BOOL, "number": NUMBER}
+
+IF_BOTH = TupleType((CTRL, CTRL))
+IF_TRUE = TupleType((CTRL, XCTRL))
+IF_FALSE = TupleType((XCTRL, CTRL))
+IF_NEITHER = TupleType((XCTRL, XCTRL))
+
+
+def constant(v) -> Type:
+    """The lattice constant of a Python value (ints are wrapped to int64)."""
+    t = type(v)
+    if t is bool:
+        return ScalarType("bool", v, True)
+    if t is int:
+        return ScalarType("int", wrap64(v), True)
+    if t is float:
+        return ScalarType("float", v, True)
+    if v is None:
+        return NONE
+    raise TypeError(f"no lattice constant for {v!r}")

@@ -1,0 +1,408 @@
+"""The peephole rule table: ``RULES[NodeClass] -> [rule, ...]``, tried in order.
+
+A rule is a small named function of one node that returns a replacement
+node, the node itself after changing it in place (an operand swap), or
+None.  Its docstring states the rewrite and when it is valid; tests try the
+edge of every rule.  Type conditions use the node's *current* type, which is
+pessimistic at parse time and exact after the optimistic passes.
+
+Constant folding and value numbering are not rules: the engine does them for
+every node through ``compute()`` and ``key()``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from typing import Callable
+
+from ..nodes import (
+    EQ, GE, GT, LE, LT, NE, SWAPPED, Abs, Add, BitAnd, BitOr, BitXor, Constant, CProj, Div, FloorDiv,
+    If, Loop, Max, Min, Mod, Mul, Neg, Node, Not, Phi, Region, Shl, Shr, Stop, Sub,
+    ToBool, ToFloat, ToInt, XCtrl, constant,
+)
+from ..nodes.types import CTRL, XCTRL
+
+Rule = Callable[[Node], "Node | None"]
+RULES: dict[type, list[Rule]] = defaultdict(list)
+
+
+def rule(*classes: type) -> Callable[[Rule], Rule]:
+    """Register a rule for each of ``classes`` (appended: earlier rules win)."""
+
+    def register(fn: Rule) -> Rule:
+        for cls in classes:
+            RULES[cls].append(fn)
+        return fn
+
+    return register
+
+
+# ---------------------------------------------------------------- helpers
+def K(n: Node, value) -> Constant:
+    """A new constant in ``n``'s graph (the engine value-numbers it)."""
+    return Constant(n.graph, constant(value))
+
+
+def is_con(x: Node, value) -> bool:
+    """``x`` is the int/bool constant equal to ``value`` (ints only: 0 is not -0.0)."""
+    t = x.type
+    return t.is_constant and t.kind in ("int", "bool") and t.con == value
+
+
+def is_fcon(x: Node, value: float) -> bool:
+    """``x`` is a numeric constant equal to ``value``, -0.0 told apart from 0.0."""
+    t = x.type
+    if not t.is_constant or t.kind is None:
+        return False
+    return float(t.con) == value and math.copysign(1.0, t.con) == math.copysign(1.0, value)
+
+
+def ints(*xs: Node) -> bool:
+    """All of ``xs`` are int64 values (not bool, not float, not unknown)."""
+    return all(x.type.kind == "int" for x in xs)
+
+
+def ints_or_bools(*xs: Node) -> bool:
+    return all(x.type.kind in ("int", "bool") for x in xs)
+
+
+def same_kind(n: Node, x: Node) -> bool:
+    """Replacing ``n`` by ``x`` keeps the result's kind (x*1 for a bool x is an int)."""
+    return n.type.kind == x.type.kind and n.type.kind is not None
+
+
+def _order(x: Node) -> tuple[bool, int]:
+    return (type(x) is Constant, x.nid)
+
+
+# ---------------------------------------------------------------- canonical order
+@rule(Add, Mul, BitAnd, BitOr, BitXor, EQ, NE)
+def commute(n):
+    """a op b -> b op a to put constants right and the older operand left
+    (valid: these operators are commutative for ints, bools and IEEE floats)."""
+    if _order(n.lhs) > _order(n.rhs):
+        lhs, rhs = n.lhs, n.rhs
+        n.set_input(1, rhs)
+        n.set_input(2, lhs)
+        return n
+
+
+@rule(LT, LE, GT, GE)
+def constant_right(n):
+    """c < x -> x > c (exact for every kind, NaN included)."""
+    if type(n.lhs) is Constant and type(n.rhs) is not Constant:
+        return SWAPPED[type(n)](n.graph, n.rhs, n.lhs)
+
+
+# ---------------------------------------------------------------- add / sub
+@rule(Add)
+def add_zero(n):
+    """x + 0 -> x   (ints only: -0.0 + 0.0 is 0.0, and True + 0 is the int 1)."""
+    if ints(n.lhs) and is_con(n.rhs, 0):
+        return n.lhs
+
+
+@rule(Add)
+def add_reassociate(n):
+    """(x + c1) + c2 -> x + (c1+c2)   (ints: wrap-around addition is associative)."""
+    a = n.lhs
+    if type(a) is Add and ints(n, a, a.lhs) and type(a.rhs) is Constant and type(n.rhs) is Constant:
+        return Add(n.graph, a.lhs, K(n, a.rhs.value + n.rhs.value))
+
+
+@rule(Add)
+def add_constant_out(n):
+    """(x + c) + y -> (x + y) + c   (ints; moves constants outward so they meet)."""
+    a = n.lhs
+    if type(a) is Add and type(a.rhs) is Constant and type(n.rhs) is not Constant and ints(n, a, a.lhs, n.rhs):
+        return Add(n.graph, Add(n.graph, a.lhs, n.rhs), a.rhs)
+
+
+@rule(Add)
+def add_negation(n):
+    """x + (-y) -> x - y   (exact in IEEE arithmetic and in wrap-around ints)."""
+    if type(n.rhs) is Neg and n.type.kind in ("int", "float"):
+        return Sub(n.graph, n.lhs, n.rhs.x)
+
+
+@rule(Sub)
+def sub_zero(n):
+    """x - 0 -> x   (ints and floats alike: x - 0.0 == x even for -0.0 and NaN)."""
+    if (is_con(n.rhs, 0) or is_fcon(n.rhs, 0.0)) and same_kind(n, n.lhs):
+        return n.lhs
+
+
+@rule(Sub)
+def sub_self(n):
+    """x - x -> 0   (ints only: inf - inf is NaN)."""
+    if n.lhs is n.rhs and ints(n.lhs):
+        return K(n, 0)
+
+
+@rule(Sub)
+def sub_constant(n):
+    """x - c -> x + (-c)   (ints: subtraction of a constant is addition mod 2**64)."""
+    if type(n.rhs) is Constant and ints(n, n.lhs, n.rhs):
+        return Add(n.graph, n.lhs, K(n, -n.rhs.value))
+
+
+@rule(Sub)
+def sub_add_cancel(n):
+    """(x + y) - x -> y and (x + y) - y -> x   (ints only)."""
+    a = n.lhs
+    if type(a) is Add and ints(n, a.lhs, a.rhs):
+        if a.lhs is n.rhs:
+            return a.rhs
+        if a.rhs is n.rhs:
+            return a.lhs
+
+
+@rule(Sub)
+def sub_negation(n):
+    """x - (-y) -> x + y   (exact in IEEE and in wrap-around ints)."""
+    if type(n.rhs) is Neg and n.type.kind in ("int", "float"):
+        return Add(n.graph, n.lhs, n.rhs.x)
+
+
+# ---------------------------------------------------------------- mul / div
+@rule(Mul)
+def mul_one(n):
+    """x * 1 -> x   (every kind whose result keeps x's kind: 1.0 * x == x in IEEE)."""
+    if (is_con(n.rhs, 1) or is_fcon(n.rhs, 1.0)) and same_kind(n, n.lhs):
+        return n.lhs
+
+
+@rule(Mul)
+def mul_zero(n):
+    """x * 0 -> 0   (ints only: NaN * 0.0 is NaN, -1.0 * 0.0 is -0.0)."""
+    if is_con(n.rhs, 0) and ints(n, n.lhs):
+        return K(n, 0)
+
+
+@rule(Mul)
+def mul_reassociate(n):
+    """(x * c1) * c2 -> x * (c1*c2)   (ints: wrap-around multiplication is associative)."""
+    a = n.lhs
+    if type(a) is Mul and type(a.rhs) is Constant and type(n.rhs) is Constant and ints(n, a, a.lhs):
+        return Mul(n.graph, a.lhs, K(n, a.rhs.value * n.rhs.value))
+
+
+@rule(Mul)
+def mul_minus_one(n):
+    """x * -1 -> -x   (ints)."""
+    if is_con(n.rhs, -1) and ints(n, n.lhs):
+        return Neg(n.graph, n.lhs)
+
+
+@rule(Div)
+def div_one(n):
+    """x / 1 -> x   (floats only: for an int x the result is float(x))."""
+    if (is_con(n.rhs, 1) or is_fcon(n.rhs, 1.0)) and n.lhs.type.kind == "float":
+        return n.lhs
+
+
+@rule(FloorDiv)
+def floordiv_one(n):
+    """x // 1 -> x   (ints only: 2.5 // 1 is 2.0)."""
+    if is_con(n.rhs, 1) and ints(n, n.lhs):
+        return n.lhs
+
+
+@rule(Mod)
+def mod_one(n):
+    """x % 1 -> 0   (ints only: 2.5 % 1 is 0.5)."""
+    if is_con(n.rhs, 1) and ints(n, n.lhs):
+        return K(n, 0)
+
+
+@rule(Neg)
+def neg_neg(n):
+    """-(-x) -> x   (ints wrap: -(-MIN) == MIN; floats: sign flips are exact)."""
+    if type(n.x) is Neg and same_kind(n, n.x.x):
+        return n.x.x
+
+
+# ---------------------------------------------------------------- bitwise
+@rule(BitAnd)
+def and_zero(n):
+    """x & 0 -> 0   (ints)."""
+    if is_con(n.rhs, 0) and ints(n, n.lhs):
+        return K(n, 0)
+
+
+@rule(BitAnd, BitOr)
+def and_or_self(n):
+    """x & x -> x, x | x -> x   (ints and bools)."""
+    if n.lhs is n.rhs and same_kind(n, n.lhs):
+        return n.lhs
+
+
+@rule(BitOr, BitXor)
+def or_xor_zero(n):
+    """x | 0 -> x, x ^ 0 -> x   (ints)."""
+    if is_con(n.rhs, 0) and ints(n, n.lhs):
+        return n.lhs
+
+
+@rule(BitAnd, BitOr)
+def bool_absorb(n):
+    """x & False -> False, x | True -> True; x & True -> x, x | False -> x   (bools)."""
+    if n.type.kind != "bool" or not n.rhs.type.is_constant:
+        return None
+    absorbing = type(n) is BitOr  # True absorbs |, False absorbs &
+    return n.rhs if n.rhs.type.con is absorbing else n.lhs
+
+
+@rule(BitXor)
+def xor_self(n):
+    """x ^ x -> 0 (ints) or False (bools)."""
+    if n.lhs is n.rhs and ints_or_bools(n.lhs):
+        return K(n, False if n.type.kind == "bool" else 0)
+
+
+@rule(Shl, Shr)
+def shift_zero(n):
+    """x << 0 -> x, x >> 0 -> x   (ints)."""
+    if is_con(n.rhs, 0) and ints(n, n.lhs):
+        return n.lhs
+
+
+# ---------------------------------------------------------------- comparisons
+_REFLEXIVE = {EQ: True, LE: True, GE: True, NE: False, LT: False, GT: False}
+
+
+@rule(EQ, NE, LT, LE, GT, GE)
+def compare_self(n):
+    """x == x -> True, x < x -> False, ...   (ints and bools: NaN != NaN)."""
+    if n.lhs is n.rhs and ints_or_bools(n.lhs):
+        return K(n, _REFLEXIVE[type(n)])
+
+
+_NEGATED = {EQ: NE, NE: EQ, LT: GE, GE: LT, LE: GT, GT: LE}
+
+
+@rule(Not)
+def not_compare(n):
+    """not (a == b) -> a != b for any kind; not (a < b) -> a >= b for ints and bools
+    (for floats NaN makes a < b and a >= b both false)."""
+    c = n.x
+    if type(c) in (EQ, NE) or (type(c) in _NEGATED and ints_or_bools(c.lhs, c.rhs)):
+        return _NEGATED[type(c)](n.graph, c.lhs, c.rhs)
+
+
+@rule(Not)
+def not_not(n):
+    """not not x -> x   (bools only: not not 3 is True)."""
+    if type(n.x) is Not and n.x.x.type.kind == "bool":
+        return n.x.x
+
+
+# ---------------------------------------------------------------- casts, min/max
+@rule(ToFloat, ToInt, ToBool)
+def cast_identity(n):
+    """float(x) -> x for a float x; int(x) -> x for an int; bool(x) -> x for a bool."""
+    if same_kind(n, n.x):
+        return n.x
+
+
+@rule(Min, Max)
+def minmax_self(n):
+    """min(x, x) -> x, max(x, x) -> x   (any kind, NaN included)."""
+    if n.lhs is n.rhs:
+        return n.lhs
+
+
+@rule(Abs)
+def abs_abs(n):
+    """abs(abs(x)) -> abs(x)   (ints: abs(MIN) is MIN, and abs of that is MIN again)."""
+    if type(n.x) is Abs:
+        return n.x
+
+
+# ---------------------------------------------------------------- control
+@rule(CProj)
+def proj_dead(n):
+    """A projection that cannot be reached becomes dead control."""
+    if n.type is XCTRL:
+        return XCtrl(n.graph, n.graph.start)
+
+
+@rule(CProj)
+def proj_if_fold(n):
+    """An If whose other side is dead: this side is the If's own control."""
+    f = n.inputs[0]
+    if type(f) is If and n.type is CTRL and f.type.elems[1 - n.index] is XCTRL:
+        return f.inputs[0]
+
+
+@rule(Region)
+def region_dead_input(n):
+    """Drop predecessors that cannot be reached, and the matching Phi values."""
+    if n.building:
+        return None
+    dead = [i for i, c in enumerate(n.inputs) if i and c.type is XCTRL]
+    if not dead or len(dead) == len(n.inputs) - 1:
+        return None
+    phis = n.phis()
+    for i in reversed(dead):
+        for p in phis:
+            p.remove_input(i)
+        n.remove_input(i)
+    return n
+
+
+@rule(Region)
+def region_collapse(n):
+    """A Region with one predecessor is that predecessor; its Phis are their value.
+    A Region with no live predecessor is dead control."""
+    if n.building:
+        return None
+    live = [c for c in n.inputs[1:] if c.type is not XCTRL]
+    if not live:
+        return XCtrl(n.graph, n.graph.start)
+    if len(n.inputs) == 2:
+        for p in n.phis():
+            p.subsume(p.inputs[1])
+        return n.inputs[1]
+
+
+@rule(Loop)
+def loop_dead(n):
+    """A Loop never entered is dead; one whose back edge is dead is its entry
+    (every Phi takes its entry value)."""
+    if n.building:
+        return None
+    if n.entry.type is XCTRL:
+        return XCtrl(n.graph, n.graph.start)
+    if n.back.type is XCTRL:
+        for p in n.phis():
+            p.subsume(p.inputs[1])
+        return n.entry
+
+
+@rule(Phi)
+def phi_same(n):
+    """phi(x, x, ..., self) -> x   (every live path brings the same value)."""
+    r = n.region
+    if r.building:
+        return None
+    val = None
+    for c, v in zip(r.inputs[1:], n.inputs[1:]):
+        if v is n or c.type is XCTRL:
+            continue
+        if val is not None and v is not val:
+            return None
+        val = v
+    return val
+
+
+@rule(Stop)
+def stop_dead_exit(n):
+    """Stop forgets Returns and Raises that cannot be reached."""
+    dead = [i for i, c in enumerate(n.inputs) if c.inputs[0].type is XCTRL]
+    if not dead or len(dead) == len(n.inputs):
+        return None
+    for i in reversed(dead):
+        n.remove_input(i)
+    return n
