@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import (
     EQ, GE, GT, LE, LT, NE, Abs, Add, ArrayLen, BitAnd, BitOr, BitXor, Constant, CProj, Div,
@@ -116,7 +117,7 @@ class FunctionParser:
 
     def unsupported(self, at: ast.AST, what: str | None = None) -> SonSyntaxError:
         name = what or _CONSTRUCTS.get(type(at).__name__, type(at).__name__)
-        return self.error(at, f"unsupported construct: {name} (outside son's Python subset)", name)
+        return self.error(at, f"unsupported construct: {name}", name)
 
     # ================================================================ node making
     def peep(self, n: Node) -> Node:
@@ -165,7 +166,7 @@ class FunctionParser:
     def guard(self, pred: Node, exc: type, message: str) -> bool:
         """``if pred: raise exc(message)``; continue on the false side.
         Returns False when ``pred`` is known false and no guard was needed."""
-        if pred.type.is_constant and not pred.type.con:
+        if self.peephole.enabled and pred.type.is_constant and not pred.type.con:
             if pred.is_unused():
                 pred.kill()
             return False
@@ -800,7 +801,7 @@ class FunctionParser:
             return self.inline(e, fn)
         if fn is range:
             raise self.unsupported(e, "range() outside a for loop")
-        raise self.unsupported(e, f"call to {name} (not in son's subset)")
+        raise self.unsupported(e, f"call to {name}()")
 
     def args(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> list[Node]:
         for k in e.keywords:
@@ -949,9 +950,9 @@ class FunctionParser:
         if len(e.args) > len(params):
             raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments ({len(e.args)} given)", "call")
         vals = self.exprs(e.args + [k.value for k in e.keywords])
-        bound = dict(zip(params, vals))
+        bound = dict(zip(params, vals[:len(e.args)]))
         for k, v in zip(e.keywords, vals[len(e.args):]):
-            if k.arg not in params or k.arg in bound and bound[k.arg] is not v:
+            if k.arg not in params or k.arg in bound:
                 raise self.error(e, f"{fn.__name__}() got an unexpected or repeated argument {k.arg!r}", "call")
             bound[k.arg] = v
         defaults = dict(zip(params[len(params) - len(src.defaults):], src.defaults))
@@ -1014,6 +1015,11 @@ _CALLS: dict = {
 def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=None,
                 tracer=None) -> Graph:
     """Parse ``src`` into a new Graph (the body of ``son.parse``)."""
+    with gc_paused(), deep_syntax_trees():
+        return _build_graph(src, peephole, argtypes, args, tracer)
+
+
+def _build_graph(src, peephole, argtypes, args, tracer) -> Graph:
     a = src.tree.args
     where = f"{src.filename}:{src.tree.lineno + src.line0}"
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:

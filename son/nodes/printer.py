@@ -93,7 +93,8 @@ class _Printer:
         if isinstance(n, Binary) and n.label.isalpha():
             return f"{n.label}({a[0]}, {a[1]})"
         if isinstance(n, Binary):
-            return f"({a[0]}{n.label}{a[1]})"
+            op = " % " if n.label == "%" else n.label  # spaced: `a%%8` would be ambiguous
+            return f"({a[0]}{op}{a[1]})"
         if isinstance(n, Unary):
             return f"{n.label}({a[0]})" if n.label[-1].isalpha() else f"({n.label}{a[0]})"
         return f"{n.label}({', '.join(a)})"

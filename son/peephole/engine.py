@@ -52,6 +52,8 @@ class Peephole:
         fired: list[str] = []
         while len(fired) < MAX_REWRITES:
             n.type = n.compute()
+            if None in n.inputs[1:]:
+                return n  # incomplete (a loop phi before its back edge): nothing to do yet
             x = self._rewrite(n, fired)
             if x is None:
                 other = self._value_number(n)
@@ -134,8 +136,7 @@ class Peephole:
         work = self._work
         try:
             while work:
-                n = next(iter(work))
-                del work[n]
+                n, _ = work.popitem()
                 if n.inputs is None:
                     continue
                 old_type = n.type
