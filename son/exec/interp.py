@@ -18,8 +18,23 @@ import numpy as np
 
 from ..errors import SonError
 from ..nodes import (
-    CFGNode, Constant, CProj, Graph, If, Load, Loop, NewArray, Node, Phi, Proj, Raise, Region,
-    Return, Start, Stop, Store,
+    CFGNode,
+    Constant,
+    CProj,
+    Graph,
+    If,
+    Load,
+    Loop,
+    NewArray,
+    Node,
+    Phi,
+    Proj,
+    Raise,
+    Region,
+    Return,
+    Start,
+    Stop,
+    Store,
 )
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType
 

@@ -8,6 +8,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..errors import SonSyntaxError
 from ..nodes import Graph
 from .parser import build_graph
 from .source import source_from_text, source_of
@@ -52,7 +53,12 @@ def parse_source(text: str, name: str | None = None, peephole: bool = True, argt
         namespace.update(globals)
     src_from_text = source_from_text(text, name, namespace, filename)  # syntax errors first
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
-    exec(compile(text, filename, "exec"), namespace)  # noqa: S102 - the user's own code
+    try:
+        code = compile(text, filename, "exec")
+    except SyntaxError as e:
+        raise SonSyntaxError(f"Python syntax error: {e.msg}", filename, e.lineno or 0,
+                             (e.offset or 1) - 1, "syntax") from None
+    exec(code, namespace)  # noqa: S102 - the user's own code
     src_from_text.pyfunc = namespace.get(src_from_text.name)
     src_from_text.defaults = getattr(src_from_text.pyfunc, "__defaults__", None) or ()
     return _verify_if_debug(build_graph(src_from_text, peephole, argtypes, args, tracer))

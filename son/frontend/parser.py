@@ -35,10 +35,55 @@ import numpy as np
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import (
-    EQ, GE, GT, LE, LT, NE, Abs, Add, ArrayLen, BitAnd, BitOr, BitXor, Constant, CProj, Div,
-    FloorDiv, Graph, If, Invert, IsFinite, IsInf, IsNan, Load, Loop, Max, Min, Mod, Mul, Neg, Never,
-    NewArray, Node, Not, OutOfBounds, Phi, Proj, Raise, Region, Return, Shl, Shr, Store, Sub, ToBool,
-    ToFloat, ToInt, XCtrl, constant,
+    EQ,
+    GE,
+    GT,
+    LE,
+    LT,
+    NE,
+    Abs,
+    Add,
+    ArrayLen,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Constant,
+    CProj,
+    Div,
+    FloorDiv,
+    Graph,
+    If,
+    Invert,
+    IsFinite,
+    IsFloat,
+    IsInf,
+    IsNan,
+    Load,
+    Loop,
+    Max,
+    Min,
+    Mod,
+    Mul,
+    Neg,
+    Never,
+    NewArray,
+    Node,
+    Not,
+    OutOfBounds,
+    Phi,
+    Proj,
+    Raise,
+    Region,
+    Return,
+    Shl,
+    Shr,
+    Store,
+    Sub,
+    ToBool,
+    ToFloat,
+    ToInt,
+    XCtrl,
+    constant,
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES, TOTAL, MathError
 from ..nodes.types import BOTTOM, MEM, NONE, XCTRL, ArrayType, Type
@@ -98,8 +143,9 @@ class FunctionParser:
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
-                 stack: tuple = ()):
+                 stack: tuple = (), pinned: list[Node] | None = None):
         self.g = graph
+        self.pinned: list[Node] = pinned if pinned is not None else []
         self.peephole = peep
         self.src = src
         self.scope = scope
@@ -124,7 +170,13 @@ class FunctionParser:
         return self.peephole.peep(n)
 
     def con(self, value) -> Node:
-        return self.peep(Constant(self.g, constant(value)))
+        """A constant, pinned until the parse ends: the parser often holds a constant
+        in a Python variable while a folding user of the same (shared) node dies."""
+        c = self.peep(Constant(self.g, constant(value)))
+        if not c._pins:
+            c.keep()
+            self.pinned.append(c)
+        return c
 
     def xctrl(self) -> Node:
         return self.peep(XCtrl(self.g, self.g.start))
@@ -259,7 +311,7 @@ class FunctionParser:
 
     def stmt_Assign(self, s):
         if isinstance(s.value, ast.Tuple) and any(isinstance(t, ast.Tuple) for t in s.targets):
-            vals = [self.expr(e) for e in s.value.elts]
+            vals = self.exprs(s.value.elts)
             for v in vals:
                 v.keep()
             for t in s.targets:
@@ -300,7 +352,8 @@ class FunctionParser:
     def stmt_AugAssign(self, s):
         if isinstance(s.target, ast.Name):
             cur = self.read(s.target.id, s.target)
-            self.scope.set(s.target.id, self.binop(s, type(s.op), cur, s.value))
+            new = self.binop(s, type(s.op), cur, s.value)  # may replace self.scope
+            self.scope.set(s.target.id, new)
         elif isinstance(s.target, ast.Subscript):
             arr, idx = self.subscript_parts(s.target)
             arr.keep(), idx.keep()
@@ -406,9 +459,11 @@ class FunctionParser:
             self.scope.set(s.target.id, self.scope.get(counter))
 
         def latch():
-            self.scope.set(counter, self.op(it, Add, self.scope.get(counter), step))
+            nxt = self.op(it, Add, self.scope.get(counter), step)
+            self.scope.set(counter, nxt)
 
         self.loop(s, cond, prologue, latch, assigned_names(s.body) + [s.target.id, counter])
+        self.scope.remove(counter)
         for b in (start, stop, step):
             b.unkeep()
 
@@ -555,6 +610,12 @@ class FunctionParser:
         return self.read(e.id, e)
 
     def expr_Attribute(self, e):
+        root = e.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root is not e.value and (
+                self.scope.get(root.id) is not None or root.id in self.local_names):
+            raise self.unsupported(e, f"attribute .{e.attr} of a local value")
         if isinstance(e.value, ast.Name) and self.scope.get(e.value.id) is not None:
             arr = self.read(e.value.id, e.value)
             if isinstance(arr.type, ArrayType) and e.attr == "size":
@@ -584,6 +645,8 @@ class FunctionParser:
             if cls is None:
                 return self.power(at, a, b)
             ctrl = None
+            if cls in (BitAnd, BitOr, BitXor, Shl, Shr) and self.no_float_guard(at, _SYMBOL[cls], a, b):
+                ctrl = self.scope.ctrl
             if cls in (Div, FloorDiv, Mod):
                 if self.guard(self.op(at, EQ, b, self.con(0)), ZeroDivisionError, "division by zero"):
                     ctrl = self.scope.ctrl
@@ -593,6 +656,16 @@ class FunctionParser:
             return self.op(at, cls, a, b, ctrl=ctrl)
         finally:
             a.unkeep(), b.unkeep()
+
+    def no_float_guard(self, at, symbol: str, *xs: Node) -> bool:
+        """``if isfloat(x): raise TypeError`` for operands of unknown kind under an
+        int-only operator (bitwise, shifts, ~); True if a guard was needed."""
+        guarded = False
+        for x in dict.fromkeys(xs):
+            if x.type.kind == "number":
+                guarded |= self.guard(self.op(at, IsFloat, x), TypeError,
+                                      f"unsupported operand type for {symbol}: 'float'")
+        return guarded
 
     def power(self, at, a: Node, b: Node) -> Node:
         from ..nodes import Pow
@@ -606,15 +679,19 @@ class FunctionParser:
                           "int ** negative int has no int64 value"):
                 return self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
             return self.op(at, Pow, a, b)
-        if "float" not in (a.type.kind, b.type.kind):
-            return self.op(at, Pow, a, b)  # kinds unknown until run time: eval decides
         a.keep(), b.keep()
+        if "float" not in (a.type.kind, b.type.kind):  # an unknown kind: both sets of guards
+            both_int = self.op(at, Not, self.op(at, BitOr, self.op(at, IsFloat, a), self.op(at, IsFloat, b)))
+            self.guard(self.op(at, BitAnd, both_int, self.op(at, LT, b, self.con(0))), ValueError,
+                       "int ** negative int has no int64 value")
         zero = self.con(0.0)
-        self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), self.op(at, LT, b, zero)),
+        negative_finite = self.op(at, BitAnd, self.op(at, LT, b, zero), self.op(at, IsFinite, b))
+        self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), negative_finite),
                    ZeroDivisionError, "0.0 cannot be raised to a negative power")
         fractional = self.op(at, BitAnd, self.op(at, IsFinite, b),
                              self.op(at, NE, b, self.op(at, MATH_NODES["Trunc"], b, np=True)))
-        self.guard(self.op(at, BitAnd, self.op(at, LT, a, zero), fractional), ValueError,
+        negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
+        self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
                    "negative number cannot be raised to a fractional power")
         r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl).keep()
         self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError,
@@ -627,6 +704,10 @@ class FunctionParser:
         return self.binop(e, type(e.op), lhs, e.right)
 
     def expr_UnaryOp(self, e):
+        o = e.operand
+        if isinstance(e.op, ast.USub) and isinstance(o, ast.Constant) and type(o.value) is int \
+                and o.value == 1 << 63:
+            return self.con(-(1 << 63))  # INT64_MIN written as a literal
         x = self.expr(e.operand)
         if isinstance(e.op, ast.Not):
             return self.op(e, Not, self.truth(x, e.operand))
@@ -636,7 +717,11 @@ class FunctionParser:
             return self.op(e, Neg, x)
         if isinstance(e.op, ast.UAdd):
             return self.op(e, ToInt, x) if x.type.kind == "bool" else x
-        return self.op(e, Invert, x)
+        if x.type.kind == "float":
+            raise self.error(e, "bad operand type for unary ~: 'float'", "operator")
+        x.keep()
+        ctrl = self.scope.ctrl if self.no_float_guard(e, "~", x) else None
+        return self.op(e, Invert, x.unkeep(), ctrl=ctrl)
 
     def truth(self, v: Node, at: ast.AST) -> Node:
         """The bool a value stands for in a condition (Python truthiness)."""
@@ -659,10 +744,11 @@ class FunctionParser:
             short = self.scope.dup()
             short.ctrl = f if is_and else t
             self.scope.ctrl = t if is_and else f
-            self.scope.set(tmp, make())
+            v = make()  # may replace self.scope
+            self.scope.set(tmp, v)
             self.scope = self.merge([self.scope, short])
         v = self.scope.get(tmp).keep()
-        self.scope.set_input(self.scope.names.pop(tmp), None)
+        self.scope.remove(tmp)
         return v.unkeep()
 
     def expr_BoolOp(self, e):
@@ -675,10 +761,10 @@ class FunctionParser:
             if type(op) not in _CMPOPS:
                 name = {ast.Is: "'is'", ast.IsNot: "'is not'", ast.In: "'in'", ast.NotIn: "'not in'"}
                 raise self.unsupported(e, f"comparison with {name[type(op)]}")
-        left = self.expr(e.left)
-        right = self.expr(e.comparators[0]) if len(e.ops) == 1 else None
-        if right is not None:
+        if len(e.ops) == 1:
+            left, right = self.exprs([e.left, e.comparators[0]])
             return self.compare(e, _CMPOPS[type(e.ops[0])], left, right)
+        left = self.expr(e.left)
         # a < b < c: b is evaluated once, c only if a < b
         prev = self.temp()
         self.scope.set(prev, left)
@@ -693,7 +779,7 @@ class FunctionParser:
 
         first = step(e.ops[0], e.comparators[0])()
         v = self.short_circuit(first, [step(o, c) for o, c in zip(e.ops[1:], e.comparators[1:])], True)
-        self.scope.set_input(self.scope.names.pop(prev), None)
+        self.scope.remove(prev)
         return v
 
     def compare(self, at, cls, a: Node, b: Node) -> Node:
@@ -709,13 +795,15 @@ class FunctionParser:
         other = self.scope.dup()
         other.ctrl = f
         self.scope.ctrl = t
-        self.scope.set(tmp, self.expr(e.body))
+        v = self.expr(e.body)  # may replace self.scope
+        self.scope.set(tmp, v)
         then = self.scope
         self.scope = other
-        self.scope.set(tmp, self.expr(e.orelse))
+        v = self.expr(e.orelse)
+        self.scope.set(tmp, v)
         self.scope = self.merge([then, self.scope])
         v = self.scope.get(tmp).keep()
-        self.scope.set_input(self.scope.names.pop(tmp), None)
+        self.scope.remove(tmp)
         return v.unkeep()
 
     # ---------------------------------------------------------------- arrays
@@ -948,12 +1036,14 @@ class FunctionParser:
             raise self.error(e, f"{fn.__name__}() has *args, **kwargs or keyword-only parameters",
                              "call")
         if len(e.args) > len(params):
-            raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments ({len(e.args)} given)", "call")
+            raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments "
+                                f"({len(e.args)} given)", "call")
         vals = self.exprs(e.args + [k.value for k in e.keywords])
         bound = dict(zip(params, vals[:len(e.args)]))
         for k, v in zip(e.keywords, vals[len(e.args):]):
             if k.arg not in params or k.arg in bound:
-                raise self.error(e, f"{fn.__name__}() got an unexpected or repeated argument {k.arg!r}", "call")
+                raise self.error(e, f"{fn.__name__}() got an unexpected or repeated argument "
+                                    f"{k.arg!r}", "call")
             bound[k.arg] = v
         defaults = dict(zip(params[len(params) - len(src.defaults):], src.defaults))
         callee = Scope(self.g, self.scope.ctrl, self.scope.mem)
@@ -964,7 +1054,7 @@ class FunctionParser:
                 callee.set(p, self.constant_value(defaults[p], p, e))
             else:
                 raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
-        sub = FunctionParser(self.g, self.peephole, src, callee, self.stack)
+        sub = FunctionParser(self.g, self.peephole, src, callee, self.stack, self.pinned)
         out = sub.parse_body()
         self.scope.ctrl = out.ctrl
         self.scope.mem = out.mem
@@ -1055,6 +1145,8 @@ def _build_graph(src, peephole, argtypes, args, tracer) -> Graph:
         ret = out.get("$ret")
         parser.exit(Return(g, out.ctrl, out.mem, ret))
     out.drop()
+    for c in parser.pinned:
+        c.unkeep()
     peep.peep(g.stop)
     g.dce()
     return g

@@ -63,6 +63,12 @@ class Scope(Node):
             self.set_input(i, value)
         self.undefined.discard(name)
 
+    def remove(self, name: str) -> None:
+        """Forget a (temporary) variable; its slot stays as a None input."""
+        i = self.names.pop(name, None)
+        if i is not None:
+            self.set_input(i, None)
+
     def variables(self) -> dict[str, Node]:
         return {k: self.inputs[i] for k, i in self.names.items()}
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import builtins
 import inspect
-import textwrap
+import linecache
 from dataclasses import dataclass, field
 
 from ..errors import SonSyntaxError
@@ -50,20 +50,31 @@ def source_of(fn) -> FunctionSource:
     cached = _CACHE.get(fn)
     if cached is not None and cached.pyfunc is fn:
         return cached
+    if fn.__name__ == "<lambda>":
+        line = linecache.getline(code.co_filename, code.co_firstlineno)
+        col = line.find("lambda")
+        raise SonSyntaxError("unsupported construct: lambda (son parses plain 'def' functions)",
+                             code.co_filename, code.co_firstlineno, max(col, 0), "lambda")
     try:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError) as e:
         raise SonSyntaxError(f"cannot read the source of {fn.__qualname__}: {e}",
                              code.co_filename, code.co_firstlineno, 0, "function") from None
-    text = "".join(lines)
-    dedented = textwrap.dedent(text)
-    col0 = len(lines[0]) - len(lines[0].lstrip()) if dedented != text else 0
-    tree = ast.parse(dedented)
+    indent = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+    # Strip the definition's own indentation; a line without it can only be inside a
+    # string literal (a docstring written flush left), where it does not matter.
+    text = "".join(ln[len(indent):] if ln.startswith(indent) else ln for ln in lines)
+    col0 = len(indent)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as e:
+        raise SonSyntaxError(f"Python syntax error: {e.msg}", code.co_filename,
+                             first + (e.lineno or 1) - 1, col0 + (e.offset or 1) - 1, "syntax") from None
     fdef = next((n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))), None)
     if fdef is None or isinstance(fdef, ast.AsyncFunctionDef):
-        what = "async function" if fdef is not None else "lambda"
-        raise SonSyntaxError(f"son parses plain 'def' functions, not a {what}", code.co_filename,
-                             first, col0, what)
+        what = "async function" if fdef is not None else "function definition"
+        raise SonSyntaxError(f"unsupported construct: {what} (son parses plain 'def' functions)",
+                             code.co_filename, first, col0, what)
     closure = {}
     if fn.__closure__:
         for name, cell in zip(code.co_freevars, fn.__closure__):

@@ -2,20 +2,71 @@
 the text printer and the verifier."""
 
 from .arith import (
-    EQ, GE, GT, LE, LT, NE, SWAPPED, Add, BitAnd, BitOr, BitXor, Binary, Compare, Constant,
-    Div, FloorDiv, Invert, Mod, Mul, Neg, Not, Pow, Shl, Shr, Sub, ToBool, ToFloat, ToInt, Unary,
+    EQ,
+    GE,
+    GT,
+    LE,
+    LT,
+    NE,
+    SWAPPED,
+    Add,
+    Binary,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Compare,
+    Constant,
+    Div,
+    FloorDiv,
+    Invert,
+    IsFloat,
+    Mod,
+    Mul,
+    Neg,
+    Not,
+    Pow,
+    Shl,
+    Shr,
+    Sub,
+    ToBool,
+    ToFloat,
+    ToInt,
+    Unary,
 )
 from .control import CFGNode, CProj, If, Loop, Never, Phi, Proj, Raise, Region, Return, Start, Stop, XCtrl
 from .graph import Graph
 from .mathfn import (
-    MATH_FUNCTIONS, MATH_NODES, Abs, IsFinite, IsInf, IsNan, MathCall, MathError, Max, Min,
+    MATH_FUNCTIONS,
+    MATH_NODES,
+    Abs,
+    IsFinite,
+    IsInf,
+    IsNan,
+    MathCall,
+    MathError,
+    Max,
+    Min,
 )
 from .memory import ArrayLen, Load, NewArray, OutOfBounds, Store
 from .node import Node
 from .printer import format_graph, ir
 from .types import (
-    BOOL, BOTTOM, CTRL, FLOAT, INT, MEM, NONE, NUMBER, TOP, XCTRL, ArrayType, ScalarType,
-    TupleType, Type, constant, wrap64,
+    BOOL,
+    BOTTOM,
+    CTRL,
+    FLOAT,
+    INT,
+    MEM,
+    NONE,
+    NUMBER,
+    TOP,
+    XCTRL,
+    ArrayType,
+    ScalarType,
+    TupleType,
+    Type,
+    constant,
+    wrap64,
 )
 from .verify import VerifyError, verify
 

@@ -21,7 +21,7 @@ import math
 import operator
 
 from .node import Node
-from .types import BOOL, BOTTOM, FLOAT, INT, INT64_MIN, NUMBER, Type, wrap64
+from .types import BOOL, BOTTOM, FLOAT, INT, INT64_MIN, NUMBER, Type, constant, wrap64
 
 
 def _wrap(r):
@@ -239,7 +239,7 @@ class BitXor(Binary):
 def _shift_kind(a: Type, b: Type) -> Type:
     if a.kind is None or b.kind is None or "float" in (a.kind, b.kind):
         return BOTTOM
-    return INT
+    return NUMBER if "number" in (a.kind, b.kind) else INT
 
 
 class Shl(Binary):
@@ -276,7 +276,7 @@ class Invert(Unary):
         return ~a
 
     def result_type(self, a):
-        return INT if a.kind in ("int", "bool", "number") else BOTTOM
+        return {"int": INT, "bool": INT, "number": NUMBER}.get(a.kind, BOTTOM)
 
 
 # ---------------------------------------------------------------- comparisons
@@ -344,6 +344,26 @@ class ToInt(Unary):
 
     def result_type(self, a):
         return INT if a.kind else BOTTOM
+
+
+class IsFloat(Unary):
+    """Is ``x`` a float at run time?  Folds once the kind is known; guards the
+    operations that raise TypeError on a float when a parameter's kind is unknown."""
+
+    __slots__ = ()
+    symbol = "isfloat"
+
+    def eval(self, a):
+        return type(a) is float
+
+    def compute(self) -> Type:
+        k = self.inputs[1].type.kind
+        if k in ("int", "bool", "float"):
+            return constant(k == "float")
+        return super().compute()
+
+    def result_type(self, a):
+        return BOOL if a.kind else BOTTOM
 
 
 class ToBool(Unary):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
-from .control import Proj, Return, Start, Stop
+from .control import Proj, Return, Start, Stop  # noqa: F401
 from .node import Node
 from .types import CTRL, TOP, Type
 
@@ -43,7 +43,7 @@ class Graph:
         seen = {self.stop, self.start}
         stack = [self.stop]
         while stack:
-            for x in stack.pop().inputs:
+            for x in stack.pop().inputs or ():
                 if x is not None and x not in seen:
                     seen.add(x)
                     stack.append(x)
@@ -147,7 +147,3 @@ class Graph:
 
     def __repr__(self) -> str:
         return f"<Graph {self.name}: {len(self)} nodes>"
-
-
-def is_start_ctrl(n: Node) -> bool:
-    return type(n.inputs[0]) is Start if n.inputs else False

@@ -87,7 +87,7 @@ MATH_TABLE = {
     "Ceil": (None, "ceil", 1, False),
     "Trunc": (None, "trunc", 1, False),
     "Atan2": ("atan2", "arctan2", 2, False),
-    "Hypot": ("hypot", "hypot", 2, True),
+    "Hypot": ("hypot", "hypot", 2, False),
     "Copysign": ("copysign", "copysign", 2, False),
     "Fmod": ("fmod", "fmod", 2, False),
 }
@@ -104,7 +104,7 @@ def _make(name, math_name, np_name, arity, can_overflow):
 MATH_NODES: dict[str, type] = {n: _make(n, *spec) for n, spec in MATH_TABLE.items()}
 
 #: functions that return a value for every argument (no guard needed after them)
-TOTAL = frozenset({"Fabs", "Copysign", "Atan", "Tanh", "Asinh", "Atan2", "Erf", "Erfc",
+TOTAL = frozenset({"Fabs", "Copysign", "Atan", "Tanh", "Asinh", "Atan2", "Erf", "Erfc", "Hypot",
                    "Floor", "Ceil", "Trunc"})
 globals().update(MATH_NODES)
 

@@ -116,6 +116,12 @@ class Node:
             if old.is_unused():
                 old.kill()
 
+    def swap_inputs(self, i: int, j: int) -> None:
+        """Exchange two inputs (the users' counts do not change)."""
+        self.forget_key()
+        ins = self.inputs
+        ins[i], ins[j] = ins[j], ins[i]
+
     def add_input(self, new: Node | None) -> None:
         self.forget_key()
         if new is not None:

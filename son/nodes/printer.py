@@ -165,7 +165,8 @@ class _Printer:
                 where = "" if self._straight() else f"  [from {self._atom(c.inputs[0])}]"
                 self._line(f"return {self.ref(c.value)}{mem}{where}", c)
             elif t is Raise:
-                self._line(f"%{c.nid} raise {c.exc.__name__}({c.message!r})  [from {self._atom(c.inputs[0])}]", c)
+                exc = f"{c.exc.__name__}({c.message!r})"
+                self._line(f"%{c.nid} raise {exc}  [from {self._atom(c.inputs[0])}]", c)
             self._effects(c)
         return self.lines
 

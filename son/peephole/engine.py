@@ -61,29 +61,39 @@ class Peephole:
                     return n
                 x = self._hit("gvn", n, other, fired)
             if x is not n:
-                self._peep_fresh_inputs(x)
                 self._replace(n, x)
                 n = x
             self._touch(n)
         raise SonError(f"peephole rules cycle on {n!r}: " + " -> ".join(fired[-12:]))
 
-    def _peep_fresh_inputs(self, x: Node) -> None:
-        """Peephole the nodes a rule just built below its result (a new constant, say)."""
-        if x.inputs is None:
-            return
-        for i in x.inputs:
-            if i is not None and i._gvn_key is None and i.is_gvn and len(i.outputs) == 1 \
-                    and x in i.outputs and not i._pins:
-                self._peep_fresh_inputs(i)
-                self.peep(i)
+    def _peep_fresh_inputs(self, x: Node, first_new_id: int) -> None:
+        """Peephole, inputs first, the nodes a rule built below its result (a new
+        constant, say): those with ids from ``first_new_id`` on.  Iterative."""
+        order, stack, seen = [], [(x, False)], set()
+        while stack:
+            n, done = stack.pop()
+            if done:
+                order.append(n)
+                continue
+            if n in seen or n.inputs is None:
+                continue
+            seen.add(n)
+            stack.append((n, True))
+            stack.extend((i, False) for i in n.inputs if i is not None and i.nid >= first_new_id)
+        for n in order:
+            if n is not x and n.inputs is not None:
+                self.peep(n)
 
     def _rewrite(self, n: Node, fired: list[str]) -> Node | None:
         """Fold to a constant or apply the first rule that fires; None if none does."""
         if n.type.is_constant and _foldable(n):
             return self._hit("fold", n, Constant(self.graph, n.type), fired)
         for r in RULES.get(type(n), ()):
+            first_new_id = self.graph._next_id
             x = r(n)
             if x is not None:
+                if x is not n:
+                    self._peep_fresh_inputs(x, first_new_id)
                 return self._hit(r.__name__, n, x, fired)
         return None
 

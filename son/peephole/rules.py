@@ -17,9 +17,42 @@ from collections import defaultdict
 from typing import Callable
 
 from ..nodes import (
-    EQ, GE, GT, LE, LT, NE, SWAPPED, Abs, Add, BitAnd, BitOr, BitXor, Constant, CProj, Div, FloorDiv,
-    If, Loop, Max, Min, Mod, Mul, Neg, Node, Not, Phi, Region, Shl, Shr, Stop, Sub,
-    ToBool, ToFloat, ToInt, XCtrl, constant,
+    EQ,
+    GE,
+    GT,
+    LE,
+    LT,
+    NE,
+    SWAPPED,
+    Abs,
+    Add,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Constant,
+    CProj,
+    Div,
+    FloorDiv,
+    If,
+    Loop,
+    Max,
+    Min,
+    Mod,
+    Mul,
+    Neg,
+    Node,
+    Not,
+    Phi,
+    Region,
+    Shl,
+    Shr,
+    Stop,
+    Sub,
+    ToBool,
+    ToFloat,
+    ToInt,
+    XCtrl,
+    constant,
 )
 from ..nodes.types import CTRL, XCTRL
 
@@ -68,8 +101,9 @@ def ints_or_bools(*xs: Node) -> bool:
 
 
 def same_kind(n: Node, x: Node) -> bool:
-    """Replacing ``n`` by ``x`` keeps the result's kind (x*1 for a bool x is an int)."""
-    return n.type.kind == x.type.kind and n.type.kind is not None
+    """Replacing ``n`` by ``x`` keeps the result's kind and value: an int for an int, a float
+    for a float (x*1 for a bool x is the int 1; for an unknown number it may be True)."""
+    return n.type.kind == x.type.kind and n.type.kind in ("int", "float")
 
 
 def _order(x: Node) -> tuple[bool, int]:
@@ -82,9 +116,7 @@ def commute(n):
     """a op b -> b op a to put constants right and the older operand left
     (valid: these operators are commutative for ints, bools and IEEE floats)."""
     if _order(n.lhs) > _order(n.rhs):
-        lhs, rhs = n.lhs, n.rhs
-        n.set_input(1, rhs)
-        n.set_input(2, lhs)
+        n.swap_inputs(1, 2)
         return n
 
 
@@ -113,16 +145,18 @@ def add_reassociate(n):
 
 @rule(Add)
 def add_constant_out(n):
-    """(x + c) + y -> (x + y) + c   (ints; moves constants outward so they meet)."""
-    a = n.lhs
-    if type(a) is Add and type(a.rhs) is Constant and type(n.rhs) is not Constant and ints(n, a, a.lhs, n.rhs):
-        return Add(n.graph, Add(n.graph, a.lhs, n.rhs), a.rhs)
+    """(x + c) + y -> (x + y) + c and y + (x + c) -> (y + x) + c   (ints; moves constants
+    outward so that they meet)."""
+    for a, y in ((n.lhs, n.rhs), (n.rhs, n.lhs)):
+        if type(a) is Add and type(a.rhs) is Constant and type(y) is not Constant and ints(n, a, a.lhs, y):
+            return Add(n.graph, Add(n.graph, a.lhs, y), a.rhs)
 
 
 @rule(Add)
 def add_negation(n):
-    """x + (-y) -> x - y   (exact in IEEE arithmetic and in wrap-around ints)."""
-    if type(n.rhs) is Neg and n.type.kind in ("int", "float"):
+    """x + (-y) -> x - y   (exact in IEEE arithmetic and in wrap-around ints; not for an
+    int y under a float sum: -y wraps at INT64_MIN before the conversion)."""
+    if type(n.rhs) is Neg and n.type.kind in ("int", "float") and n.rhs.x.type.kind == n.type.kind:
         return Sub(n.graph, n.lhs, n.rhs.x)
 
 
@@ -160,8 +194,8 @@ def sub_add_cancel(n):
 
 @rule(Sub)
 def sub_negation(n):
-    """x - (-y) -> x + y   (exact in IEEE and in wrap-around ints)."""
-    if type(n.rhs) is Neg and n.type.kind in ("int", "float"):
+    """x - (-y) -> x + y   (exact in IEEE and in wrap-around ints; y of the result's kind)."""
+    if type(n.rhs) is Neg and n.type.kind in ("int", "float") and n.rhs.x.type.kind == n.type.kind:
         return Add(n.graph, n.lhs, n.rhs.x)
 
 
@@ -233,8 +267,9 @@ def and_zero(n):
 
 @rule(BitAnd, BitOr)
 def and_or_self(n):
-    """x & x -> x, x | x -> x   (ints and bools)."""
-    if n.lhs is n.rhs and same_kind(n, n.lhs):
+    """x & x -> x, x | x -> x   (ints and bools; an unknown number may be a float,
+    for which & raises TypeError)."""
+    if n.lhs is n.rhs and ints_or_bools(n.lhs) and n.type.kind == n.lhs.type.kind:
         return n.lhs
 
 
@@ -336,6 +371,15 @@ def proj_if_fold(n):
         return f.inputs[0]
 
 
+def _drop_phis(region: Node, i: int) -> None:
+    """Before a Region goes away, replace each of its Phis by its i-th value (on a dead
+    region any value will do: every user is dead too)."""
+    region.keep()
+    for p in region.phis():
+        p.subsume(p.inputs[i])
+    region.unkeep()
+
+
 @rule(Region)
 def region_dead_input(n):
     """Drop predecessors that cannot be reached, and the matching Phi values."""
@@ -360,10 +404,10 @@ def region_collapse(n):
         return None
     live = [c for c in n.inputs[1:] if c.type is not XCTRL]
     if not live:
+        _drop_phis(n, 1)
         return XCtrl(n.graph, n.graph.start)
     if len(n.inputs) == 2:
-        for p in n.phis():
-            p.subsume(p.inputs[1])
+        _drop_phis(n, 1)
         return n.inputs[1]
 
 
@@ -374,10 +418,10 @@ def loop_dead(n):
     if n.building:
         return None
     if n.entry.type is XCTRL:
+        _drop_phis(n, 1)
         return XCtrl(n.graph, n.graph.start)
     if n.back.type is XCTRL:
-        for p in n.phis():
-            p.subsume(p.inputs[1])
+        _drop_phis(n, 1)
         return n.entry
 
 
