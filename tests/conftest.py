@@ -1,0 +1,97 @@
+"""Shared test setup: the verifier runs after every parse, and ``run_both``
+runs one function under CPython and under son and returns comparable outcomes.
+
+An outcome is a plain tuple, so two outcomes compare with ``==`` and pytest
+prints a readable difference:
+
+* ``("ok", value, arrays)`` — ``value`` is the canonical form of the return
+  value and ``arrays`` the canonical forms of the array arguments after the
+  call (writes must be visible to the caller);
+* ``("raise", ExceptionType)`` — only the exception's type is compared.
+
+Canonical forms (``canon``):
+
+* floats compare exactly by bit pattern except for NaN: ``float.hex`` keeps
+  ``-0.0`` apart from ``0.0`` and writes every NaN as ``'nan'`` (a NaN's sign
+  and payload are not Python-visible semantics);
+* ints and bools compare by value: ``True`` and ``1`` are the same outcome.
+  A typed graph may carry a bool where CPython has an int (``p or x``); that
+  is a difference only when the values differ.  Ints and floats are *not*
+  interchangeable: ``0`` and ``0.0`` are different outcomes (CPython returns
+  ``0`` from ``x = 0; for ...: x += 0.5`` when the loop does not run);
+* numpy scalars count as the Python number they hold;
+* arrays compare by dtype and element-wise canonical form (so NaN equals NaN
+  and ``-0.0`` differs from ``0.0`` inside arrays too).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import son
+
+son.debug = True
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _son_debug():
+    """Keep the verifier on for the whole session (set at import too, for hypothesis)."""
+    old = son.debug
+    son.debug = True
+    yield
+    son.debug = old
+
+
+def canon(v):
+    """A comparable, printable form of a value (see the module docstring)."""
+    if isinstance(v, np.ndarray):
+        return ("array", str(v.dtype), tuple(canon(x) for x in v.tolist()))
+    if isinstance(v, np.generic):
+        v = v.item()
+    if v is None:
+        return None
+    if isinstance(v, bool):
+        return ("int", int(v))
+    if isinstance(v, int):
+        return ("int", v)
+    if isinstance(v, float):
+        return ("float", "nan" if math.isnan(v) else v.hex())
+    return ("other", type(v).__name__, repr(v))
+
+
+def copy_args(args) -> list:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def _outcome(call, args):
+    args = copy_args(args)
+    try:
+        value = call(*args)
+    except son.SonError:
+        raise  # son failing to run a graph is a bug, not an outcome: show the traceback
+    except Exception as e:  # noqa: BLE001 - the exception type is the outcome
+        return ("raise", type(e))
+    arrays = tuple(canon(a) for a in args if isinstance(a, np.ndarray))
+    return ("ok", canon(value), arrays)
+
+
+def run_python(fn, args):
+    """CPython's outcome of ``fn(*args)`` (numpy's IEEE warnings silenced)."""
+    with np.errstate(all="ignore"):
+        return _outcome(fn, args)
+
+
+def run_son(graph, args):
+    """son's outcome of interpreting ``graph`` on ``args``."""
+    return _outcome(lambda *a: son.interpret(graph, *a), args)
+
+
+def run_both(fn, args, graph=None, peephole: bool = True):
+    """``(CPython outcome, son outcome)`` of ``fn`` on ``args``; each run gets its own
+    copies of the array arguments.  ``graph`` defaults to ``son.parse(fn, peephole)``."""
+    if graph is None:
+        graph = son.parse(fn, peephole=peephole)
+    return run_python(fn, args), run_son(graph, args)

@@ -1,0 +1,606 @@
+"""The frontend's error catalog: every construct outside son's Python subset
+(DESIGN.md, "Frontend subset") raises ``SonSyntaxError`` -- never another
+exception -- at the exact line and column of the offending AST node, naming the
+construct.  Bad parameter types and example arguments raise ``SonError``.
+
+Expected positions are counted by hand from the source text: ``lineno`` is
+1-based, ``col`` is the 0-based ``col_offset`` Python's ``ast`` gives the node.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import numpy as np
+import pytest
+
+import son
+from son import SonError, SonSyntaxError
+
+FILE = "cat.py"
+ARR = "float64[]"
+
+
+def _src(text: str) -> str:
+    """Dedent a triple-quoted source; its first line (``def ...``) is line 1."""
+    return textwrap.dedent(text).lstrip("\n")
+
+
+def _raises(thunk, line: int, col: int, construct: str, message: str, filename: str = FILE):
+    """Run ``thunk``; it must raise exactly a SonSyntaxError at (line, col)."""
+    try:
+        thunk()
+    except SonSyntaxError as e:
+        err = e
+    except BaseException as e:  # noqa: BLE001 - any other exception is the failure we test for
+        pytest.fail(f"expected SonSyntaxError, got {type(e).__name__}: {e}")
+    else:
+        pytest.fail("expected SonSyntaxError, nothing was raised")
+    assert (err.lineno, err.col) == (line, col), str(err)
+    assert err.filename == filename
+    assert err.construct is not None and construct in err.construct.lower(), err.construct
+    assert message in err.message.lower(), err.message
+    assert str(err) == f"{filename}:{line}:{col}: {err.message}"
+    return err
+
+
+# (id, source, argtypes, line, col, word in construct, word in message)
+CATALOG = [
+    ("try_except", """
+        def f(a):
+            x = a
+            try:
+                x = 1
+            except ValueError:
+                pass
+            return x
+        """, None, 3, 4, "try", "try statement"),
+    ("with", """
+        def f(a):
+            with open("x") as h:
+                pass
+            return a
+        """, None, 2, 4, "with", "with statement"),
+    ("class_definition", """
+        def f(a):
+            class C:
+                pass
+            return a
+        """, None, 2, 4, "class", "class definition"),
+    ("nested_def_closure", """
+        def f(a):
+            def g(y):
+                return y + a
+            return g(1)
+        """, None, 2, 4, "nested function", "nested function"),
+    ("yield_statement", """
+        def f(a):
+            yield a
+        """, None, 2, 4, "yield", "yield"),
+    ("yield_value", """
+        def f(a):
+            x = 1
+            y = yield x
+            return y
+        """, None, 3, 8, "yield", "yield"),
+    ("list_comprehension", """
+        def f(a):
+            return [i for i in range(a)]
+        """, None, 2, 11, "list comprehension", "list comprehension"),
+    ("dict_comprehension", """
+        def f(a):
+            d = {i: i for i in range(a)}
+            return a
+        """, None, 2, 8, "dict comprehension", "dict comprehension"),
+    ("set_comprehension", """
+        def f(a):
+            if a > 0:
+                s = {i * 2 for i in range(a)}
+            return a
+        """, None, 3, 12, "set comprehension", "set comprehension"),
+    ("generator_expression", """
+        def f(a):
+            g = (i for i in range(a))
+            return a
+        """, None, 2, 8, "generator expression", "generator expression"),
+    ("string_literal", """
+        def f(a):
+            s = "hello"
+            return a
+        """, None, 2, 8, "string", "string literal"),
+    ("f_string", """
+        def f(a):
+            s = f"{a}!"
+            return a
+        """, None, 2, 8, "f-string", "f-string"),
+    ("star_args", """
+        def f(*args):
+            return 0
+        """, None, 1, 7, "parameters", "*args"),
+    ("star_star_kwargs", """
+        def f(a, **kw):
+            return a
+        """, None, 1, 11, "parameters", "**kwargs"),
+    ("keyword_only_parameter", """
+        def f(a, *, b):
+            return a + b
+        """, None, 1, 12, "parameters", "keyword-only"),
+    ("positional_only_parameter", """
+        def f(a, /, b):
+            return a + b
+        """, None, 1, 6, "parameters", "positional-only"),
+    ("global_statement", """
+        G = 1
+        def f(a):
+            global G
+            G = a
+            return a
+        """, None, 3, 4, "global", "global statement"),
+    ("direct_recursion", """
+        def f(a):
+            if a <= 0:
+                return 0
+            return f(a - 1) + 1
+        """, None, 4, 11, "recursion", "recursive call"),
+    ("mutual_recursion_through_helpers", """
+        def g(a):
+            return h(a - 1)
+
+        def h(a):
+            if a <= 0:
+                return 0
+            return g(a) + 1
+
+        def f(a):
+            return g(a)
+        """, None, 7, 11, "recursion", "recursive call"),
+    ("lambda_in_list_then_called", """
+        def f(a):
+            fs = [lambda x: x + 1]
+            return fs[0](a)
+        """, None, 2, 9, "list", "list"),
+    ("lambda_in_variable", """
+        def f(a):
+            g = lambda x: x + 1
+            return g(a)
+        """, None, 2, 8, "lambda", "lambda"),
+    ("call_of_local_variable", """
+        def f(a):
+            g = a
+            return g(1)
+        """, None, 3, 11, "call", "local variable"),
+    ("call_of_parameter", """
+        def f(a, b):
+            return b + a(1)
+        """, None, 2, 15, "call", "local variable"),
+    ("np_linalg_norm", """
+        def f(a):
+            return np.linalg.norm(a)
+        """, [ARR], 2, 11, "np.linalg.norm", "np.linalg.norm"),
+    ("np_sum_of_array", """
+        def f(a):
+            s = 0.0
+            s += np.sum(a)
+            return s
+        """, [ARR], 3, 9, "np.sum", "np.sum"),
+    ("builtin_print", """
+        def f(a):
+            print(a)
+            return a
+        """, None, 2, 4, "print", "print"),
+    ("builtin_sorted", """
+        def f(a):
+            b = sorted(a)
+            return a[0]
+        """, [ARR], 2, 8, "sorted", "sorted"),
+    ("for_over_array", """
+        def f(a):
+            s = 0.0
+            for x in a:
+                s += x
+            return s
+        """, [ARR], 3, 13, "range", "range"),
+    ("range_outside_for", """
+        def f(a):
+            r = range(a)
+            return a
+        """, None, 2, 8, "range", "range() outside a for loop"),
+    ("slice", """
+        def f(a):
+            b = a[1:3]
+            return a[0]
+        """, [ARR], 2, 10, "slice", "slice"),
+    ("two_dimensional_index", """
+        def f(a, i, j):
+            return a[i, j]
+        """, [ARR, int, int], 2, 13, "multi-dimensional", "multi-dimensional"),
+    ("is_comparison", """
+        def f(a):
+            if a is None:
+                return 0
+            return a
+        """, None, 2, 7, "is", "'is'"),
+    ("is_not_comparison", """
+        def f(a, b):
+            return a < b is not None
+        """, None, 2, 11, "is not", "'is not'"),
+    ("in_comparison", """
+        def f(a, b):
+            if a in b:
+                return 1
+            return 0
+        """, [int, ARR], 2, 7, "in", "'in'"),
+    ("walrus", """
+        def f(a):
+            if (y := a) > 0:
+                return y
+            return 0
+        """, None, 2, 8, ":=", "assignment expression"),
+    ("del_statement", """
+        def f(a):
+            x = a
+            del x
+            return a
+        """, None, 3, 4, "del", "del statement"),
+    ("import_statement", """
+        def f(a):
+            import os
+            return a
+        """, None, 2, 4, "import", "import statement"),
+    ("import_from_statement", """
+        def f(a):
+            from math import sin
+            return sin(a)
+        """, None, 2, 4, "import", "import statement"),
+    ("match_statement", """
+        def f(a):
+            match a:
+                case 1:
+                    return 1
+            return 0
+        """, None, 2, 4, "match", "match statement"),
+    ("attribute_of_local_value", """
+        def f(a):
+            return a.real
+        """, [float], 2, 11, "attribute", ".real"),
+    ("attribute_of_attribute_of_local_value", """
+        def f(a):
+            x = 1
+            return a.real.imag + x
+        """, [float], 3, 11, "attribute", "attribute"),
+    ("tuple_value_returned", """
+        def f(a, b):
+            return a, b
+        """, None, 2, 11, "tuple", "tuple"),
+    ("tuple_value_assigned", """
+        def f(a, b):
+            t = (a, b)
+            return a
+        """, None, 2, 8, "tuple", "tuple"),
+    ("list_literal", """
+        def f(a):
+            xs = [1, 2, 3]
+            return a
+        """, None, 2, 9, "list", "list"),
+    ("dict_literal", """
+        def f(a):
+            d = {1: a}
+            return a
+        """, None, 2, 8, "dict", "dict"),
+    ("undefined_name", """
+        def f(a):
+            return a + zzz
+        """, None, 2, 15, "name", "'zzz' is not defined"),
+    ("used_before_assignment", """
+        def f(a):
+            y = x + 1
+            x = a
+            return y
+        """, None, 2, 8, "variable", "'x'"),
+    ("assigned_on_one_branch_only", """
+        def f(a):
+            if a > 0:
+                y = 1
+            return y
+        """, None, 4, 11, "variable", "'y'"),
+    ("assigned_only_in_loop_body", """
+        def f(a):
+            for i in range(a):
+                y = i
+            return y + i
+        """, [int], 4, 11, "variable", "'y'"),
+    ("array_plus_number", """
+        def f(a):
+            return a + 1
+        """, [ARR], 2, 11, "operator", "unsupported operand"),
+    ("number_times_array", """
+        def f(a, x):
+            y = x * 2.0
+            return y * a
+        """, [ARR, float], 3, 11, "operator", "unsupported operand"),
+    ("array_as_condition", """
+        def f(a):
+            if a:
+                return 1
+            return 0
+        """, [ARR], 2, 7, "condition", "truth value"),
+    ("array_in_while_condition", """
+        def f(a):
+            while a:
+                return 1
+            return 0
+        """, [ARR], 2, 10, "condition", "truth value"),
+    ("float_range_bound", """
+        def f(a):
+            s = 0
+            for i in range(a):
+                s += i
+            return s
+        """, [float], 3, 19, "int", "float"),
+    ("float_array_index", """
+        def f(a):
+            return a[1.5]
+        """, [ARR], 2, 13, "subscript", "float"),
+    ("float_variable_array_index", """
+        def f(a, x):
+            a[x] = 1.0
+            return a[0]
+        """, [ARR, float], 2, 6, "subscript", "float"),
+    ("subscript_of_number", """
+        def f(a):
+            return a[0]
+        """, [int], 2, 11, "subscript", "subscript"),
+    ("int_literal_beyond_int64", """
+        def f(a):
+            return a + 9223372036854775808
+        """, None, 2, 15, "int literal", "int64"),
+    ("matmul_operator", """
+        def f(a, b):
+            return a @ b
+        """, None, 2, 11, "@", "@"),
+    ("matmul_augmented", """
+        def f(a, b):
+            a @= b
+            return a
+        """, None, 2, 4, "@", "@"),
+    ("starred_call", """
+        def f(a):
+            return abs(*a)
+        """, None, 2, 11, "*args", "*args"),
+    ("complex_literal", """
+        def f(a):
+            return a + 2j
+        """, None, 2, 15, "complex", "complex literal"),
+    ("list_in_loop_of_the_last_of_two_defs", """
+        def f(a):
+            x = 1
+            return a
+        async def h(a):
+            return await a
+        def f(a):
+            if a:
+                pass
+            while a > 0:
+                a = a - 1
+                x = [a]
+            return a
+        """, None, 11, 12, "list", "list"),
+    ("python_syntax_error", """
+        def f(a):
+            x = (1, 2
+            return a
+        """, None, 2, 8, "syntax", "never closed"),
+    ("indentation_error", """
+        def f(a):
+            x = 1
+              y = 2
+            return a
+        """, None, 3, 5, "syntax", "indent"),  # CPython's offset 6, 1-based
+]
+
+
+@pytest.mark.parametrize("peephole", [True, False], ids=["peep", "raw"])
+@pytest.mark.parametrize("case", CATALOG, ids=[c[0] for c in CATALOG])
+def test_catalog_raises_son_syntax_error_at_the_construct(case, peephole):
+    _id, text, argtypes, line, col, construct, message = case
+    source = _src(text)
+    _raises(lambda: son.parse_source(source, filename=FILE, argtypes=argtypes, peephole=peephole),
+            line, col, construct, message)
+
+
+def test_catalog_is_large_and_positions_are_inside_the_source():
+    assert len(CATALOG) >= 30
+    for _id, text, _a, line, col, construct, _m in CATALOG:
+        lines = _src(text).splitlines()
+        assert 1 <= line <= len(lines), _id
+        assert 0 <= col < len(lines[line - 1]), _id
+        if construct != "syntax":  # an AST node's position is on a token, never on indentation
+            assert lines[line - 1][col] != " ", _id
+
+
+# ---------------------------------------------------------------------------------------------
+# Constructs CPython's compiler rejects although ``ast.parse`` accepts them: still son's error.
+
+@pytest.mark.parametrize("text,line,col", [
+    ("def f(a):\n    nonlocal a\n    return a\n", 2, 4),
+    ("def f(a):\n    break\n", 2, 4),
+    ("def f(a):\n    if a:\n        continue\n    return a\n", 3, 8),
+], ids=["nonlocal_without_enclosing_function", "break_outside_loop", "continue_outside_loop"])
+def test_compile_time_errors_are_son_syntax_errors(text, line, col):
+    try:
+        son.parse_source(text, filename=FILE)
+    except SonSyntaxError as e:
+        assert (e.filename, e.lineno, e.col) == (FILE, line, col), str(e)
+    except BaseException as e:  # noqa: BLE001
+        pytest.fail(f"expected SonSyntaxError, got {type(e).__name__}: {e}")
+    else:
+        pytest.fail("expected SonSyntaxError")
+
+
+def test_no_function_in_source():
+    _raises(lambda: son.parse_source("x = 1\n", filename=FILE), 1, 0, "function", "no function")
+
+
+def test_named_function_missing():
+    _raises(lambda: son.parse_source("def f(a):\n    return a\n", name="g", filename=FILE),
+            1, 0, "function", "'g'")
+
+
+# ---------------------------------------------------------------------------------------------
+# Real functions in this file: positions are this file's line numbers and columns.
+
+def _with_fn(a):
+    x = a
+    with open("x") as h:  # line +2, col 4
+        x = h
+    return x
+
+
+def _nonlocal_outer():
+    y = 1
+
+    def inner(a):
+        nonlocal y  # line +1 from inner's def, col 8
+        y = a
+        return a
+
+    return inner
+
+
+def _rec_ping(a):
+    if a <= 0:
+        return 0
+    return _rec_pong(a - 1)
+
+
+def _rec_pong(a):
+    return _rec_ping(a) + 1  # line +1, col 11
+
+
+def _entry(a):
+    return _rec_ping(a)
+
+
+class _Holder:
+    def method(self, a):
+        s = 0
+        for x in a:  # line +2, col 17 (the iterable)
+            s += x
+        return s
+
+    @staticmethod
+    def decorated(a):
+        b = a
+        return b[1:2]  # line +3 from the decorator, col 17 (the slice)
+
+    def documented(a):
+        """A docstring whose continuation line is
+less indented than the method (textwrap.dedent cannot strip it)."""
+        return a.real  # line +3, col 15
+
+
+def _line(fn) -> int:
+    return fn.__code__.co_firstlineno
+
+
+def test_module_function_positions_are_file_positions():
+    _raises(lambda: son.parse(_with_fn), _line(_with_fn) + 2, 4, "with", "with statement",
+            filename=__file__)
+
+
+def test_nonlocal_in_real_closure():
+    inner = _nonlocal_outer()
+    _raises(lambda: son.parse(inner), _line(inner) + 1, 8, "nonlocal", "nonlocal statement",
+            filename=__file__)
+
+
+def test_mutual_recursion_between_module_functions_points_at_the_recursive_call():
+    _raises(lambda: son.parse(_entry), _line(_rec_pong) + 1, 11, "recursion", "recursive call",
+            filename=__file__)
+
+
+def test_indented_method_columns_are_file_columns():
+    _raises(lambda: son.parse(_Holder.method, argtypes=[int, ARR]), _line(_Holder.method) + 2, 17,
+            "range", "range", filename=__file__)
+
+
+def test_decorated_method_line_counts_from_the_decorator():
+    fn = _Holder.decorated
+    assert _line(fn) == _line(_Holder.method) + 6  # co_firstlineno is the decorator's line
+    _raises(lambda: son.parse(fn, argtypes=[ARR]), _line(fn) + 3, 17, "slice", "slice",
+            filename=__file__)
+
+
+def test_method_with_unindented_docstring_line():
+    fn = _Holder.documented
+    _raises(lambda: son.parse(fn, argtypes=[float]), _line(fn) + 3, 15, "attribute", ".real",
+            filename=__file__)
+
+
+def test_lambda_on_a_continuation_line():
+    def thunk():
+        return son.parse(
+            lambda x: x + 1)
+
+    err = _raises(thunk, _line(test_lambda_on_a_continuation_line) + 3, 12, "lambda", "lambda",
+                  filename=__file__)
+    assert "def" in err.message
+
+
+def test_lambda_on_its_own_line():
+    fn = lambda x: x + 1  # noqa: E731
+    _raises(lambda: son.parse(fn), _line(test_lambda_on_its_own_line) + 1, 9, "lambda", "lambda",
+            filename=__file__)
+
+
+def test_builtin_function_is_not_parsed():
+    with pytest.raises(SonSyntaxError):
+        son.parse(len)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad parameter types and example arguments: SonError (the message says what son takes).
+
+_TWO = "def f(a, b):\n    return a + b\n"
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    ({"argtypes": [int]}, "argtypes"),
+    ({"argtypes": [int, int, int]}, "argtypes"),
+    ({"argtypes": [str, int]}, "unsupported parameter type"),
+    ({"argtypes": [int, "complex"]}, "unknown type name"),
+    ({"argtypes": {"a": int, "c": int}}, "unknown parameters"),
+    ({"args": [1]}, "example arguments"),
+    ({"args": [np.zeros((2, 2)), 1]}, "2-d"),
+    ({"args": [np.zeros(3, dtype=np.float32), 1]}, "float32"),
+    ({"args": ["x", 1]}, "str"),
+    ({"args": [1, 2], "argtypes": [int, int]}, "not both"),
+], ids=["too_few_argtypes", "too_many_argtypes", "str_argtype", "unknown_type_name",
+        "argtypes_dict_unknown_name", "too_few_args", "two_dimensional_array_arg",
+        "float32_array_arg", "str_arg", "args_and_argtypes"])
+def test_bad_arguments_raise_son_error(kwargs, needle):
+    with pytest.raises(SonError) as info:
+        son.parse_source(_TWO, filename=FILE, **kwargs)
+    assert needle in str(info.value).lower()
+
+
+def test_bad_annotation_raises_son_error():
+    text = "def f(a: str, b):\n    return b\n"
+    with pytest.raises(SonError) as info:
+        son.parse_source(text, filename=FILE)
+    assert "str" in str(info.value)
+
+
+def test_errors_are_son_errors_and_exceptions():
+    assert issubclass(SonSyntaxError, SonError)
+    assert issubclass(SonError, Exception)
+
+
+def test_the_subset_still_parses_after_errors():
+    """A failed parse leaves nothing behind that breaks the next one."""
+    for _ in range(2):
+        with pytest.raises(SonSyntaxError):
+            son.parse_source("def f(a):\n    return [a]\n", filename=FILE)
+    g = son.parse_source("def f(a, b):\n    return a * b + 1\n", filename=FILE)
+    g.verify()
+    assert son.interpret(g, 3, 4) == 13
