@@ -8,6 +8,7 @@ from typing import Callable
 
 import numpy as np
 
+from .._util import gc_paused
 from ..errors import SonSyntaxError
 from ..nodes import Graph
 from .parser import build_graph
@@ -30,7 +31,9 @@ def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=
     unknown number.  ``peephole=False`` gives the raw graph; ``tracer(rule,
     old, new)`` is called for every rewrite.
     """
-    return _verify_if_debug(build_graph(source_of(fn), peephole, argtypes, args, tracer))
+    with gc_paused():  # ast.parse of a large function also builds many objects
+        src = source_of(fn)
+    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer))
 
 
 _COUNTER = [0]
@@ -51,7 +54,8 @@ def parse_source(text: str, name: str | None = None, peephole: bool = True, argt
     namespace = {"math": math, "np": np, "numpy": np, "__name__": "__son_source__"}
     if globals:
         namespace.update(globals)
-    src_from_text = source_from_text(text, name, namespace, filename)  # syntax errors first
+    with gc_paused():
+        src_from_text = source_from_text(text, name, namespace, filename)  # syntax errors first
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     try:
         code = compile(text, filename, "exec")
