@@ -9,6 +9,7 @@ import operator
 
 import numpy as np
 import pytest
+from conftest import canon
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,12 +84,9 @@ def unary(cls):
 
 
 def same(x, y) -> bool:
-    """Same Python type and same value; floats bit-exact, every NaN equal to every NaN."""
-    if type(x) is not type(y):
-        return False
-    if type(x) is float:
-        return (math.isnan(x) and math.isnan(y)) or x.hex() == y.hex()
-    return x == y
+    """Same Python type and the same value in conftest's ``canon`` sense (floats
+    bit-exact, every NaN equal to every NaN)."""
+    return type(x) is type(y) and canon(x) == canon(y)
 
 
 def outcome(fn, *args):

@@ -12,6 +12,7 @@ import re
 
 import numpy as np
 import pytest
+from conftest import canon
 
 import son
 from son.nodes import (
@@ -41,16 +42,9 @@ EDGES = {"int": INT_EDGES, "float": FLOAT_EDGES, "bool": BOOL_EDGES, "number": I
 
 
 def same(x, y) -> bool:
-    """Same value: floats bit-exact with NaN equal to NaN; ints and bools by value (as in
-    conftest's ``canon``: a typed graph may carry True where CPython has 1); an int is
-    never the same as a float."""
-    if {type(x), type(y)} <= {int, bool}:
-        return x == y
-    if type(x) is not type(y):
-        return False
-    if type(x) is float:
-        return (math.isnan(x) and math.isnan(y)) or x.hex() == y.hex()
-    return x == y
+    """Same value in conftest's ``canon`` sense: floats bit-exact with NaN equal to NaN,
+    ints and bools by value, an int never the same as a float."""
+    return canon(x) == canon(y)
 
 
 def outcome(fn, *args):
