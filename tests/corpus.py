@@ -812,6 +812,47 @@ def bool_neg(p: bool, q: bool):
 
 
 # ================================================================ the case table
+
+# ---- variables bound on some paths only: CPython raises UnboundLocalError when
+# ---- such a read is reached; son guards the read with a definedness flag
+def last_index(n: int):
+    for i in range(n):  # noqa: B007 - i is read after the loop
+        pass
+    return i
+
+
+def bound_in_branch(c: bool, x: float):
+    if c:
+        y = x * 2
+    return y
+
+
+def argmax_index(a: np.ndarray):
+    best = -math.inf
+    for i in range(len(a)):
+        if a[i] > best:
+            best = a[i]
+            idx = i
+    return idx
+
+
+def bound_in_while(n: int):
+    k = 0
+    while k < n:
+        t = k * 0.5
+        k += 1
+    return t
+
+
+def bound_in_nested_loops(n: int):
+    for i in range(n):
+        for j in range(i):
+            z = i + j
+            if z > 5:
+                w = z
+    return w + z
+
+
 @dataclass
 class Case:
     """A corpus function, one strategy per parameter, and fixed edge arguments."""
@@ -976,4 +1017,9 @@ CASES = [
     Case(halve, (st.integers(-5, 1000),), [(0,), (1,), (2,), (1000,)]),
     Case(pow2, (st.integers(0, 61),), [(0,), (1,), (61,)]),
     Case(bool_neg, (st.booleans(), st.booleans())),
+    Case(last_index, (st.integers(-2, 5),), [(0,), (1,), (4,)]),
+    Case(bound_in_branch, (st.booleans(), bounded), [(True, 1.5), (False, 1.5)]),
+    Case(argmax_index, (f64,), [(fa(),), (fa(1, 3, 2),), (fa(NAN),)]),
+    Case(bound_in_while, (st.integers(-1, 6),), [(0,), (3,)]),
+    Case(bound_in_nested_loops, (st.integers(0, 8),), [(0,), (3,), (5,), (8,)]),
 ]

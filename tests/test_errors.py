@@ -297,18 +297,6 @@ CATALOG = [
             x = a
             return y
         """, None, 2, 8, "variable", "'x'"),
-    ("assigned_on_one_branch_only", """
-        def f(a):
-            if a > 0:
-                y = 1
-            return y
-        """, None, 4, 11, "variable", "'y'"),
-    ("assigned_only_in_loop_body", """
-        def f(a):
-            for i in range(a):
-                y = i
-            return y + i
-        """, [int], 4, 11, "variable", "'y'"),
     ("array_plus_number", """
         def f(a):
             return a + 1

@@ -269,6 +269,7 @@ def test_not_not_keeps_an_int_operand():
 def test_every_rule_has_cases():
     names = {r.__name__ for rules in RULES.values() for r in rules}
     control = {"proj_dead", "proj_if_fold", "region_dead_input", "region_collapse", "loop_dead",
+               "phi_branch_bool", "region_empty_diamond",
                "phi_same", "stop_dead_exit"}
     fires = {r for r, _, _ in FIRES} | control
     assert names <= fires, names - fires
@@ -760,3 +761,33 @@ def test_a_cycling_rule_set_is_reported(monkeypatch):
 def test_types_of_parameters_drive_the_rules():
     g = son.parse_source("def f(a: bool, b: float, c: int, d): return a")
     assert [t for _, t in g.params] == [BOOL, FLOAT, INT, NUMBER]
+
+
+# ---------------------------------------------------------------- diamonds
+def test_bool_phi_of_a_diamond_is_its_predicate_and_the_diamond_vanishes():
+    src = "def f(a: int, b: int): return True if a < b else False"
+    g = son.parse_source(src)
+    assert ir(g) == "return (a<b)"
+    assert g.rule_hits["phi_branch_bool"] == 1 and g.rule_hits["region_empty_diamond"] == 1
+    check_semantics(src, g)
+    src = "def f(a: int, b: int): return False if a < b else True"
+    g = son.parse_source(src)
+    assert ir(g) == "return (a>=b)"  # and not_compare turns not (a<b) into a>=b for ints
+    check_semantics(src, g)
+
+
+def test_int_phi_of_a_diamond_stays():
+    """1/0 are ints, not the predicate's bools: the Phi and its diamond stay."""
+    src = "def f(a: int, b: int): return 1 if a < b else 0"
+    g = son.parse_source(src)
+    assert g.rule_hits["phi_branch_bool"] == 0 and g.rule_hits["region_empty_diamond"] == 0
+    assert sum(type(n) is Phi for n in g.nodes()) == 1
+    check_semantics(src, g)
+
+
+def test_a_diamond_with_a_phi_stays():
+    src = "def f(a: int, b: int):\n    if a < b:\n        a = b\n    return a"
+    g = son.parse_source(src)
+    assert g.rule_hits["region_empty_diamond"] == 0
+    assert any(type(n) is If for n in g.nodes())
+    check_semantics(src, g)

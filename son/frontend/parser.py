@@ -86,9 +86,9 @@ from ..nodes import (
     constant,
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES, TOTAL, MathError
-from ..nodes.types import BOTTOM, MEM, NONE, XCTRL, ArrayType, Type
+from ..nodes.types import BOTTOM, INT, MEM, NONE, XCTRL, ArrayType, Type
 from ..peephole import Peephole
-from .scope import Scope
+from .scope import Scope, flag
 from .signature import param_types
 from .source import FunctionSource, source_of
 
@@ -143,7 +143,8 @@ class FunctionParser:
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
-                 stack: tuple = (), pinned: list[Node] | None = None):
+                 stack: tuple = (), pinned: list[Node] | None = None,
+                 learned: dict | None = None):
         self.g = graph
         self.pinned: list[Node] = pinned if pinned is not None else []
         self.peephole = peep
@@ -154,6 +155,8 @@ class FunctionParser:
         self.loops: list[_LoopContext] = []
         self._tmp = 0
         self._locals: set[str] | None = None
+        #: what failed loop attempts learned: id(loop statement) -> {variable: type}
+        self.learned: dict[int, dict[str, Type]] = learned if learned is not None else {}
 
     # ================================================================ errors
     def error(self, at: ast.AST | None, message: str, construct: str | None = None) -> SonSyntaxError:
@@ -260,16 +263,37 @@ class FunctionParser:
         for s in live:
             all_names.update(dict.fromkeys(s.names))
         for name in all_names:
+            if name.startswith("$def:"):
+                continue  # merged with its variable
             vals = [s.get(name) for s in live]
-            if any(v is None for v in vals):
-                out.undefined.add(name)
-            else:
+            flags = [s.get(flag(name)) for s in live]
+            if all(v is not None for v in vals) and all(f is None for f in flags):
                 out.set(name, self._phi(region, vals))
+                continue
+            if name.startswith("$"):
+                continue  # a temporary of one path only
+            dummy = self.placeholder([v for v in vals if v is not None])
+            if dummy is None:
+                out.undefined.add(name)
+                continue
+            out.set(name, self._phi(region, [v if v is not None else dummy for v in vals]))
+            out._bind(flag(name), self._phi(region, [
+                self.con(False) if v is None else f if f is not None else self.con(True)
+                for v, f in zip(vals, flags)]))
         for s in live:
             out.undefined |= s.undefined
             s.drop()
         out.ctrl = self.peep(region)
         return out
+
+    def placeholder(self, defined: list[Node]) -> Node | None:
+        """A value of the defined values' kind for the paths where a variable is unbound
+        (never observed: reads are guarded by the flag); None for arrays."""
+        t = defined[0].type.widen() if defined else None
+        for v in defined[1:]:
+            t = t.meet(v.type.widen())
+        zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(t.kind) if t else None
+        return self.con(zero) if zero is not None else None
 
     def _phi(self, region: Node, vals: list[Node]) -> Node:
         if all(v is vals[0] for v in vals):
@@ -468,13 +492,31 @@ class FunctionParser:
             b.unkeep()
 
     def loop(self, s, cond, prologue, latch, names: list[str]) -> None:
-        """Build a loop; retried with wider Phi types if the body breaks the assumption."""
+        """Build a loop; retried with wider Phi types if the body breaks the assumption.
+
+        Every variable the body binds is carried by a Phi; one that is unbound on
+        entry enters as a placeholder of its kind with its flag False.  What a
+        failed attempt learns is kept per loop, so re-parsing an enclosing loop
+        does not repeat it."""
         entry = self.scope
-        carried = [n for n in dict.fromkeys(names) if entry.get(n) is not None]
-        assumed: dict[str, Type] = {}
+        assumed = self.learned.setdefault(id(s), {})
         n_exits, n_returns = len(self.g.stop.inputs), len(self.returns)
         for _attempt in range(8):
             self.scope = entry.dup()
+            carried = []
+            for n in dict.fromkeys(names):
+                if self.scope.get(n) is None:
+                    if n.startswith("$") or assumed.get(n) is BOTTOM:
+                        continue
+                    kind = (assumed.get(n) or INT).kind
+                    zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(kind)
+                    if zero is None:
+                        continue
+                    self.scope.set(n, self.con(zero))
+                    self.scope._bind(flag(n), self.con(False))
+                carried.append(n)
+                if self.scope.get(flag(n)) is not None:
+                    carried.append(flag(n))
             try:
                 exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, assumed)
                 break
@@ -487,7 +529,8 @@ class FunctionParser:
         else:  # pragma: no cover - the lattice has height 3
             raise self.error(s, "loop variable types do not settle")
         entry.drop()
-        exit_scope.undefined |= {n for n in names if n not in carried and not n.startswith("$")}
+        exit_scope.undefined |= {n for n in names if n not in carried and not n.startswith("$")
+                                 and exit_scope.get(n) is None}
         self.scope = exit_scope
         if s.orelse:
             self.stmts(s.orelse)
@@ -505,7 +548,7 @@ class FunctionParser:
             if name == "$mem":
                 self.scope.mem = p
             else:
-                self.scope.set(name, p)
+                self.scope._bind(name, p)  # not set(): the variable's flag stays
         t, f = self.branch(cond())
         exit_scope = self.scope.dup()
         exit_scope.ctrl = f
@@ -525,7 +568,10 @@ class FunctionParser:
         back = self.scope
         loop.set_input(2, back.ctrl)
         for name, p in phis.items():
-            p.set_input(2, back.mem if name == "$mem" else back.get(name))
+            v = back.mem if name == "$mem" else back.get(name)
+            if v is None and name.startswith("$def:"):
+                v = self.con(True)  # the body bound the variable on every path to the back edge
+            p.set_input(2, v)
         back.drop()
         self.scope = None
         failed = False
@@ -535,7 +581,13 @@ class FunctionParser:
             a = p.assumed if p.assumed is not None else p.inputs[1].type.widen()
             actual = p.inputs[1].type.meet(p.inputs[2].type)
             if actual.meet(a) != a:
-                assumed[name] = a.meet(actual).widen()
+                entry_flag = phis.get(flag(name))
+                if entry_flag is not None and entry_flag.inputs[1].type.is_con(False):
+                    # bound first in the loop: its kind is the back edge's; none for arrays
+                    back = p.inputs[2].type.widen()
+                    assumed[name] = back if back.kind else BOTTOM
+                else:
+                    assumed[name] = a.meet(actual).widen()
                 failed = True
         if failed:
             exit_scope.drop()
@@ -577,6 +629,14 @@ class FunctionParser:
             if v.type is BOTTOM:
                 raise self.error(at, f"variable {name!r} holds values of different types on "
                                      "different paths", "variable")
+            bound = self.scope.get(flag(name))
+            if bound is not None:
+                v.keep()
+                self.guard(self.op(at, Not, bound), UnboundLocalError,
+                           f"cannot access local variable {name!r} where it is not associated "
+                           "with a value")
+                self.scope.remove(flag(name))  # bound from here on
+                v.unkeep()
             return v
         if name in self.scope.undefined:
             raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")
@@ -1054,7 +1114,8 @@ class FunctionParser:
                 callee.set(p, self.constant_value(defaults[p], p, e))
             else:
                 raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
-        sub = FunctionParser(self.g, self.peephole, src, callee, self.stack, self.pinned)
+        sub = FunctionParser(self.g, self.peephole, src, callee, self.stack, self.pinned,
+                             self.learned)
         out = sub.parse_body()
         self.scope.ctrl = out.ctrl
         self.scope.mem = out.mem

@@ -5,12 +5,25 @@ As in Click's *Simple*, a scope is a (frontend-only) node whose inputs are
 through ordinary def-use edges, and when a peephole replaces one of them
 (a Phi collapsing, say) ``subsume`` updates the scope like any other user.
 A scope is pinned while the parser holds it and killed when dropped.
+
+A variable that is bound on some paths only is still a variable: where it may
+be unbound the scope also holds its definedness flag (``flag(name)``), and
+reading it is guarded by ``if not flag: raise UnboundLocalError``, which is
+exactly what CPython does.  ``undefined`` keeps the names for which no flag
+can be made (arrays: there is no placeholder array value).
 """
 
 from __future__ import annotations
 
 from ..nodes import Node
 from ..nodes.types import BOTTOM
+
+
+def flag(name: str) -> str:
+    """The hidden bool variable that says whether ``name`` is bound (present only
+    where that may be false: after a merge of a path that binds it and one that
+    does not, or in a loop that binds it first)."""
+    return "$def:" + name
 
 
 class Scope(Node):
@@ -55,13 +68,19 @@ class Scope(Node):
         return self.inputs[i] if i is not None else None
 
     def set(self, name: str, value: Node) -> None:
+        """Bind ``name``; a user variable bound here is defined, so its flag goes."""
+        self._bind(name, value)
+        if not name.startswith("$"):
+            self.undefined.discard(name)
+            self.remove(flag(name))
+
+    def _bind(self, name: str, value: Node) -> None:
         i = self.names.get(name)
         if i is None:
             self.names[name] = len(self.inputs)
             self.add_input(value)
         else:
             self.set_input(i, value)
-        self.undefined.discard(name)
 
     def remove(self, name: str) -> None:
         """Forget a (temporary) variable; its slot stays as a None input."""
@@ -75,7 +94,7 @@ class Scope(Node):
     def dup(self) -> Scope:
         s = Scope(self.graph, self.ctrl, self.mem)
         for name, value in self.variables().items():
-            s.set(name, value)
+            s._bind(name, value)
         s.undefined = set(self.undefined)
         return s
 

@@ -411,6 +411,17 @@ def region_collapse(n):
         return n.inputs[1]
 
 
+@rule(Region)
+def region_empty_diamond(n):
+    """A Region merging the two sides of one If, with no Phi, is the If's own control
+    (nothing depends on the side taken).  The If dies with its projections."""
+    if len(n.inputs) != 3 or n.phis():
+        return None
+    t, f = n.inputs[1], n.inputs[2]
+    if type(t) is CProj and type(f) is CProj and t.inputs[0] is f.inputs[0] and type(t.inputs[0]) is If:
+        return t.inputs[0].inputs[0]
+
+
 @rule(Loop)
 def loop_dead(n):
     """A Loop never entered is dead; one whose back edge is dead is its entry
@@ -439,6 +450,27 @@ def phi_same(n):
             return None
         val = v
     return val
+
+
+@rule(Phi)
+def phi_branch_bool(n):
+    """phi(True, False) on the merge of an If's two sides -> the If's (bool) predicate;
+    phi(False, True) -> its negation.  Valid: the value is exactly which side was taken."""
+    r = n.region
+    if type(r) is not Region or len(r.inputs) != 3 or n.type.kind != "bool":
+        return None
+    t, f = r.inputs[1], r.inputs[2]
+    if not (type(t) is CProj and type(f) is CProj and t.inputs[0] is f.inputs[0]
+            and type(t.inputs[0]) is If and {t.index, f.index} == {0, 1}):
+        return None
+    vt, vf = n.inputs[1].type, n.inputs[2].type
+    if not (vt.is_constant and vf.is_constant and vt.kind == vf.kind == "bool" and vt.con != vf.con):
+        return None
+    pred = t.inputs[0].pred
+    if pred.type.kind != "bool":
+        return None
+    takes_true = (t.index == 0) == vt.con  # the True value flows in from the If's true side
+    return pred if takes_true else Not(n.graph, pred)
 
 
 @rule(Stop)
