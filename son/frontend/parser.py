@@ -892,8 +892,12 @@ class FunctionParser:
 
     def bounds_guard(self, at, arr: Node, idx: Node) -> Node | None:
         arr.keep(), idx.keep()
+        guarded = False
+        if idx.type.kind == "number":
+            guarded = self.guard(self.op(at, IsFloat, idx), IndexError,
+                                 "only integers are valid array indices")
         n = self.op(at, ArrayLen, arr)
-        guarded = self.guard(self.op(at, OutOfBounds, idx, n), IndexError, "index out of range")
+        guarded |= self.guard(self.op(at, OutOfBounds, idx, n), IndexError, "index out of range")
         arr.unkeep(), idx.unkeep()
         return self.scope.ctrl if guarded else None
 
@@ -1004,8 +1008,9 @@ class FunctionParser:
         return r.unkeep()
 
     def to_int(self, at, x: Node) -> Node:
-        """``int(x)`` with CPython's faults: NaN -> ValueError, beyond int64 -> OverflowError."""
-        if x.type.kind != "float":
+        """``int(x)`` with CPython's faults: NaN -> ValueError, beyond int64 -> OverflowError
+        (for an unknown number too: the checks are false on ints)."""
+        if x.type.kind not in ("float", "number"):
             return self.op(at, ToInt, x)
         x.keep()
         self.guard(self.op(at, IsNan, x), ValueError, "cannot convert float NaN to integer")
