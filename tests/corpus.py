@@ -844,6 +844,14 @@ def bound_in_while(n: int):
     return t
 
 
+def read_before_bind(a: int):
+    if a > 0:
+        return a
+    y = x + 1  # noqa: F821, F823 - x is a local bound below: UnboundLocalError here
+    x = a  # noqa: F841
+    return y
+
+
 def bound_in_nested_loops(n: int):
     for i in range(n):
         for j in range(i):
@@ -1022,4 +1030,5 @@ CASES = [
     Case(argmax_index, (f64,), [(fa(),), (fa(1, 3, 2),), (fa(NAN),)]),
     Case(bound_in_while, (st.integers(-1, 6),), [(0,), (3,)]),
     Case(bound_in_nested_loops, (st.integers(0, 8),), [(0,), (3,), (5,), (8,)]),
+    Case(read_before_bind, (st.integers(-3, 3),), [(0,), (1,)]),
 ]

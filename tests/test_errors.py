@@ -291,12 +291,6 @@ CATALOG = [
         def f(a):
             return a + zzz
         """, None, 2, 15, "name", "'zzz' is not defined"),
-    ("used_before_assignment", """
-        def f(a):
-            y = x + 1
-            x = a
-            return y
-        """, None, 2, 8, "variable", "'x'"),
     ("array_plus_number", """
         def f(a):
             return a + 1

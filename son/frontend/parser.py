@@ -86,7 +86,7 @@ from ..nodes import (
     constant,
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES, TOTAL, MathError
-from ..nodes.types import BOTTOM, INT, MEM, NONE, XCTRL, ArrayType, Type
+from ..nodes.types import BOTTOM, INT, MEM, NONE, TOP, XCTRL, ArrayType, Type
 from ..peephole import Peephole
 from .scope import Scope, flag
 from .signature import param_types
@@ -127,6 +127,17 @@ class _LoopContext:
 
 class _TypeAssumptionFailed(Exception):
     pass
+
+
+def _kind(x: Node) -> str | None:
+    """The scalar kind the frontend checks operands against.  TOP (a value only on
+    paths the graph's own types prove dead, as in the raw graph of `if False:`) may
+    be anything: it passes as an unknown number."""
+    return "number" if x.type is TOP else x.type.kind
+
+
+def _is_array(x: Node) -> bool:
+    return isinstance(x.type, ArrayType) or x.type is TOP
 
 
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
@@ -289,10 +300,10 @@ class FunctionParser:
     def placeholder(self, defined: list[Node]) -> Node | None:
         """A value of the defined values' kind for the paths where a variable is unbound
         (never observed: reads are guarded by the flag); None for arrays."""
-        t = defined[0].type.widen() if defined else None
-        for v in defined[1:]:
+        t = TOP  # values typed TOP sit on paths the types prove dead: they do not count
+        for v in defined:
             t = t.meet(v.type.widen())
-        zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(t.kind) if t else None
+        zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get("int" if t is TOP else t.kind)
         return self.con(zero) if zero is not None else None
 
     def _phi(self, region: Node, vals: list[Node]) -> Node:
@@ -503,7 +514,7 @@ class FunctionParser:
         n_exits, n_returns = len(self.g.stop.inputs), len(self.returns)
         for _attempt in range(8):
             self.scope = entry.dup()
-            carried = []
+            carried, fresh = [], set()
             for n in dict.fromkeys(names):
                 if self.scope.get(n) is None:
                     if n.startswith("$") or assumed.get(n) is BOTTOM:
@@ -514,11 +525,12 @@ class FunctionParser:
                         continue
                     self.scope.set(n, self.con(zero))
                     self.scope._bind(flag(n), self.con(False))
+                    fresh.add(n)
                 carried.append(n)
                 if self.scope.get(flag(n)) is not None:
                     carried.append(flag(n))
             try:
-                exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, assumed)
+                exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, fresh, assumed)
                 break
             except _TypeAssumptionFailed:
                 while len(self.g.stop.inputs) > n_exits:
@@ -536,7 +548,7 @@ class FunctionParser:
             self.stmts(s.orelse)
         self.scope = self.merge([self.scope, *ctx.breaks])
 
-    def _loop_once(self, s, cond, prologue, latch, carried, assumed):
+    def _loop_once(self, s, cond, prologue, latch, carried, fresh, assumed):
         loop = Loop(self.g, self.scope.ctrl)
         loop.type = loop.compute()
         self.scope.ctrl = loop
@@ -581,8 +593,7 @@ class FunctionParser:
             a = p.assumed if p.assumed is not None else p.inputs[1].type.widen()
             actual = p.inputs[1].type.meet(p.inputs[2].type)
             if actual.meet(a) != a:
-                entry_flag = phis.get(flag(name))
-                if entry_flag is not None and entry_flag.inputs[1].type.is_con(False):
+                if name in fresh:
                     # bound first in the loop: its kind is the back edge's; none for arrays
                     back = p.inputs[2].type.widen()
                     assumed[name] = back if back.kind else BOTTOM
@@ -640,8 +651,10 @@ class FunctionParser:
             return v
         if name in self.scope.undefined:
             raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")
-        if name in self.local_names:
-            raise self.error(at, f"variable {name!r} is used before it is assigned", "variable")
+        if name in self.local_names:  # bound on no path here: CPython raises when it gets here
+            self.guard(self.con(True), UnboundLocalError,
+                       f"cannot access local variable {name!r} where it is not associated with a value")
+            return self.peep(Constant(self.g, TOP))  # a value for the code after: it is dead
         return self.global_value(name, at)
 
     @property
@@ -696,7 +709,7 @@ class FunctionParser:
     def arith(self, at, cls, a: Node, b: Node) -> Node:
         """``a op b`` with its fault guard (zero divisor, negative shift or exponent)."""
         for x in (a, b):
-            if x.type.kind is None:
+            if _kind(x) is None:
                 sym = "**" if cls is None else _SYMBOL[cls]
                 raise self.error(at, f"unsupported operand type(s) for {sym}: {a.type.widen()} and "
                                      f"{b.type.widen()}", "operator")
@@ -771,7 +784,7 @@ class FunctionParser:
         x = self.expr(e.operand)
         if isinstance(e.op, ast.Not):
             return self.op(e, Not, self.truth(x, e.operand))
-        if x.type.kind is None:
+        if _kind(x) is None:
             raise self.error(e, f"bad operand type for unary operator: {x.type.widen()}", "operator")
         if isinstance(e.op, ast.USub):
             return self.op(e, Neg, x)
@@ -785,7 +798,7 @@ class FunctionParser:
 
     def truth(self, v: Node, at: ast.AST) -> Node:
         """The bool a value stands for in a condition (Python truthiness)."""
-        k = v.type.kind
+        k = _kind(v)
         if k == "bool":
             return v
         if k is not None:
@@ -843,7 +856,7 @@ class FunctionParser:
         return v
 
     def compare(self, at, cls, a: Node, b: Node) -> Node:
-        if a.type.kind is None or b.type.kind is None:
+        if _kind(a) is None or _kind(b) is None:
             raise self.error(at, f"unsupported comparison between {a.type.widen()} and "
                                  f"{b.type.widen()}", "comparison")
         return self.op(at, cls, a, b)
@@ -883,10 +896,10 @@ class FunctionParser:
             raise self.unsupported(e.slice, "slice" if isinstance(e.slice, ast.Slice)
                                    else "multi-dimensional index")
         arr, idx = self.exprs([e.value, e.slice])
-        if not isinstance(arr.type, ArrayType):
+        if not _is_array(arr):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       "numpy arrays)", "subscript")
-        if idx.type.kind not in ("int", "number"):
+        if _kind(idx) not in ("int", "number"):
             raise self.error(e.slice, f"array index must be an int, not {idx.type.widen()}", "subscript")
         return arr, idx
 
@@ -906,7 +919,7 @@ class FunctionParser:
         return self.op(at, Load, ctrl, self.scope.mem, arr, idx)
 
     def store(self, at, arr: Node, idx: Node, value: Node) -> None:
-        if value.type.kind is None:
+        if _kind(value) is None:
             raise self.error(at, f"cannot store a {value.type} value in an array", "store")
         value.keep()
         ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
@@ -964,13 +977,13 @@ class FunctionParser:
             raise self.error(e, f"{name}() takes {want} positional arguments ({len(e.args)} given)", name)
         vals = self.exprs(e.args)
         for v in vals:
-            if v.type.kind is None and not isinstance(v.type, ArrayType):
+            if _kind(v) is None and not _is_array(v):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 
     def scalars(self, e, name, vals):
         for v in vals:
-            if v.type.kind is None:
+            if _kind(v) is None:
                 raise self.error(e, f"{name}() takes numbers, not {v.type}", name)
         return vals
 
@@ -1010,7 +1023,7 @@ class FunctionParser:
     def to_int(self, at, x: Node) -> Node:
         """``int(x)`` with CPython's faults: NaN -> ValueError, beyond int64 -> OverflowError
         (for an unknown number too: the checks are false on ints)."""
-        if x.type.kind not in ("float", "number"):
+        if _kind(x) not in ("float", "number"):
             return self.op(at, ToInt, x)
         x.keep()
         self.guard(self.op(at, IsNan, x), ValueError, "cannot convert float NaN to integer")
@@ -1062,7 +1075,7 @@ class FunctionParser:
 
     def int_value(self, e: ast.expr) -> Node:
         v = self.expr(e)
-        if v.type.kind not in ("int", "bool", "number"):
+        if _kind(v) not in ("int", "bool", "number"):
             raise self.error(e, f"expected an int, got {v.type.widen()}", "int")
         return v
 
@@ -1078,7 +1091,7 @@ class FunctionParser:
 
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)
-        if not isinstance(a.type, ArrayType):
+        if not _is_array(a):
             raise self.error(e, f"len() of a {a.type.widen()} value", "len")
         return self.op(e, ArrayLen, a)
 

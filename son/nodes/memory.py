@@ -15,7 +15,7 @@ the guard's projection as control so no pass hoists them above it.
 from __future__ import annotations
 
 from .node import Node
-from .types import BOOL, BOTTOM, INT, MEM, ArrayType, Type
+from .types import BOOL, BOTTOM, INT, MEM, TOP, ArrayType, Type
 
 #: numpy dtype name -> how a stored Python value is converted, as numpy does
 DTYPES = ("float64", "int64", "bool")
@@ -42,6 +42,8 @@ class Load(Node):
 
     def compute(self) -> Type:
         t = self.inputs[2].type
+        if t is TOP or self.inputs[3].type is TOP:
+            return TOP
         return t.elem if isinstance(t, ArrayType) else BOTTOM
 
     def eval(self, mem, array, index):
@@ -97,7 +99,10 @@ class NewArray(Node):
         return f"np.{self.fill}[{self.dtype}]"
 
     def compute(self) -> Type:
-        return ArrayType(self.dtype) if self.inputs[1].type.kind in ("int", "bool", "number") else BOTTOM
+        n = self.inputs[1].type
+        if n is TOP:
+            return TOP
+        return ArrayType(self.dtype) if n.kind in ("int", "bool", "number") else BOTTOM
 
     def eval(self, length):
         import numpy as np
@@ -119,7 +124,8 @@ class ArrayLen(Node):
         return INT if isinstance(a, ArrayType) else BOTTOM
 
     def compute(self) -> Type:
-        return self.result_type(self.inputs[1].type)
+        t = self.inputs[1].type
+        return TOP if t is TOP else self.result_type(t)
 
     def eval(self, array):
         return len(array)

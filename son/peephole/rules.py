@@ -376,7 +376,8 @@ def _drop_phis(region: Node, i: int) -> None:
     region any value will do: every user is dead too)."""
     region.keep()
     for p in region.phis():
-        p.subsume(p.inputs[i])
+        if p.inputs is not None:  # replacing one Phi may have killed another
+            p.subsume(p.inputs[i])
     region.unkeep()
 
 
