@@ -852,6 +852,12 @@ def read_before_bind(a: int):
     return y
 
 
+def undefined_global(a: int):
+    if a > 0:
+        return a
+    return a + zzz_undefined  # noqa: F821 - NameError when reached, as in CPython
+
+
 def bound_in_nested_loops(n: int):
     for i in range(n):
         for j in range(i):
@@ -1031,4 +1037,5 @@ CASES = [
     Case(bound_in_while, (st.integers(-1, 6),), [(0,), (3,)]),
     Case(bound_in_nested_loops, (st.integers(0, 8),), [(0,), (3,), (5,), (8,)]),
     Case(read_before_bind, (st.integers(-3, 3),), [(0,), (1,)]),
+    Case(undefined_global, (st.integers(-3, 3),), [(0,), (1,)]),
 ]

@@ -287,10 +287,6 @@ CATALOG = [
             d = {1: a}
             return a
         """, None, 2, 8, "dict", "dict"),
-    ("undefined_name", """
-        def f(a):
-            return a + zzz
-        """, None, 2, 15, "name", "'zzz' is not defined"),
     ("array_plus_number", """
         def f(a):
             return a + 1

@@ -670,7 +670,9 @@ class FunctionParser:
         try:
             v = self.src.lookup(name)
         except KeyError:
-            raise self.error(at, f"name {name!r} is not defined", "name") from None
+            # CPython raises NameError when (and only if) the read is reached
+            self.guard(self.con(True), NameError, f"name {name!r} is not defined")
+            return self.peep(Constant(self.g, TOP))  # a value for the code after: it is dead
         return self.constant_value(v, name, at)
 
     def constant_value(self, v, name: str, at: ast.AST) -> Node:
