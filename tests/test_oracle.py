@@ -1,6 +1,7 @@
-"""CPython is the oracle: every corpus function, parsed with and without the
-parse-time peephole and run by the reference interpreter, gives the same value
-(or raises the same exception type) and leaves its array arguments with the
+"""CPython is the oracle: every corpus function (``corpus.py``, the constructs of
+the subset; ``corpus_suites.py``, programs in the style of other compilers' test
+suites), parsed with and without the parse-time peephole and run by the reference
+interpreter, gives the same value (or raises the same exception type) and leaves its array arguments with the
 same contents as CPython does — on hypothesis inputs and on fixed edge inputs.
 """
 
@@ -9,16 +10,19 @@ from __future__ import annotations
 import functools
 import inspect
 
+import corpus
+import corpus_suites
 import pytest
 from conftest import run_python, run_son
-from corpus import CASES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import son
 
+CASES = corpus.CASES + corpus_suites.CASES
+
 ORACLE_SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
-                           suppress_health_check=[HealthCheck.too_slow])
+                           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 CASE_PARAMS = [pytest.param(c, id=c.id) for c in CASES]
 PEEPHOLE = [pytest.param(False, id="raw"), pytest.param(True, id="peephole")]
@@ -37,13 +41,13 @@ def assert_agrees(fn, graph: son.Graph, args) -> None:
 
 
 def test_corpus_is_well_formed():
-    """Each case names a module-level function of the corpus and has one strategy
+    """Each case names a module-level function of a corpus and has one strategy
     per parameter; the function names are unique."""
     names = [c.id for c in CASES]
     assert len(names) == len(set(names))
-    assert len(CASES) >= 45
+    assert len(corpus.CASES) >= 45 and len(corpus_suites.CASES) >= 60
     for c in CASES:
-        assert c.fn.__module__ == "corpus" and c.fn.__qualname__ == c.fn.__name__
+        assert c.fn.__module__ in ("corpus", "corpus_suites") and c.fn.__qualname__ == c.fn.__name__
         n = len(inspect.signature(c.fn).parameters)
         assert len(c.strategies) == n, c.id
         for ex in c.examples:
