@@ -195,3 +195,15 @@ def test_examples_agree_with_cpython_under_every_pipeline(example, pipeline):
         assert run_son(g, args) == run_python(example.fn, args)
 
     check()
+
+
+@pytest.mark.parametrize("example", [pytest.param(e, id=e.name) for e in EXAMPLES])
+def test_optimistic_pipelines_never_lose_to_the_pessimistic_one(example):
+    """SCCP and the combined analysis start from the peephole's graph: they never
+    leave more nodes, and the combined analysis never proves fewer constants."""
+    cmp = son.compare(example.fn, ["peephole", "sccp", "combined"])
+    peep, sccp, comb = (Census.of(cmp[p]) for p in ("peephole", "sccp", "combined"))
+    assert sccp.nodes <= peep.nodes and comb.nodes <= peep.nodes
+    assert comb.nodes <= sccp.nodes
+    if returned_constant(cmp["sccp"]) is not None:
+        assert returned_constant(cmp["combined"]) == returned_constant(cmp["sccp"])
