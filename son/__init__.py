@@ -18,6 +18,7 @@ from .errors import SonError, SonSyntaxError
 from .exec.interp import interpret
 from .frontend import parse, parse_source
 from .nodes import Graph
+from .schedule import schedule  # the function shadows the subpackage's name on purpose
 
 #: run the verifier after every stage (tests turn it on)
 debug = False
@@ -50,4 +51,5 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "interpret", "parse", "parse_source", *_LAZY]
+__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "interpret", "parse", "parse_source", "schedule",
+           *_LAZY]
