@@ -1,0 +1,336 @@
+"""Apply an optimistic solution to the graph: constants, dead control, congruence.
+
+An optimistic analysis (``son.sccp.sccp`` or Click's combined analysis) leaves
+its result in ``node.type`` of every live node: a data node's type is its
+value on every execution that reaches it (a constant, or its kind), a CFG
+node's type says whether control can reach it (``CTRL``/``XCTRL``; an ``If``
+has the tuple of its two sides, ``IF_NEITHER`` when unreachable).  ``apply``
+turns that solution into a smaller graph:
+
+1. *congruence* (optional ``leader`` map): a value node congruent to its
+   class leader is replaced by the leader (``subsume``).  Only value-numberable
+   data nodes are merged (not CFG nodes, ``Store`` or ``NewArray``), and only
+   when the leader floats freely, is a constant, or hangs from the same control
+   (same Region for Phis): a leader pinned elsewhere might not dominate the
+   uses.
+2. *infinite loops*: a reachable loop from which Stop can no longer be reached
+   once dead control is cut (every exit proven dead) gets Click's never-taken
+   exit, ``If(Never) -> Raise RuntimeError`` on its back edge, as the parser
+   gives a ``while True`` loop; so the loop stays live and keeps looping.
+3. *dead control*: a dead projection becomes ``XCtrl``, an ``If`` with one
+   dead side is replaced by its control, Regions drop dead predecessors (and
+   the matching Phi values) and collapse to their single predecessor, a Loop
+   whose back edge is dead becomes its entry, and Stop forgets unreachable
+   Returns and Raises.  These are the peephole rules ``proj_dead``,
+   ``proj_if_fold``, ``region_dead_input``, ``region_collapse``,
+   ``loop_dead`` and ``stop_dead_exit``, called directly on the nodes (the
+   types already tell them what is dead); then ``Graph.dce`` sweeps dead
+   cycles.
+4. *constants*: every remaining data node whose type is a constant is replaced
+   by a ``Constant`` (the nodes the peephole engine folds: not CFG nodes,
+   parameters, loads, stores or allocations).
+
+Every replacement keeps the replaced node's type on the replacing one, so the
+types stay a sound (exact) solution; after congruence, where a leader's type
+may differ, the users' types are recomputed downward on a worklist.
+
+Cost: O(N + E) for N live nodes and E edges (a few walks over the live graph,
+each replacement O(users); finding the memory state for a new loop exit walks
+up the CFG once per CFG node, memoized).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..nodes import (
+    Constant,
+    CProj,
+    Graph,
+    If,
+    Load,
+    Loop,
+    Never,
+    NewArray,
+    Node,
+    Phi,
+    Proj,
+    Raise,
+    Region,
+    Start,
+    Stop,
+    Store,
+    XCtrl,
+)
+from ..nodes.types import CTRL, IF_NEITHER, MEM, XCTRL, TupleType
+from ..peephole.rules import (
+    loop_dead,
+    proj_dead,
+    proj_if_fold,
+    region_collapse,
+    region_dead_input,
+    stop_dead_exit,
+)
+
+#: data nodes never replaced by a constant (the peephole engine's folding rule):
+#: parameters and memory nodes have an identity or an effect beyond their value
+_NOT_FOLDED = (Constant, Proj, Load, Store, NewArray)
+
+
+def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
+          nodes: list[Node] | None = None) -> tuple[dict, list[Node]]:
+    """Rewrite ``graph`` in place by the solution in ``node.type`` (see the module docstring).
+
+    ``leader`` maps a node to the representative of its congruence class.  ``nodes``
+    may pass the live nodes in id order (``in_id_order(graph.live())``) when
+    the caller has them already.  Returns ``({"constants": k, "dead_cfg": m,
+    "congruent": c}, touched)``: ``k`` data nodes proven constant in the reachable
+    graph (all replaced by Constants), ``m`` unreachable CFG nodes cut off, ``c``
+    nodes replaced by their leader; ``touched`` are the live nodes whose inputs
+    changed or that were created, the seeds for a peephole cleanup.  The graph
+    verifies afterwards.  O(N + E).
+    """
+    touched: list[Node] = []
+    stats = {"constants": 0, "dead_cfg": 0, "congruent": 0}
+    if nodes is None:
+        nodes = in_id_order(graph.live())
+    if leader:
+        stats["congruent"] = _merge_congruent(nodes, leader, touched)
+    stats["dead_cfg"] = sum(1 for n in nodes if n.inputs is not None and is_dead_cfg(n))
+    if stats["dead_cfg"]:  # else every exit the parse made is still reachable
+        _keep_infinite_loops(graph, nodes, touched)
+        _cut_dead_control(graph, nodes, touched)
+    if stats["dead_cfg"] or stats["congruent"]:
+        graph.dce()  # cut-off code may hold cycles (loop Phis) that no use count frees
+    # cutting control creates no data node: the survivors of ``nodes`` are the live data
+    stats["constants"] = _fold_constants(graph, [n for n in nodes if n.inputs is not None], touched)
+    if stats["constants"]:
+        graph.dce()  # a folded node may have been the last use of a cycle (a counter Phi)
+    touched = [n for n in dict.fromkeys(touched) if n.inputs is not None]
+    _repair_types(touched)
+    return stats, touched
+
+
+def is_proven_constant(n: Node) -> bool:
+    """A data node the solution says is a constant and that may become a ``Constant``."""
+    return not n.is_cfg and type(n) not in _NOT_FOLDED and n.type.is_constant
+
+
+def in_id_order(nodes: Iterable[Node]) -> list[Node]:
+    """``nodes`` sorted by id in O(N + ids) (a bucket per id): the rewrite visits nodes
+    in a fixed order, so the new nodes' ids, and the printed IR, do not depend on the
+    order a set happens to iterate in."""
+    nodes = list(nodes)
+    slots: list[Node | None] = [None] * (1 + max((n.nid for n in nodes), default=0))
+    for n in nodes:
+        slots[n.nid] = n
+    return [n for n in slots if n is not None]
+
+
+def is_reachable(n: Node) -> bool:
+    """Control can reach CFG node ``n`` according to its type."""
+    t = n.type
+    return t is CTRL or (isinstance(t, TupleType) and t != IF_NEITHER)
+
+
+def is_dead_cfg(n: Node) -> bool:
+    """An unreachable CFG node of the program (the dead-control constant does not count)."""
+    t = type(n)
+    return n.is_cfg and t is not XCtrl and t is not Stop and not is_reachable(n)
+
+
+# ---------------------------------------------------------------- congruence
+def _merge_congruent(nodes: list[Node], leader: dict[Node, Node], touched: list[Node]) -> int:
+    count = 0
+    for n in nodes:
+        if n.inputs is None or n.is_cfg or not n.is_gvn:
+            continue
+        m = leader.get(n)
+        seen = 0
+        while m is not None and m is not n and leader.get(m, m) is not m and seen < 64:
+            m = leader[m]  # follow a chain to the class representative
+            seen += 1
+        if m is None or m is n or m.inputs is None or m.is_cfg or not m.is_gvn:
+            continue
+        c = m.inputs[0] if m.inputs else None
+        if not (c is None or type(m) is Constant or c is n.inputs[0]):
+            continue  # pinned elsewhere: it may not dominate n's uses
+        touched.extend(n.outputs)
+        n.subsume(m)
+        touched.append(m)
+        count += 1
+    return count
+
+
+# ---------------------------------------------------------------- infinite loops
+def _cfg_preds(n: Node) -> list[Node]:
+    """The CFG nodes control comes from: Stop's exits, a Region's predecessors,
+    otherwise the control input."""
+    t = type(n)
+    if t is Stop:
+        return n.inputs
+    if isinstance(n, Region):
+        return n.inputs[1:]
+    if t is Start:
+        return []
+    return n.inputs[:1]
+
+
+def _keep_infinite_loops(graph: Graph, nodes: list[Node], touched: list[Node]) -> None:
+    """Give every reachable loop that can no longer reach Stop a never-taken exit.
+
+    Marks the reachable CFG nodes from which Stop is reachable over reachable
+    edges (a walk backwards from Stop); a reachable node left unmarked loops
+    forever, and its cycle runs through the back edge of an unmarked Loop.
+    Loops are fixed in id order (an outer loop before the loops it contains),
+    each new exit marking everything above it.  O(N + E).
+    """
+    marked: set[Node] = set()
+
+    def mark(root: Node) -> None:
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n in marked:
+                continue
+            marked.add(n)
+            for p in _cfg_preds(n):
+                if p is not None and p not in marked and is_reachable(p):
+                    stack.append(p)
+
+    mark(graph.stop)
+    memo: dict[Node, Node] = {}
+    for n in nodes:
+        if type(n) is Loop and n.inputs is not None and n not in marked and is_reachable(n) \
+                and n.back is not None and is_reachable(n.back):
+            r = _never_exit(graph, n, memo)
+            touched.append(r)
+            mark(r)
+    for n in nodes:
+        if n.inputs is not None and n.is_cfg and is_reachable(n) and n not in marked:
+            raise AssertionError(f"{n!r} is reachable but cannot reach Stop through any loop")
+
+
+def _never_exit(graph: Graph, loop: Loop, memo: dict[Node, Node]) -> Raise:
+    """Put ``If(Never) -> Raise RuntimeError`` on ``loop``'s back edge; return the Raise."""
+    back = loop.back
+    mem = _memory_at(graph, back, memo)
+    iff = If(graph, back, Never(graph))
+    t, f = CProj(graph, iff, 0), CProj(graph, iff, 1)
+    loop.set_input(2, f)
+    r = Raise(graph, t, mem, RuntimeError, "left an infinite loop")
+    graph.stop.add_input(r)
+    return r
+
+
+def _memory_at(graph: Graph, c: Node, memo: dict[Node, Node]) -> Node:
+    """The memory state current when control leaves CFG node ``c``: the last Store
+    pinned to it, else its memory Phi (a Region), else the state it inherits from
+    its control predecessor (Start's memory at the top).  Walks up the CFG;
+    ``memo`` makes the total over all queries O(N + E)."""
+    path = []
+    while True:
+        m = memo.get(c)
+        if m is not None:
+            break
+        path.append(c)
+        m = _memory_defined_at(c)
+        if m is not None:
+            break
+        if type(c) is CProj and type(c.inputs[0]) is Start:
+            m = _start_memory(graph)
+            break
+        if isinstance(c, Region):
+            preds = [p for p in c.inputs[1:] if p is not None]
+            c = next((p for p in preds if is_reachable(p)), preds[0])
+        else:
+            c = c.inputs[0]
+    for p in path:
+        memo[p] = m
+    return m
+
+
+def _memory_defined_at(c: Node) -> Node | None:
+    stores = [u for u in c.outputs if type(u) is Store and u.inputs[0] is c]
+    if stores:
+        overwritten = {s.inputs[1] for s in stores}
+        for s in stores:
+            if s not in overwritten:
+                return s
+    if isinstance(c, Region):
+        for u in c.outputs:
+            if type(u) is Phi and u.type is MEM:
+                return u
+    return None
+
+
+def _start_memory(graph: Graph) -> Node:
+    for u in graph.start.outputs:
+        if type(u) is Proj and u.index == 1:
+            return u
+    return Proj(graph, graph.start, 1, "mem")
+
+
+# ---------------------------------------------------------------- dead control
+def _replace(old: Node, new: Node, touched: list[Node]) -> None:
+    touched.extend(old.outputs)
+    old.subsume(new)
+    touched.append(new)
+
+
+def _cut_dead_control(graph: Graph, nodes: list[Node], touched: list[Node]) -> None:
+    """Cut unreachable control off with the peephole's control rules (types decide)."""
+    for n in nodes:  # projections first: Regions then see XCtrl or the If's control
+        if type(n) is CProj and n.inputs is not None and type(n.inputs[0]) is If:
+            x = proj_dead(n) if n.type is XCTRL else proj_if_fold(n)
+            if x is not None:
+                _replace(n, x, touched)
+    for n in nodes:
+        if n.inputs is None:
+            continue
+        t = type(n)
+        if t is Loop:
+            x = loop_dead(n)
+        elif t is Region:
+            if region_dead_input(n) is not None:
+                touched.append(n)
+                touched.extend(n.phis())
+            x = region_collapse(n)
+        else:
+            continue
+        if x is not None and x is not n:
+            _replace(n, x, touched)
+    if stop_dead_exit(graph.stop) is not None:
+        touched.append(graph.stop)
+
+
+# ---------------------------------------------------------------- constants
+def _fold_constants(graph: Graph, nodes: list[Node], touched: list[Node]) -> int:
+    """Replace every data node typed a constant by a ``Constant``; returns how many such
+    nodes the (reachable) graph held, whether replaced or killed by an earlier
+    replacement (a ``2 - x`` whose only user, the constant Phi ``x``, went first)."""
+    consts = {n.value_type: n for n in nodes if type(n) is Constant}
+    proven = [n for n in nodes if is_proven_constant(n)]
+    for n in proven:
+        if n.inputs is None:
+            continue
+        c = consts.get(n.type)
+        if c is None or c.inputs is None:
+            c = consts[n.type] = Constant(graph, n.type)
+        _replace(n, c, touched)
+    return len(proven)
+
+
+# ---------------------------------------------------------------- types
+def _repair_types(seeds: list[Node]) -> None:
+    """Lower, to a fixpoint, every type that ``compute()`` no longer justifies (after
+    a congruence merge changed an input's type); types only go down.  O(changes)."""
+    work = list(seeds)
+    while work:
+        n = work.pop()
+        if n.inputs is None:
+            continue
+        t = n.compute()
+        if t.meet(n.type) != n.type:
+            n.type = n.type.meet(t)
+            work.extend(n.outputs)
