@@ -19,6 +19,7 @@ from .exec.interp import interpret
 from .frontend import parse, parse_source
 from .nodes import Graph
 from .schedule import schedule  # the function shadows the subpackage's name on purpose
+from .trace import trace  # likewise
 
 #: run the verifier after every stage (tests turn it on)
 debug = False
@@ -51,5 +52,5 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "interpret", "parse", "parse_source", "schedule",
+__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "interpret", "parse", "parse_source", "schedule", "trace",
            *_LAZY]

@@ -40,7 +40,9 @@ class Peephole:
     def __init__(self, graph, enabled: bool = True, tracer: Tracer | None = None):
         self.graph = graph
         self.enabled = enabled
-        self.tracer = tracer
+        #: called as tracer(rule, old, new) for every rewrite; defaults to the graph's
+        #: own ``tracer`` attribute, which ``son.trace`` sets while passes run
+        self.tracer = tracer if tracer is not None else getattr(graph, "tracer", None)
         self._work: dict[Node, None] | None = None
 
     # ------------------------------------------------------------------ one node

@@ -155,9 +155,7 @@ def _merge_congruent(nodes: list[Node], leader: dict[Node, Node], touched: list[
         c = m.inputs[0] if m.inputs else None
         if not (c is None or type(m) is Constant or c is n.inputs[0]):
             continue  # pinned elsewhere: it may not dominate n's uses
-        touched.extend(n.outputs)
-        n.subsume(m)
-        touched.append(m)
+        _replace(n, m, touched, "congruent")
         count += 1
     return count
 
@@ -272,7 +270,11 @@ def _start_memory(graph: Graph) -> Node:
 
 
 # ---------------------------------------------------------------- dead control
-def _replace(old: Node, new: Node, touched: list[Node]) -> None:
+def _replace(old: Node, new: Node, touched: list[Node], why: str) -> None:
+    """Replace ``old`` by ``new`` for reason ``why`` (reported to ``son.trace``)."""
+    tracer = getattr(old.graph, "tracer", None)
+    if tracer is not None:
+        tracer(why, old, new)
     touched.extend(old.outputs)
     old.subsume(new)
     touched.append(new)
@@ -282,24 +284,26 @@ def _cut_dead_control(graph: Graph, nodes: list[Node], touched: list[Node]) -> N
     """Cut unreachable control off with the peephole's control rules (types decide)."""
     for n in nodes:  # projections first: Regions then see XCtrl or the If's control
         if type(n) is CProj and n.inputs is not None and type(n.inputs[0]) is If:
-            x = proj_dead(n) if n.type is XCTRL else proj_if_fold(n)
+            rule = proj_dead if n.type is XCTRL else proj_if_fold
+            x = rule(n)
             if x is not None:
-                _replace(n, x, touched)
+                _replace(n, x, touched, rule.__name__)
     for n in nodes:
         if n.inputs is None:
             continue
         t = type(n)
         if t is Loop:
-            x = loop_dead(n)
+            rule = loop_dead
         elif t is Region:
             if region_dead_input(n) is not None:
                 touched.append(n)
                 touched.extend(n.phis())
-            x = region_collapse(n)
+            rule = region_collapse
         else:
             continue
+        x = rule(n)
         if x is not None and x is not n:
-            _replace(n, x, touched)
+            _replace(n, x, touched, rule.__name__)
     if stop_dead_exit(graph.stop) is not None:
         touched.append(graph.stop)
 
@@ -317,7 +321,7 @@ def _fold_constants(graph: Graph, nodes: list[Node], touched: list[Node]) -> int
         c = consts.get(n.type)
         if c is None or c.inputs is None:
             c = consts[n.type] = Constant(graph, n.type)
-        _replace(n, c, touched)
+        _replace(n, c, touched, "proven-constant")
     return len(proven)
 
 

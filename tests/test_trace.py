@@ -1,0 +1,63 @@
+"""``son.trace``: every rewrite of a pipeline, with the graph after each step."""
+
+from __future__ import annotations
+
+import pytest
+
+import son
+from son.examples import returned_constant, twin_inductions
+
+
+def flip(n: int):
+    x = 1
+    while n > 0:
+        x = 2 - x
+        n -= 1
+    return x * 1 + 0
+
+
+def test_trace_records_parse_time_rules_and_pass_rewrites_in_order():
+    t = son.trace(flip, "sccp")
+    rules = [(s.pass_name, s.rule) for s in t.steps]
+    assert ("parse", "mul_one") in rules and ("parse", "add_zero") in rules
+    assert rules[-1] == ("sccp", "proven-constant")
+    assert [s.index for s in t.steps] == list(range(len(t)))
+    last = t[-1]
+    assert last.before.endswith("Phi(1, %" + last.before.split("%")[-1]) and last.after == "1"
+
+
+def test_each_pass_step_has_the_graph_after_it():
+    t = son.trace(flip, "sccp")
+    parse_steps = [i for i, s in enumerate(t.steps) if s.pass_name == "parse"]
+    assert t.graph(parse_steps[0]) is t.parsed
+    assert returned_constant(t.parsed) is None
+    assert returned_constant(t.graph(-1)) == 1 and str(t.graph(-1)) == str(t.final)
+
+
+def test_snapshots_show_intermediate_states_of_one_pass():
+    t = son.trace(twin_inductions, "combined")
+    steps = [i for i, s in enumerate(t.steps) if s.pass_name == "combined"]
+    assert len(steps) >= 2
+    sizes = [len(t.graph(i)) for i in steps]
+    assert sizes[0] >= sizes[-1] and len(set(map(str, (t.graph(i) for i in steps)))) > 1
+    assert returned_constant(t.graph(steps[-1])) == 0
+
+
+def test_trace_prints_as_a_table_and_html():
+    t = son.trace(flip, "sccp")
+    lines = str(t).splitlines()
+    assert lines[0].split() == ["step", "pass", "rule", "before", "after"]
+    assert len(lines) == len(t) + 2
+    assert "<caption>flip:" in t._repr_html_()
+
+
+def test_without_snapshots_only_steps_are_kept():
+    t = son.trace(flip, "sccp", snapshots=False)
+    assert t[-1].graph is None
+    with pytest.raises(ValueError, match="snapshots=False"):
+        t.graph(-1)
+
+
+def test_tracing_leaves_no_tracer_on_the_graph():
+    t = son.trace(flip, "peephole")
+    assert not hasattr(t.final, "tracer")
