@@ -140,6 +140,18 @@ class Graph:
 
         verify(self)
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the graph drawn inline (None, i.e. text, when too large or no ``dot``)."""
+        from ..viz.jupyter import graph_svg
+
+        return graph_svg(self)
+
+    def to_networkx(self, schedule=None):
+        """This graph as a ``networkx.MultiDiGraph`` (see ``son.viz.nx``)."""
+        from ..viz.nx import to_networkx
+
+        return to_networkx(self, schedule)
+
     def __str__(self) -> str:
         from .printer import format_graph
 

@@ -129,6 +129,12 @@ class Schedule:
     def __str__(self) -> str:
         return _format(self)
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the blocks as a CFG with their ordered instructions (text if no dot)."""
+        from ..viz.jupyter import schedule_svg
+
+        return schedule_svg(self)
+
     def __repr__(self) -> str:
         n = sum(len(b.nodes) + len(b.phis) for b in self.blocks)
         return f"<Schedule {self.graph.name}: {len(self.blocks)} blocks, {n} nodes>"

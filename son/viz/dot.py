@@ -9,6 +9,13 @@ shows ``%id label`` and, with ``types=True``, its lattice type.  Where a
 user's operand order matters (``a - b``, a Phi's values, a Region's
 predecessors) each edge into it carries the input index as a head label.
 
+Options of ``to_dot`` (and of ``render``/``svg``, which pass them on):
+``hide_constants`` leaves out Constant nodes and their edges,
+``cfg_only`` keeps only CFG nodes and the control edges between them, and
+``schedule`` (a ``son.schedule`` Schedule of this graph) draws one cluster
+``cluster_B<id>`` per scheduled block, labelled with the block id and loop
+depth; nodes the schedule does not place stay outside every cluster.
+
 ``to_dot`` is pure text and needs neither the ``graphviz`` package nor the
 binary; ``render`` and ``svg`` need both.  One pass over the live nodes and
 their inputs: O(N + E).
@@ -18,26 +25,41 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 from ..errors import SonError
 from ..nodes import Constant, Graph, Node, Phi, Proj, Region, Stop, Store
 from ..nodes.types import MEM
 
 #: edge class -> dot attributes
-EDGE_STYLE = {
-    "control": 'style=bold, color="#1f3a93"',
-    "memory": 'style=dashed, color="#2e7d32"',
-    "data": "style=solid, penwidth=0.8",
+EDGE_ATTRS: dict[str, dict[str, str]] = {
+    "control": {"style": "bold", "color": '"#1f3a93"'},
+    "memory": {"style": "dashed", "color": '"#2e7d32"'},
+    "data": {"style": "solid", "penwidth": "0.8"},
 }
+
+#: edge class -> dot attributes as text
+EDGE_STYLE = {cls: ", ".join(f"{k}={v}" for k, v in attrs.items()) for cls, attrs in EDGE_ATTRS.items()}
 
 _MISSING_DOT = ("the Graphviz 'dot' binary is not on PATH; install it with "
                 "'bash scripts/setup.sh' or 'apt-get install graphviz'")
+
+#: the graph attributes every drawing starts with.  ``nslimit`` bounds dot's network
+#: simplex passes: without it a 430-node graph takes 30 s to lay out, with it 2 s
+HEADER = ("  ordering=in; nslimit=2; nslimit1=2;",
+          '  node [fontname="Helvetica", fontsize=11];',
+          '  edge [fontname="Helvetica", fontsize=8, arrowsize=0.6];')
 
 
 def quote(text: str) -> str:
     """``text`` as a dot double-quoted string that shows it verbatim (newlines break lines)."""
     text = text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", "")
     return '"' + text.replace("\n", "\\n") + '"'
+
+
+def attr_list(attrs: dict[str, str]) -> str:
+    """``{"shape": "box"}`` as dot's ``shape=box`` (values are already dot text)."""
+    return ", ".join(f"{k}={v}" for k, v in attrs.items())
 
 
 def _produces_memory(x: Node) -> bool:
@@ -61,65 +83,137 @@ def edge_class(x: Node) -> str:
     return "data"
 
 
-def _node_attrs(n: Node, types: bool) -> str:
+def node_text(n: Node, types: bool) -> str:
+    """What a node shows: ``%id label`` and, with ``types``, its lattice type below."""
     text = f"%{n.nid} {n.label}"
     if types and str(n.type) != n.label:  # a constant's label is already its type
         text += f"\n{n.type}"
-    attrs = [f"label={quote(text)}"]
+    return text
+
+
+def node_attrs(n: Node, types: bool) -> dict[str, str]:
+    """The dot attributes of node ``n`` by the conventions (label, shape, fill)."""
+    attrs = {"label": quote(node_text(n, types))}
     if n.is_cfg:
-        attrs.append('shape=box, style="bold,filled", fillcolor="#e8eefc"')
+        attrs.update(shape="box", style='"bold,filled"', fillcolor='"#e8eefc"')
     elif type(n) is Constant:
-        attrs.append("shape=ellipse, fontsize=9, height=0.25, margin=0.02")
+        attrs.update(shape="ellipse", fontsize="9", height="0.25", margin="0.02")
     elif type(n) is Phi:
-        attrs.append('shape=ellipse, style=filled, fillcolor="#fff4cc"')
+        attrs.update(shape="ellipse", style="filled", fillcolor='"#fff4cc"')
     else:
-        attrs.append("shape=ellipse")
-    return ", ".join(attrs)
+        attrs.update(shape="ellipse")
+    return attrs
 
 
-def _ordered(user: Node) -> bool:
+def ordered(user: Node) -> bool:
     """Label the edges into ``user`` with their input index: it has several operands
     whose order matters (Stop's inputs are an unordered set of exits)."""
     return type(user) is not Stop and sum(x is not None for x in user.inputs[1:]) > 1
 
 
-def to_dot(graph: Graph, types: bool = False) -> str:
-    """The dot source of ``graph`` (a ``digraph``; draw it with ``render`` or ``svg``)."""
+def edge_attrs(x: Node, user: Node, i: int) -> dict[str, str]:
+    """The dot attributes of the edge from ``x`` into input ``i`` of ``user``."""
+    attrs = dict(EDGE_ATTRS[edge_class(x)])
+    if i > 0 and ordered(user):
+        attrs["headlabel"] = f'"{i}"'
+    return attrs
+
+
+def shown_nodes(graph: Graph, hide_constants: bool = False, cfg_only: bool = False) -> list[Node]:
+    """The live nodes a drawing with these options shows, in id order."""
     nodes = graph.nodes()
-    live = set(nodes)
-    out = [f"digraph {quote(graph.name)} {{",
-           "  ordering=in;",
-           '  node [fontname="Helvetica", fontsize=11];',
-           '  edge [fontname="Helvetica", fontsize=8, arrowsize=0.6];']
-    for n in nodes:
-        out.append(f"  n{n.nid} [{_node_attrs(n, types)}];")
+    if cfg_only:
+        return [n for n in nodes if n.is_cfg]
+    if hide_constants:
+        return [n for n in nodes if type(n) is not Constant]
+    return nodes
+
+
+def phi_ranks(nodes: list[Node]) -> list[list[Node]]:
+    """Each Region that has Phis among ``nodes``, followed by those Phis (id order)."""
+    shown = set(nodes)
+    groups = []
     for n in nodes:
         if isinstance(n, Region):
-            phis = sorted((p for p in n.phis() if p in live), key=lambda p: p.nid)
+            phis = sorted((p for p in n.phis() if p in shown), key=lambda p: p.nid)
             if phis:
-                out.append("  { rank=same; " + " ".join(f"n{x.nid};" for x in (n, *phis)) + " }")
+                groups.append([n, *phis])
+    return groups
+
+
+def rank_line(group: list[Node], indent: str = "  ") -> str:
+    return indent + "{ rank=same; " + " ".join(f"n{x.nid};" for x in group) + " }"
+
+
+def to_dot(graph: Graph, types: bool = False, hide_constants: bool = False, cfg_only: bool = False,
+           schedule: Any = None) -> str:
+    """The dot source of ``graph`` (a ``digraph``; draw it with ``render`` or ``svg``).
+
+    ``schedule`` is a ``son.schedule(graph)`` result: nodes are then clustered by block.
+    """
+    nodes = shown_nodes(graph, hide_constants, cfg_only)
+    shown = set(nodes)
+    out = [f"digraph {quote(graph.name)} {{", *HEADER]
+    if schedule is None:
+        for n in nodes:
+            out.append(f"  n{n.nid} [{attr_list(node_attrs(n, types))}];")
+        out.extend(rank_line(g) for g in phi_ranks(nodes))
+    else:
+        # with clusters, dot 2.43 under ordering=in may run for minutes (a 24-node loop
+        # did), and rank=same groups crash it (merge_chain assertion): clustered drawings
+        # use neither; a Phi stays inside its Region's cluster, head labels give the order
+        out[1] = out[1].replace("ordering=in; ", "")
+        out.extend(_clustered(nodes, types, schedule))
     for n in nodes:
-        ordered = _ordered(n)
         for i, x in enumerate(n.inputs):
-            if x is None:
-                continue
-            attrs = EDGE_STYLE[edge_class(x)]
-            if ordered and i > 0:
-                attrs += f', headlabel="{i}"'
-            out.append(f"  n{x.nid} -> n{n.nid} [{attrs}];")
+            if x is not None and x in shown:
+                out.append(f"  n{x.nid} -> n{n.nid} [{attr_list(edge_attrs(x, n, i))}];")
     out.append("}")
     return "\n".join(out) + "\n"
 
 
-def _pipe(graph: Graph, fmt: str, types: bool) -> bytes:
+def block_title(block: Any) -> str:
+    """``B3  depth 1``: how a scheduled block is named in drawings."""
+    return f"B{block.id}  depth {block.depth}"
+
+
+def _clustered(nodes: list[Node], types: bool, schedule: Any) -> list[str]:
+    """Node lines grouped into one cluster per scheduled block: O(N + blocks)."""
+    block_of = schedule.block_of
+    members: dict[int, list[Node]] = {b.id: [] for b in schedule.blocks}
+    loose: list[Node] = []
+    for n in nodes:
+        b = block_of.get(n)
+        if b is None or b.id not in members:
+            loose.append(n)
+        else:
+            members[b.id].append(n)
+    out = []
+    for b in schedule.blocks:
+        inside = members[b.id]
+        if not inside:
+            continue
+        out.append(f"  subgraph cluster_B{b.id} {{")
+        out.append(f'    label={quote(block_title(b))}; labeljust=l; style="rounded,dashed"; '
+                   'color="#7a7a7a"; fontname="Helvetica"; fontsize=10;')
+        out.extend(f"    n{n.nid} [{attr_list(node_attrs(n, types))}];" for n in inside)
+        out.append("  }")
+    out.extend(f"  n{n.nid} [{attr_list(node_attrs(n, types))}];" for n in loose)
+    return out
+
+
+def pipe(dot: str, fmt: str) -> bytes:
+    """Run ``dot -T<fmt>`` on the dot text; ``fmt="dot"`` returns the text itself."""
     import graphviz
 
+    if fmt == "dot":
+        return dot.encode()
     if fmt not in graphviz.FORMATS:
         raise SonError(f"unknown output format {fmt!r}; use svg, png, pdf or dot, say")
     if shutil.which("dot") is None:
         raise SonError(_MISSING_DOT)
     try:
-        return graphviz.Source(to_dot(graph, types)).pipe(format=fmt)
+        return graphviz.Source(dot).pipe(format=fmt)
     except graphviz.ExecutableNotFound as e:
         raise SonError(_MISSING_DOT) from e
     except graphviz.CalledProcessError as e:  # e.g. a format this build of dot lacks
@@ -127,16 +221,26 @@ def _pipe(graph: Graph, fmt: str, types: bool) -> bytes:
         raise SonError(f"'dot -T{fmt}' failed: {stderr}") from e
 
 
-def render(graph: Graph, path: str | Path, format: str = "svg", types: bool = False) -> Path:
-    """Write ``graph`` drawn by ``dot`` in ``format`` to ``path`` (parent folders are
-    created); return the path."""
+def write(dot: str, path: str | Path, format: str) -> Path:
+    """Draw the dot text in ``format`` into ``path`` (parent folders are created)."""
     path = Path(path)
-    data = _pipe(graph, format, types)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
+    data = pipe(dot, format)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+    except OSError as e:
+        raise SonError(f"cannot write {str(path)!r}: {e.strerror}") from e
     return path
 
 
-def svg(graph: Graph, types: bool = False) -> str:
-    """``graph`` as an SVG document (text): what a Jupyter ``_repr_svg_`` hook returns."""
-    return _pipe(graph, "svg", types).decode("utf-8")
+def render(graph: Graph, path: str | Path, format: str = "svg", types: bool = False, **options: Any) -> Path:
+    """Write ``graph`` drawn by ``dot`` in ``format`` (svg, png, pdf, ..., or ``dot`` for
+    the source text) to ``path``, parent folders created; return the path.  ``options``
+    are those of ``to_dot``."""
+    return write(to_dot(graph, types, **options), path, format)
+
+
+def svg(graph: Graph, types: bool = False, **options: Any) -> str:
+    """``graph`` as an SVG document (text): what a Jupyter ``_repr_svg_`` hook returns.
+    ``options`` are those of ``to_dot``."""
+    return pipe(to_dot(graph, types, **options), "svg").decode("utf-8")
