@@ -52,5 +52,5 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "interpret", "parse", "parse_source", "schedule", "trace",
-           *_LAZY]
+__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "interpret", "parse", "parse_source",
+           "schedule", "trace", *_LAZY]
