@@ -1,25 +1,274 @@
 """The ``son`` command line: ``python -m son COMMAND`` or the ``son`` console script.
 
-Commands: ``tour`` (one function through every stage that exists).  Errors a
-user causes (``SonError``) print one line ``son: error: ...`` and exit 2.
+Commands::
+
+    son tour                                   one example through every stage
+    son ir FILE:FUNC [--pipeline P] [--types]  text IR
+    son dot FILE:FUNC [-o OUT] [--pipeline P | --diff A,B] [--schedule | --blocks]
+            [--cfg-only] [--hide-constants] [--types]
+    son compare FILE:FUNC [--pipelines none,peephole,sccp,combined]
+    son run FILE:FUNC ARGS... [--pipeline P] [--interp]
+
+``FILE:FUNC`` names a function defined at module level in a Python file; the
+file is loaded by path as a fresh module (its folder first on ``sys.path``, as
+``python FILE`` does).  A pipeline is a name of ``son.compare``
+(``none`` the raw parse, ``peephole`` the parse-time peephole, ``sccp`` and
+``combined`` an optimistic pass after it) or a comma-separated list of
+registered passes run on the raw parse.
+
+Every error the user can cause (a missing file, an unknown function, a bad
+option or argument, a construct outside son's subset) prints one line
+``son: error: ...`` on stderr and exits with status 2; a program that raises
+at run time (``son run``) prints ``son: FUNC raised Exc: message`` and exits
+with status 1.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import importlib.util
+import itertools
+import math
 import sys
+from pathlib import Path
+from typing import Any, Callable, NoReturn
 
 from .errors import SonError
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with son's one-line error format (usage errors exit 2, no usage dump)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"son: error: {message} (see '{self.prog} --help')\n")
+
+
+# ---------------------------------------------------------------- loading FILE:FUNC
+_MODULES = itertools.count()
+
+
+def load_function(spec: str) -> Callable:
+    """The function ``FUNC`` defined at module level in Python file ``FILE`` (``FILE:FUNC``)."""
+    file, sep, name = spec.rpartition(":")
+    if not sep or not file or not name:
+        raise SonError(f"expected FILE:FUNC (a Python file and a function defined in it), got {spec!r}")
+    path = Path(file)
+    if not path.is_file():
+        raise SonError(f"no such file: {file!r}")
+    if not name.isidentifier():
+        raise SonError(f"{name!r} is not a function name; FUNC must name a function defined at module "
+                       "level (methods and nested functions are not supported)")
+    module_name = f"_son_cli_{next(_MODULES)}_{path.stem if path.stem.isidentifier() else 'file'}"
+    loader_spec = importlib.util.spec_from_file_location(module_name, path)
+    if loader_spec is None or loader_spec.loader is None:
+        raise SonError(f"cannot load {file!r} as a Python module (is it a .py file?)")
+    module = importlib.util.module_from_spec(loader_spec)
+    sys.modules[module_name] = module
+    folder = str(path.resolve().parent)
+    sys.path.insert(0, folder)
+    try:
+        loader_spec.loader.exec_module(module)
+    except SyntaxError as e:
+        raise SonError(f"{file}:{e.lineno}:{(e.offset or 1) - 1}: Python syntax error: {e.msg}") from None
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except BaseException as e:  # noqa: BLE001 - the user's module failed while being loaded
+        raise SonError(f"loading {file} raised {type(e).__name__}: {e}") from None
+    finally:
+        if sys.path and sys.path[0] == folder:
+            del sys.path[0]
+    fn = getattr(module, name, None)
+    if fn is None:
+        defined = sorted(k for k, v in vars(module).items()
+                         if callable(v) and getattr(v, "__module__", None) == module_name
+                         and hasattr(v, "__code__"))
+        hint = f"; it defines: {', '.join(defined)}" if defined else "; it defines no functions"
+        raise SonError(f"{file} has no function {name!r} at module level{hint}")
+    if not hasattr(fn, "__code__"):
+        raise SonError(f"{file}: {name!r} is not a function defined with 'def' (its type is "
+                       f"{type(fn).__name__})")
+    return fn
+
+
+def build_graph(fn: Callable, pipeline: str, args: list | None = None):
+    """Parse ``fn`` and optimize it as ``pipeline`` says (the ``son.compare`` meaning)."""
+    from .frontend import parse
+    from .passes import PIPELINES, optimize
+
+    peephole, passes = PIPELINES.get(pipeline, (False, pipeline))
+    g = parse(fn, peephole=peephole, args=args)
+    g, _ = optimize(g, passes, inplace=True)
+    return g
+
+
+# ---------------------------------------------------------------- run's arguments
+_NAMES = {"inf": math.inf, "nan": math.nan, "True": True, "False": False}
+
+
+def parse_argument(text: str) -> Any:
+    """A command-line argument as a value: an int, float or bool Python literal (``inf`` and
+    ``nan`` allowed), or a flat list of them, which becomes a 1-D numpy array (bool if all
+    are bools, int64 if all are ints, float64 otherwise)."""
+    import numpy as np
+
+    def scalar(node: ast.expr) -> Any:
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            v = scalar(node.operand)
+            if type(v) is not bool:
+                return -v if isinstance(node.op, ast.USub) else v
+        elif isinstance(node, ast.Name) and node.id in _NAMES:
+            return _NAMES[node.id]
+        elif isinstance(node, ast.Constant) and type(node.value) in (int, float, bool):
+            return node.value
+        raise ValueError
+
+    try:
+        tree = ast.parse(text.strip(), mode="eval").body
+        if isinstance(tree, (ast.List, ast.Tuple)):
+            items = [scalar(e) for e in tree.elts]
+            if items and all(type(v) is bool for v in items):
+                return np.array(items, dtype=np.bool_)
+            if items and all(type(v) is int for v in items):
+                if any(not -(2**63) <= v < 2**63 for v in items):
+                    raise OverflowError
+                return np.array(items, dtype=np.int64)
+            return np.array(items, dtype=np.float64)
+        v = scalar(tree)
+        if type(v) is int and not -(2**63) <= v < 2**63:
+            raise OverflowError
+        return v
+    except OverflowError:
+        raise SonError(f"argument {text!r} does not fit in int64") from None
+    except (SyntaxError, ValueError):
+        raise SonError(f"cannot read argument {text!r}: use an int, float or bool literal (inf, nan "
+                       "allowed) or a list of them such as [1.0, 2.5] for an array") from None
+
+
+def _show(value: Any) -> str:
+    import numpy as np
+
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
+# ---------------------------------------------------------------- commands
 def _tour(args: argparse.Namespace) -> int:
     from .tour import run
 
     return run(args.out)
 
 
+def _ir(args: argparse.Namespace) -> int:
+    from .nodes.printer import format_graph
+
+    g = build_graph(load_function(args.target), args.pipeline)
+    print(format_graph(g, types=args.types))
+    return 0
+
+
+_FORMATS = {".svg": "svg", ".png": "png", ".pdf": "pdf", ".dot": "dot", ".gv": "dot"}
+
+
+def _dot(args: argparse.Namespace) -> int:
+    from .viz import diff, schedule_dot, to_dot
+
+    fmt = None
+    if args.out is not None:
+        fmt = _FORMATS.get(Path(args.out).suffix.lower())
+        if fmt is None:
+            raise SonError(f"cannot tell the format of {args.out!r}: name it .svg, .png, .pdf or .dot")
+    if args.schedule and args.blocks:
+        raise SonError("--schedule (clusters in the graph) and --blocks (the block CFG) exclude each other")
+    fn = load_function(args.target)
+    if args.diff is not None:
+        if args.pipeline is not None:
+            raise SonError("--diff A,B names the pipeline A itself; drop --pipeline")
+        if args.schedule or args.blocks or args.cfg_only or args.hide_constants:
+            raise SonError("--diff draws both whole graphs; drop --schedule, --blocks, --cfg-only and "
+                           "--hide-constants")
+        before_name, sep, passes = args.diff.partition(",")
+        if not sep or not before_name.strip() or not passes.strip():
+            raise SonError(f"--diff expects A,B (a pipeline and the passes run after it, joined by "
+                           f"'+': none,peephole or peephole,sccp), got {args.diff!r}")
+        from .passes import optimize
+
+        before = build_graph(fn, before_name.strip())
+        after, _ = optimize(before, passes.replace("+", ","))
+        text = diff(before, after).to_dot(types=args.types)
+    else:
+        g = build_graph(fn, args.pipeline or "peephole")
+        if args.schedule or args.blocks:
+            from .schedule import schedule
+
+            s = schedule(g)
+            text = schedule_dot(s) if args.blocks else to_dot(
+                g, args.types, args.hide_constants, args.cfg_only, schedule=s)
+        else:
+            text = to_dot(g, args.types, args.hide_constants, args.cfg_only)
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        from .viz.dot import write
+
+        write(text, args.out, fmt)
+        print(f"wrote {args.out}")
+    return 0
+
+
+def _compare(args: argparse.Namespace) -> int:
+    from .passes import compare
+
+    pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
+    if not pipelines:
+        raise SonError("--pipelines lists at least one pipeline, such as none,peephole,sccp")
+    print(compare(load_function(args.target), pipelines=pipelines))
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    fn = load_function(args.target)
+    values = [parse_argument(a) for a in args.args]
+    if args.interp:
+        from .exec.interp import interpret
+
+        g = build_graph(fn, args.pipeline or "peephole", args=values)
+        call = lambda: interpret(g, *values)
+    else:
+        from .exec.jit import compile as compile_kernel
+        from .passes import DEFAULT_PIPELINE
+
+        g = build_graph(fn, args.pipeline or DEFAULT_PIPELINE, args=values)
+        kernel = compile_kernel(g)
+        kernel.check(tuple(values))
+        call = lambda: kernel(*values)
+    try:
+        result = call()
+    except SonError:
+        raise
+    except Exception as e:  # noqa: BLE001 - the program's own exception is its outcome
+        print(f"son: {fn.__name__} raised {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    print(_show(result))
+    return 0
+
+
+# ---------------------------------------------------------------- the parser
+def _command(sub, name: str, run: Callable, help: str, description: str, examples: list[str]):
+    p = sub.add_parser(name, help=help, description=description,
+                       epilog="examples:\n  " + "\n  ".join(examples),
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.set_defaults(run=run)
+    return p
+
+
+def _target(p: argparse.ArgumentParser) -> None:
+    p.add_argument("target", metavar="FILE:FUNC", help="a function defined at module level in a Python file")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="son", description="Sea-of-Nodes optimizer research toolkit")
+    p = _Parser(prog="son", description="Sea-of-Nodes optimizer research toolkit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
     tour = sub.add_parser("tour", help="parse, optimize, draw and run an example function",
                           description="Parse an example function raw and with the peephole, print "
@@ -27,6 +276,59 @@ def build_parser() -> argparse.ArgumentParser:
                           "interpreter against CPython.")
     tour.add_argument("--out", metavar="DIR", default="out", help="where tour.svg goes (default: out)")
     tour.set_defaults(run=_tour)
+
+    pipe_help = ("none (raw parse), peephole (parse-time peephole, the default), sccp, combined, or "
+                 "passes run on the raw parse such as peephole,sccp")
+    ir = _command(sub, "ir", _ir, "print a function's graph as text IR",
+                  "Parse FUNC from FILE, run the pipeline and print the graph as text IR.",
+                  ["son ir prog.py:f", "son ir prog.py:f --pipeline sccp --types"])
+    _target(ir)
+    ir.add_argument("--pipeline", "-p", default="peephole", metavar="P", help=pipe_help)
+    ir.add_argument("--types", action="store_true", help="show every node's lattice type")
+
+    dot = _command(sub, "dot", _dot, "draw a function's graph with Graphviz",
+                   "Draw FUNC's graph (control bold, data thin, memory dashed; CFG nodes boxed). The "
+                   "format follows the suffix of -o (.svg, .png, .pdf, .dot); without -o the dot "
+                   "text goes to stdout.",
+                   ["son dot prog.py:f -o f.svg --types",
+                    "son dot prog.py:f -o f.png --pipeline sccp --hide-constants",
+                    "son dot prog.py:f -o diff.svg --diff none,peephole   # what the peephole changes",
+                    "son dot prog.py:f -o sched.svg --schedule            # nodes clustered by block",
+                    "son dot prog.py:f -o blocks.svg --blocks             # the schedule's block CFG"])
+    _target(dot)
+    dot.add_argument("-o", "--out", metavar="OUT", help="output file: .svg, .png, .pdf or .dot")
+    dot.add_argument("--pipeline", "-p", metavar="P", help=pipe_help)
+    dot.add_argument("--diff", metavar="A,B",
+                     help="draw what passes B (joined by '+') change in pipeline A's graph: removed "
+                          "nodes red, added green, retyped orange")
+    dot.add_argument("--schedule", action="store_true", help="cluster nodes by scheduled block")
+    dot.add_argument("--blocks", action="store_true",
+                     help="draw the schedule as a CFG of blocks listing their instructions")
+    dot.add_argument("--cfg-only", action="store_true", help="draw only CFG nodes")
+    dot.add_argument("--hide-constants", action="store_true", help="leave constants out")
+    dot.add_argument("--types", action="store_true", help="show every node's lattice type")
+
+    cmp = _command(sub, "compare", _compare, "compare pipelines on a function",
+                   "Parse FUNC once per pipeline and print nodes, CFG nodes, constants, phis, loops "
+                   "and branches left by each, and the time taken.",
+                   ["son compare prog.py:f", "son compare prog.py:f --pipelines peephole,combined"])
+    _target(cmp)
+    cmp.add_argument("--pipelines", default="none,peephole,sccp,combined", metavar="P1,P2,...",
+                     help="pipeline names (default: none,peephole,sccp,combined)")
+
+    run = _command(sub, "run", _run, "run a function compiled by son (or interpreted)",
+                   "Parse FUNC specialized to the argument types, optimize it, compile it with Numba "
+                   "and print what it returns. Arguments are Python literals: ints, floats (inf, nan), "
+                   "bools, and lists, which become numpy arrays. Put '--' before a first argument "
+                   "that starts with '-' and is not a number.",
+                   ["son run prog.py:f 3 2.5", "son run prog.py:total '[1.0, 2.0, 3.5]' --interp",
+                    "son run prog.py:f -- -inf"])
+    _target(run)
+    run.add_argument("args", nargs="*", metavar="ARGS", help="the arguments, as Python literals")
+    run.add_argument("--pipeline", "-p", metavar="P",
+                     help="as for 'son ir' (default: what son.jit runs; with --interp: peephole)")
+    run.add_argument("--interp", action="store_true",
+                     help="run the reference interpreter instead of the compiled kernel")
     return p
 
 
