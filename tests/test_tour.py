@@ -65,6 +65,13 @@ def test_tour_runs_draws_svg_and_agrees_with_cpython(tmp_path):
     opt = int(re.search(r"parse-time peephole .*: (\d+) nodes", r.stdout).group(1))
     assert opt < raw
     assert re.search(r"^rule hits: .*fold \d+", r.stdout, re.M)
+    # the comparison: the optimistic passes prove `sign` constant, the peephole cannot
+    table = {m.group(1): [int(x) for x in m.group(2).split()]
+             for m in re.finditer(r"^(none|peephole|sccp|combined) +((?:\d+ +){6})", r.stdout, re.M)}
+    assert set(table) == {"none", "peephole", "sccp", "combined"}
+    assert table["sccp"][3] < table["peephole"][3]  # fewer phis
+    # the Numba kernel's source is structured: a while loop, no block dispatch
+    assert "@njit" in r.stdout and "while True:" in r.stdout and "blk" not in r.stdout
 
 
 def test_tour_default_out_dir_is_out_in_the_current_directory(tmp_path, monkeypatch, capsys):
