@@ -291,3 +291,57 @@ def test_keyword_arguments_are_refused():
     f = son.jit(add)
     with pytest.raises(son.SonError, match="positional"):
         f(1, y=2)
+
+
+_DEPS_MODULE = '''
+K = 2
+
+
+def helper(x):
+    return x * K
+
+
+def f(x):
+    return helper(x) + 1
+'''
+
+
+def _fresh_jit(fn):
+    forget_kernels()
+    j = son.jit(fn)
+    return j
+
+
+def test_index_skips_the_parse_and_sees_changed_globals_and_helpers(tmp_path, monkeypatch):
+    """A kernel found by the index is reused only while every global and inlined helper
+    the parse read is unchanged; a change recompiles."""
+    import importlib.util
+
+    monkeypatch.setattr(son, "debug", False)  # the index is off while the verifier is on
+
+    src = tmp_path / "son_deps_mod.py"
+    src.write_text(_DEPS_MODULE)
+    spec = importlib.util.spec_from_file_location("son_deps_mod", src)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    first = _fresh_jit(mod.f)
+    assert first(3) == 7 and "index" not in first.stats
+    again = _fresh_jit(mod.f)
+    assert again(3) == 7 and again.stats["index"] and "def f(x):" in again.source
+    assert isinstance(again.graph, son.Graph)  # rebuilt on demand
+    mod.K = 5  # a changed global constant read by the inlined helper
+    changed = _fresh_jit(mod.f)
+    assert changed(3) == 16 and "index" not in changed.stats
+    mod.K = 2.5  # same value class, different type: still a new kernel
+    assert _fresh_jit(mod.f)(2) == 6.0
+    mod.K = 2
+
+    def other(x):
+        return x - 1
+
+    mod.helper = other  # a changed helper function
+    swapped = _fresh_jit(mod.f)
+    assert swapped(3) == 3 and "index" not in swapped.stats
+    del mod.helper  # now undefined: the parse reports it, the index does not hide it
+    with pytest.raises(son.SonError, match="'helper' is not defined"):
+        _fresh_jit(mod.f)(3)

@@ -120,10 +120,10 @@ def _numba_type(t: Type):
     return {"int": types.int64, "float": types.float64, "bool": types.boolean}[t.kind]
 
 
-def _converter(graph: Graph, name: str, t: Type) -> Callable[[Any], Any]:
+def _converter(fname: str, name: str, t: Type) -> Callable[[Any], Any]:
     """A function that checks one argument against parameter type ``t`` and returns the
     value the kernel gets (ints to floats for a float parameter, numpy scalars unboxed)."""
-    where = f"{graph.name}(): argument {name!r}"
+    where = f"{fname}(): argument {name!r}"
     if isinstance(t, ArrayType):
         dtype = np.dtype(t.dtype)
 
@@ -168,32 +168,51 @@ class Kernel:
     numba compile, node and block counts, ``cache``: 'memory', 'disk' or 'compiled').
     """
 
-    __slots__ = ("graph", "schedule", "source", "stats", "dispatcher", "path", "_convert", "_nargs")
+    __slots__ = ("name", "params", "_graph", "_schedule", "_rebuild", "source", "stats", "dispatcher",
+                 "path", "_convert", "_nargs")
 
-    def __init__(self, graph: Graph, schedule, source: str, stats: dict, dispatcher, path: Path):
-        self.graph = graph
-        self.schedule = schedule
+    def __init__(self, graph: Graph | None, schedule, source: str, stats: dict, dispatcher, path: Path,
+                 name: str = "", params: list | None = None, rebuild: Callable | None = None):
+        """``graph`` None (a kernel found by the index): give ``name``, ``params`` and
+        ``rebuild(params) -> (graph, schedule)``, run when ``graph`` or ``schedule`` is first read."""
+        self._graph = graph
+        self._schedule = schedule
+        self._rebuild = rebuild
+        self.name = graph.name if graph is not None else name
+        self.params = list(graph.params) if graph is not None else params
         self.source = source
         self.stats = stats
         self.dispatcher = dispatcher
         self.path = path
-        self._convert = [_converter(graph, n, t) for n, t in graph.params]
-        self._nargs = len(graph.params)
+        self._convert = [_converter(self.name, n, t) for n, t in self.params]
+        self._nargs = len(self.params)
+
+    @property
+    def graph(self) -> Graph:
+        if self._graph is None:
+            self._graph, self._schedule = self._rebuild(self.params)
+        return self._graph
+
+    @property
+    def schedule(self):
+        if self._graph is None:
+            self._graph, self._schedule = self._rebuild(self.params)
+        return self._schedule
 
     def __call__(self, *args):
         if len(args) != self._nargs:
-            raise SonError(f"{self.graph.name}() takes {self._nargs} arguments ({len(args)} given)")
+            raise SonError(f"{self.name}() takes {self._nargs} arguments ({len(args)} given)")
         return self.dispatcher(*[c(a) for c, a in zip(self._convert, args)])
 
     def check(self, args: tuple) -> list:
         """The arguments as the kernel takes them, or ``SonError`` saying what is wrong."""
         if len(args) != self._nargs:
-            raise SonError(f"{self.graph.name}() takes {self._nargs} arguments ({len(args)} given)")
+            raise SonError(f"{self.name}() takes {self._nargs} arguments ({len(args)} given)")
         return [c(a) for c, a in zip(self._convert, args)]
 
     def __repr__(self) -> str:
-        params = ", ".join(f"{n}: {t}" for n, t in self.graph.params)
-        return (f"<son Kernel {self.graph.name}({params}): {self.stats['blocks']} blocks, "
+        params = ", ".join(f"{n}: {t}" for n, t in self.params)
+        return (f"<son Kernel {self.name}({params}): {self.stats['blocks']} blocks, "
                 f"{self.stats['nodes']} nodes, {self.stats['cache']}>")
 
 
@@ -259,21 +278,28 @@ def compile(graph: Graph, boundscheck: bool = True) -> Kernel:  # noqa: A001 - s
         stats.update(compile_s=0.0, cache="memory", numba_cache_hits=0)
         return Kernel(g, sched, text, stats, old.dispatcher, old.path)
     path = _module_file(text, name)
+    dispatcher = _numba_compile(path, name, g.params, graph.name, stats)
+    k = Kernel(g, sched, text, stats, dispatcher, path)
+    _KERNELS[text] = k
+    return k
+
+
+def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict):
+    """Import kernel module ``path`` and compile its function ``name`` for ``params``
+    (from Numba's disk cache when it has it); record compile_s, cache, numba_cache_hits."""
     dispatcher = _load(path, name)
-    sig = tuple(_numba_type(t) for _, t in g.params)
+    sig = tuple(_numba_type(t) for _, t in params)
     t4 = time.perf_counter()
     try:
         dispatcher.compile(sig)
     except Exception as e:  # numba's typing errors: a bug in son, report the source
         first = (str(e).strip().splitlines() or [""])[0]
-        raise SonError(f"numba could not compile the kernel generated for {graph.name} ({path}): "
+        raise SonError(f"numba could not compile the kernel generated for {origin} ({path}): "
                        f"{type(e).__name__}: {first}") from e
     t5 = time.perf_counter()
     hits = sum(dispatcher.stats.cache_hits.values())
     stats.update(compile_s=t5 - t4, cache="disk" if hits else "compiled", numba_cache_hits=hits)
-    k = Kernel(g, sched, text, stats, dispatcher, path)
-    _KERNELS[text] = k
-    return k
+    return dispatcher
 
 
 # ====================================================================== the decorator
@@ -307,23 +333,50 @@ class JitFunction:
             raise
 
     def _specialize(self, args: tuple, key: tuple) -> Kernel:
-        from ..frontend import parse
-        from ..passes import DEFAULT_PIPELINE, optimize
+        from ..passes import DEFAULT_PIPELINE
 
-        t0 = time.perf_counter()
-        graph = parse(self.py_func, args=list(args))
-        t1 = time.perf_counter()
         # the one place that selects the pipeline son.jit runs
         pipeline = DEFAULT_PIPELINE if self.pipeline is None else self.pipeline
-        graph, _ = optimize(graph, pipeline, inplace=True)
-        t2 = time.perf_counter()
-        k = compile(graph, boundscheck=self.boundscheck)
+        t0 = time.perf_counter()
+        ikey = _index_key(self.py_func, key, pipeline, self.boundscheck)
+        k = _index_load(ikey, self.py_func, args, self._rebuild_for(pipeline)) if ikey else None
+        if k is not None:
+            k.stats = dict(k.stats, index_s=time.perf_counter() - t0, pipeline=pipeline)
+        else:
+            deps: list | None = [] if ikey else None
+            graph, t1, t2 = self._build({"args": list(args)}, pipeline, deps)
+            k = compile(graph, boundscheck=self.boundscheck)
+            k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=pipeline)
+            if ikey:
+                _index_store(ikey, self.py_func, deps, k)
         k.check(args)
-        k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=pipeline)
         self.kernels[key] = k
         self._last = k
         self._dispatch[key] = k if _needs_conversion(k, args) else k.dispatcher
         return k
+
+    def _build(self, types: dict, pipeline: str, deps: list | None) -> tuple[Graph, float, float]:
+        """Parse with ``types`` (``args=`` or ``argtypes=``) and run ``pipeline``: the graph,
+        and the times after each."""
+        from ..frontend import parse
+        from ..passes import optimize
+
+        graph = parse(self.py_func, **types, deps=deps)
+        t1 = time.perf_counter()
+        graph, _ = optimize(graph, pipeline, inplace=True)
+        return graph, t1, time.perf_counter()
+
+    def _rebuild_for(self, pipeline: str) -> Callable[[list], tuple]:
+        """``(params) -> (graph, schedule)`` of a kernel the index found, rebuilt on demand."""
+
+        def rebuild(params: list) -> tuple:
+            from ..schedule import schedule as make_schedule
+
+            graph = self._build({"argtypes": [t for _, t in params]}, pipeline, None)[0]
+            g = graph if self.boundscheck else drop_bounds_checks(graph)
+            return g, make_schedule(g)
+
+        return rebuild
 
     def _latest(self) -> Kernel:
         if self._last is None:
@@ -373,3 +426,210 @@ def jit(fn: Callable | None = None, *, pipeline: str | None = None, boundscheck:
     if not callable(fn):
         raise SonError(f"son.jit decorates a function, not {fn!r}")
     return JitFunction(fn, pipeline, boundscheck)
+
+
+# ====================================================================== the son-level index
+# A second process that calls a son.jit function whose kernel is on disk can skip the
+# parse, the passes, the schedule and codegen: ``_index_key`` hashes what the kernel
+# depends on besides the function's outside reads (son's files, versions, the function's
+# source file, argument types, pipeline, boundscheck); its record lists those reads
+# (``FunctionParser.note``: every global, closure cell, builtin and module attribute the
+# parse resolved, in the root function and in each inlined callee, with a fingerprint of
+# the value, an inlined function's being its source file text and defaults).  A record
+# is used only if every read resolves to the same fingerprint now; anything else (or
+# anything that cannot be fingerprinted) takes the full path.
+
+_MISSING_FP = "missing"
+_STAMP: list[str] = []
+
+
+def _son_stamp() -> str:
+    """A hash of son's source files (path, size, mtime, as Numba's cache stamps its
+    sources), the versions of Python, NumPy, Numba and son, and the njit options.
+    Computed once per process: O(son's files) stat calls."""
+    if not _STAMP:
+        import numba
+
+        import son
+
+        root = Path(son.__file__).parent
+        h = hashlib.sha256(repr((sys.version, np.__version__, numba.__version__, son.__version__,
+                                 NJIT_OPTIONS, 1)).encode())
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames.sort()
+            for f in sorted(filenames):
+                if f.endswith(".py"):
+                    st = os.stat(os.path.join(dirpath, f))
+                    h.update(f"{dirpath}/{f}:{st.st_size}:{st.st_mtime_ns}\n".encode())
+        _STAMP.append(h.hexdigest())
+    return _STAMP[0]
+
+
+def _pristine(pipeline: str) -> bool:
+    """True if every registered pass and peephole rule is son's own (a user's extension
+    is code the index cannot fingerprint).  O(passes + rules)."""
+    from ..passes import PASSES
+    from ..peephole.rules import RULES
+
+    return (all(getattr(p.fn, "__module__", "").startswith("son.") for p in PASSES.values())
+            and all(getattr(r, "__module__", "").startswith("son.") for rs in RULES.values() for r in rs))
+
+
+def _function_fp(fn) -> str | None:
+    """A Python function's fingerprint: file, first line, name, the whole text of its file
+    (as ``inspect`` reads it) and its defaults; None if it has none.  O(file size)."""
+    import linecache
+
+    code = fn.__code__
+    linecache.checkcache(code.co_filename)
+    lines = linecache.getlines(code.co_filename, fn.__globals__)
+    defaults = [_fingerprint(d) for d in fn.__defaults__ or ()]
+    if not lines or None in defaults or fn.__kwdefaults__:
+        return None
+    h = hashlib.sha256(repr((code.co_filename, code.co_firstlineno, fn.__qualname__, code.co_freevars,
+                             defaults)).encode())
+    h.update("".join(lines).encode("utf-8", "surrogatepass"))
+    return "function:" + h.hexdigest()
+
+
+def _fingerprint(v) -> str | None:
+    """A string equal in two processes only for values the parse treats alike: numbers by
+    type and exact value, modules by name, functions by source, other objects (builtins,
+    numpy functions and types) by the name they are found under; None: not fingerprintable."""
+    import types as pytypes
+
+    from ..frontend.parser import MISSING
+
+    t = type(v)
+    if v is MISSING:
+        return _MISSING_FP
+    if v is None or t in (bool, int, str):
+        return f"{t.__name__}:{v!r}"
+    if t is float:
+        return f"float:{v.hex()}"
+    if isinstance(v, np.generic):
+        x = v.item()
+        return f"np.{t.__name__}:{x.hex() if type(x) is float else repr(x)}"
+    if t is pytypes.ModuleType:
+        return f"module:{v.__name__}" if sys.modules.get(v.__name__) is v else None
+    if t is pytypes.FunctionType:
+        return _function_fp(v)
+    mod = getattr(v, "__module__", None)
+    qual = getattr(v, "__qualname__", None) or getattr(v, "__name__", None)
+    if not isinstance(mod, str) or not isinstance(qual, str):
+        return None
+    found = sys.modules.get(mod)
+    for part in qual.split("."):
+        found = getattr(found, part, None)
+    return f"named:{mod}:{qual}" if found is v else None
+
+
+def _resolve(fn, dotted: str):
+    """What dotted name ``dotted`` denotes in function ``fn`` (as the parser resolves it),
+    or the parser's MISSING."""
+    from ..frontend.parser import MISSING
+    from ..frontend.source import closure_of, lookup
+
+    first, *rest = dotted.split(".")
+    try:
+        v = lookup(closure_of(fn), fn.__globals__, first)
+        for a in rest:
+            v = getattr(v, a)
+    except (KeyError, AttributeError):
+        return MISSING
+    return v
+
+
+def _index_key(fn, key: tuple, pipeline, boundscheck: bool) -> str | None:
+    """The index key of one specialization, or None where the index is not used (son.debug
+    on, a pipeline of callables, user passes or rules, annotations, no source file)."""
+    import son
+
+    if son.debug or not isinstance(pipeline, str) or getattr(fn, "__annotations__", None):
+        return None
+    code = getattr(fn, "__code__", None)
+    if code is None or not _pristine(pipeline):
+        return None
+    from ..passes import PIPELINES
+
+    material = repr((_son_stamp(), fn.__module__, fn.__qualname__, code.co_filename, code.co_firstlineno,
+                     key, pipeline, PIPELINES.get(pipeline), boundscheck))
+    return hashlib.sha256(material.encode()).hexdigest()[:32]
+
+
+def _index_file(ikey: str) -> Path:
+    return cache_dir() / "index" / f"{ikey}.json"
+
+
+def _index_store(ikey: str, fn, deps: list, k: Kernel) -> None:
+    """Record kernel ``k`` under ``ikey`` with the fingerprints of the parse's reads
+    (nothing if one cannot be fingerprinted).  O(reads)."""
+    import json
+
+    record: dict[tuple, str] = {}
+    root = _function_fp(fn)
+    if root is None:
+        return
+    for path, name, value in deps:
+        if (path, name) not in record:
+            fp = _fingerprint(value)
+            if fp is None:
+                return
+            record[(path, name)] = fp
+    data = {"module": k.path.name, "name": k.dispatcher.__name__, "root": root,
+            "deps": [[list(p), n, fp] for (p, n), fp in record.items()],
+            "params": [n for n, _ in k.params], "nodes": k.stats["nodes"], "blocks": k.stats["blocks"]}
+    f = _index_file(ikey)
+    try:
+        f.parent.mkdir(exist_ok=True)
+        tmp = f.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, f)
+    except OSError:
+        pass  # the index is an optimization: a read-only cache still works without it
+
+
+def _index_load(ikey: str, fn, args: tuple, rebuild: Callable) -> Kernel | None:
+    """The kernel the index records under ``ikey`` if every read it lists still resolves
+    to the same fingerprint, else None.  O(reads + kernel file) plus Numba's cache load."""
+    import json
+
+    from ..frontend.signature import type_of_value
+
+    try:
+        data = json.loads(_index_file(ikey).read_text())
+        path = cache_dir() / data["module"]
+        text = path.read_text()
+    except (OSError, ValueError):
+        return None
+    if _function_fp(fn) != data["root"] or f"_{hashlib.sha256(text.encode()).hexdigest()[:20]}" \
+            not in path.stem:
+        return None
+    owners: dict[tuple, Any] = {(): fn}
+    for p, name, fp in data["deps"]:
+        p = tuple(p)
+        owner = owners.get(p)
+        if owner is None:  # an inlined callee: resolved from its caller, step by step
+            owner = fn
+            for i, step in enumerate(p):
+                owner = owners.get(p[:i + 1]) or _resolve(owner, step)
+                if type(owner) is not type(fn):
+                    return None
+                owners[p[:i + 1]] = owner
+        if _fingerprint(_resolve(owner, name)) != fp:
+            return None
+    if len(data["params"]) != len(args):
+        return None
+    params = [(n, type_of_value(a, n)) for n, a in zip(data["params"], args)]
+    name = fn.__name__
+    stats = {"nodes": data["nodes"], "blocks": data["blocks"], "index": True}
+    old = _KERNELS.get(text)
+    if old is not None:
+        stats.update(compile_s=0.0, cache="memory", numba_cache_hits=0)
+        dispatcher = old.dispatcher
+    else:
+        dispatcher = _numba_compile(path, data["name"], params, name, stats)
+    k = Kernel(None, None, text, stats, dispatcher, path, name=name, params=params, rebuild=rebuild)
+    if old is None:
+        _KERNELS[text] = k
+    return k

@@ -23,17 +23,20 @@ def _verify_if_debug(g: Graph) -> Graph:
     return g
 
 
-def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=None) -> Graph:
+def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=None,
+          deps: list | None = None) -> Graph:
     """Build the graph of Python function ``fn`` (defined in a file or a notebook cell).
 
     Parameter types come from ``argtypes`` (a sequence or a dict by name), else
     from example arguments ``args``, else from annotations, else they are an
     unknown number.  ``peephole=False`` gives the raw graph; ``tracer(rule,
-    old, new)`` is called for every rewrite.
+    old, new)`` is called for every rewrite.  ``deps``, if given, receives one
+    ``(path, name, value)`` per read outside the function (globals, closure cells,
+    builtins, module attributes; ``path`` names the inlined callees it was read in).
     """
     with gc_paused():  # ast.parse of a large function also builds many objects
         src = source_of(fn)
-    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer))
+    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer, deps))
 
 
 _COUNTER = [0]

@@ -155,7 +155,7 @@ class FunctionParser:
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
                  stack: tuple = (), pinned: list[Node] | None = None,
-                 learned: dict | None = None):
+                 learned: dict | None = None, deps: list | None = None, path: tuple = ()):
         self.g = graph
         self.pinned: list[Node] = pinned if pinned is not None else []
         self.peephole = peep
@@ -168,6 +168,15 @@ class FunctionParser:
         self._locals: set[str] | None = None
         #: what failed loop attempts learned: id(loop statement) -> {variable: type}
         self.learned: dict[int, dict[str, Type]] = learned if learned is not None else {}
+        #: when not None, every outside read is appended as (path, dotted name, value or
+        #: MISSING); ``path`` is the dotted callee names inlined from the root function to here
+        self.deps = deps
+        self.path = path
+
+    def note(self, name: str, value) -> None:
+        """Record that the parse read ``name`` (in this function's namespace) as ``value``."""
+        if self.deps is not None:
+            self.deps.append((self.path, name, value))
 
     # ================================================================ errors
     def error(self, at: ast.AST | None, message: str, construct: str | None = None) -> SonSyntaxError:
@@ -670,9 +679,11 @@ class FunctionParser:
         try:
             v = self.src.lookup(name)
         except KeyError:
+            self.note(name, MISSING)
             # CPython raises NameError when (and only if) the read is reached
             self.guard(self.con(True), NameError, f"name {name!r} is not defined")
             return self.peep(Constant(self.g, TOP))  # a value for the code after: it is dead
+        self.note(name, v)
         return self.constant_value(v, name, at)
 
     def constant_value(self, v, name: str, at: ast.AST) -> Node:
@@ -941,16 +952,22 @@ class FunctionParser:
             if self.scope is not None and (self.scope.get(e.id) is not None or e.id in self.local_names):
                 raise self.error(e, f"{e.id!r} is a local variable, not a function or module", "call")
             try:
-                return self.src.lookup(e.id)
+                v = self.src.lookup(e.id)
             except KeyError:
+                self.note(e.id, MISSING)
                 raise self.error(e, f"name {e.id!r} is not defined", "name") from None
+            self.note(e.id, v)
+            return v
         if isinstance(e, ast.Attribute):
             base = self.resolve(e.value)
             try:
-                return getattr(base, e.attr)
+                v = getattr(base, e.attr)
             except AttributeError:
+                self.note(ast.unparse(e), MISSING)
                 raise self.error(e, f"{ast.unparse(e.value)} has no attribute {e.attr!r}",
                                  "attribute") from None
+            self.note(ast.unparse(e), v)
+            return v
         raise self.unsupported(e, f"call of a {type(e).__name__.lower()} expression")
 
     def expr_Call(self, e):
@@ -1135,13 +1152,17 @@ class FunctionParser:
             else:
                 raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
         sub = FunctionParser(self.g, self.peephole, src, callee, self.stack, self.pinned,
-                             self.learned)
+                             self.learned, self.deps, self.path + (ast.unparse(e.func),))
         out = sub.parse_body()
         self.scope.ctrl = out.ctrl
         self.scope.mem = out.mem
         v = out.get("$ret").keep()
         out.drop()
         return v.unkeep()
+
+
+#: what ``FunctionParser.note`` records for a name that is not defined
+MISSING = object()
 
 
 def _key(fn):
@@ -1184,13 +1205,14 @@ _CALLS: dict = {
 
 # ==================================================================== entry points
 def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=None,
-                tracer=None) -> Graph:
-    """Parse ``src`` into a new Graph (the body of ``son.parse``)."""
+                tracer=None, deps: list | None = None) -> Graph:
+    """Parse ``src`` into a new Graph (the body of ``son.parse``); ``deps``, if given,
+    receives every read outside the function (see ``FunctionParser.note``)."""
     with gc_paused(), deep_syntax_trees():
-        return _build_graph(src, peephole, argtypes, args, tracer)
+        return _build_graph(src, peephole, argtypes, args, tracer, deps)
 
 
-def _build_graph(src, peephole, argtypes, args, tracer) -> Graph:
+def _build_graph(src, peephole, argtypes, args, tracer, deps=None) -> Graph:
     a = src.tree.args
     where = f"{src.filename}:{src.tree.lineno + src.line0}"
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
@@ -1220,7 +1242,7 @@ def _build_graph(src, peephole, argtypes, args, tracer) -> Graph:
     scope = Scope(g, ctrl, mem)
     for i, (name, _t) in enumerate(g.params):
         scope.set(name, peep.peep(Proj(g, g.start, 2 + i, name)))
-    parser = FunctionParser(g, peep, src, scope)
+    parser = FunctionParser(g, peep, src, scope, deps=deps)
     out = parser.parse_body()
     if not parser.dead(out):
         ret = out.get("$ret")

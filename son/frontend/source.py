@@ -30,13 +30,31 @@ class FunctionSource:
 
     def lookup(self, name: str):
         """The object a free name denotes: closure cell, global, then builtin."""
-        if name in self.closure:
-            return self.closure[name]
-        if name in self.globals:
-            return self.globals[name]
-        if hasattr(builtins, name):
-            return getattr(builtins, name)
-        raise KeyError(name)
+        return lookup(self.closure, self.globals, name)
+
+
+def lookup(closure: dict, globals: dict, name: str):
+    """The object free name ``name`` denotes in a function with these cells and globals:
+    closure cell, global, then builtin; ``KeyError`` if none.  O(1)."""
+    if name in closure:
+        return closure[name]
+    if name in globals:
+        return globals[name]
+    if hasattr(builtins, name):
+        return getattr(builtins, name)
+    raise KeyError(name)
+
+
+def closure_of(fn) -> dict:
+    """Free variable name -> value of ``fn``'s filled closure cells.  O(free variables)."""
+    closure = {}
+    if fn.__closure__:
+        for name, cell in zip(fn.__code__.co_freevars, fn.__closure__):
+            try:
+                closure[name] = cell.cell_contents
+            except ValueError:
+                pass
+    return closure
 
 
 _CACHE: dict[object, FunctionSource] = {}
@@ -75,14 +93,7 @@ def source_of(fn) -> FunctionSource:
         what = "async function" if fdef is not None else "function definition"
         raise SonSyntaxError(f"unsupported construct: {what} (son parses plain 'def' functions)",
                              code.co_filename, first, col0, what)
-    closure = {}
-    if fn.__closure__:
-        for name, cell in zip(code.co_freevars, fn.__closure__):
-            try:
-                closure[name] = cell.cell_contents
-            except ValueError:
-                pass
-    src = FunctionSource(fdef, code.co_filename, first - 1, col0, fn.__globals__, closure,
+    src = FunctionSource(fdef, code.co_filename, first - 1, col0, fn.__globals__, closure_of(fn),
                          fn.__defaults__ or (), fn)
     _CACHE[fn] = src
     return src
