@@ -45,6 +45,21 @@ def _son_debug():
     son.debug = old
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _son_cache_dir(tmp_path_factory):
+    """Kernels compiled by any test (subprocesses included: they inherit the
+    environment) go to a temporary cache directory, never the user's."""
+    import os
+
+    old = os.environ.get("SON_CACHE_DIR")
+    os.environ["SON_CACHE_DIR"] = str(tmp_path_factory.mktemp("son-cache"))
+    yield
+    if old is None:
+        del os.environ["SON_CACHE_DIR"]
+    else:
+        os.environ["SON_CACHE_DIR"] = old
+
+
 def canon(v):
     """A comparable, printable form of a value (see the module docstring)."""
     if isinstance(v, np.ndarray):

@@ -37,20 +37,6 @@ SWEEP = settings(max_examples=8, deadline=None, derandomize=True, database=None,
                  suppress_health_check=list(HealthCheck))
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _cache_dir(tmp_path_factory):
-    """Kernels compiled here go to a temporary cache directory."""
-    import os
-
-    old = os.environ.get("SON_CACHE_DIR")
-    os.environ["SON_CACHE_DIR"] = str(tmp_path_factory.mktemp("son-cache"))
-    yield
-    if old is None:
-        del os.environ["SON_CACHE_DIR"]
-    else:
-        os.environ["SON_CACHE_DIR"] = old
-
-
 def source_of(fn, **kw) -> str:
     g = son.parse(fn, **kw)
     s = schedule(g)

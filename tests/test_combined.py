@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import son
+from son.examples import twin_inductions
 from son.nodes import Constant, Loop, Never, NewArray, Phi, Raise, ir
 from son.nodes.types import FLOAT, INT, constant
 from son.sccp.combined import analyze, combined
@@ -50,30 +51,19 @@ def agrees(fn, g: son.Graph, *argss) -> None:
 
 
 # ================================================================ only the combination finds these
-def twin_induction(a: int, n: int):
-    x = y = a
-    while n > 0:
-        if x != y:
-            x = x + 7
-        x += 1
-        y += 1
-        n -= 1
-    return x - y
-
-
 def test_twin_induction_variables_are_congruent_only_optimistically():
     """x != y is false only if x and y are congruent, and they are congruent only if
     the branch that adds 7 is unreachable: combined proves ``return 0``."""
-    g = opt(twin_induction)
+    g = opt(twin_inductions)
     # only n's countdown is left (an empty loop is not the analysis' business)
     assert ir(g) == ("%8 loop(start, %16)\n  %12 = phi(n, (%12+-1))\n%15 if (%12>0)  [from %8]\n"
                      "%17 false(%15)\nreturn 0  [from %17]\n%16 true(%15)")
     assert g.param(0) is None  # x's and y's phis are gone, and with them every use of a
-    agrees(twin_induction, g, (5, 3), (-2, 0), (0, 10))
+    agrees(twin_inductions, g, (5, 3), (-2, 0), (0, 10))
 
 
 def test_sccp_alone_does_not_prove_the_twins_equal():
-    g = opt_sccp(twin_induction)
+    g = opt_sccp(twin_inductions)
     assert "return (%10-%11)  [from %17]" in ir(g) and "if (%10!=%11)" in ir(g)
     assert g.return_type == INT
 
@@ -146,7 +136,7 @@ def test_congruent_phis_share_one_leader(cleanup):
 
 
 def test_analysis_puts_the_twins_in_one_class_and_the_counter_alone():
-    g = son.parse(twin_induction)
+    g = son.parse(twin_inductions)
     leader, stats = analyze(g)
     x, y, n = (p for p in sorted(g.nodes(), key=lambda m: m.nid) if type(p) is Phi and p.inputs[0] is not None
                and type(p.inputs[0]) is Loop)

@@ -46,17 +46,6 @@ MIXED_MESSAGES = ("one type per variable", "not a single int, float, bool", "on 
 NAN_SIGN = {"neg_zero_arith"}
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _cache_dir(tmp_path_factory):
-    old = os.environ.get("SON_CACHE_DIR")
-    os.environ["SON_CACHE_DIR"] = str(tmp_path_factory.mktemp("son-cache"))
-    yield
-    if old is None:
-        del os.environ["SON_CACHE_DIR"]
-    else:
-        os.environ["SON_CACHE_DIR"] = old
-
-
 def _has_nan(args) -> bool:
     return any(isinstance(a, float) and math.isnan(a) for a in args)
 
