@@ -62,8 +62,8 @@ def register_pass(name: str, fn: PassFn | None = None, *, doc: str | None = None
             raise SonError(f"invalid pass name {name!r}: use a word without commas or spaces")
         if name in PASSES and not replace:
             raise SonError(f"a pass named {name!r} is already registered (pass replace=True to override)")
-        text = doc if doc is not None else (f.__doc__ or "").strip().splitlines()[0:1]
-        PASSES[name] = Pass(name, f, text if isinstance(text, str) else "".join(text))
+        first_line = ((f.__doc__ or "").strip().splitlines() or [""])[0]
+        PASSES[name] = Pass(name, f, doc if doc is not None else first_line)
         return f
 
     return add if fn is None else add(fn)
