@@ -18,3 +18,15 @@ class SonSyntaxError(SonError):
         self.col = col
         self.construct = construct
         super().__init__(f"{filename}:{lineno}:{col}: {message}")
+
+
+class KernelCompileError(SonError):
+    """Numba refused the source son generated for a graph (a bug in son's code generator).
+
+    ``source`` is the generated module's text and ``path`` the file it was written to,
+    so the kernel can be read, and compiled by hand, to see what Numba objects to."""
+
+    def __init__(self, message: str, source: str, path: str):
+        self.source = source
+        self.path = path
+        super().__init__(message)

@@ -8,7 +8,7 @@ from typing import Callable
 
 import numpy as np
 
-from .._util import gc_paused
+from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonSyntaxError
 from ..nodes import Graph
 from .parser import build_graph
@@ -61,7 +61,8 @@ def parse_source(text: str, name: str | None = None, peephole: bool = True, argt
         src_from_text = source_from_text(text, name, namespace, filename)  # syntax errors first
     linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
     try:
-        code = compile(text, filename, "exec")
+        with deep_syntax_trees():  # CPython's compiler counts its depth against the limit
+            code = compile(text, filename, "exec")
     except SyntaxError as e:
         raise SonSyntaxError(f"Python syntax error: {e.msg}", filename, e.lineno or 0,
                              (e.offset or 1) - 1, "syntax") from None

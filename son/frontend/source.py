@@ -8,6 +8,7 @@ import inspect
 import linecache
 from dataclasses import dataclass, field
 
+from .._util import deep_syntax_trees
 from ..errors import SonSyntaxError
 
 
@@ -84,7 +85,8 @@ def source_of(fn) -> FunctionSource:
     text = "".join(ln[len(indent):] if ln.startswith(indent) else ln for ln in lines)
     col0 = len(indent)
     try:
-        tree = ast.parse(text)
+        with deep_syntax_trees():  # CPython's parser counts its depth against the limit
+            tree = ast.parse(text)
     except SyntaxError as e:
         raise SonSyntaxError(f"Python syntax error: {e.msg}", code.co_filename,
                              first + (e.lineno or 1) - 1, col0 + (e.offset or 1) - 1, "syntax") from None
@@ -102,7 +104,8 @@ def source_of(fn) -> FunctionSource:
 def source_from_text(text: str, name: str | None, namespace: dict, filename: str) -> FunctionSource:
     """The ``FunctionSource`` of function ``name`` (default: the last one) in ``text``."""
     try:
-        tree = ast.parse(text, filename)
+        with deep_syntax_trees():
+            tree = ast.parse(text, filename)
     except SyntaxError as e:
         raise SonSyntaxError(f"Python syntax error: {e.msg}", filename, e.lineno or 0,
                              (e.offset or 1) - 1, "syntax") from None

@@ -8,22 +8,41 @@ node wins), and finally value-numbers ``n`` by hash-consing its key into
 ``graph.gvn``.  A rule that returns a new node has that node peeped in turn;
 a rule that returns ``n`` itself changed ``n`` in place (an operand swap).
 
-``Peephole.iterate(nodes)`` runs ``peep`` over a worklist until nothing
-changes; when a node is replaced or changes type its users (and its inputs,
-whose use counts changed) are revisited.  Each visit is O(rules for the class
-+ arity); a rewrite chain longer than ``MAX_REWRITES`` on one node raises
-``SonError`` naming the rules that cycle.
+``Peephole.iterate(nodes)`` runs ``peep`` over a first-in first-out worklist
+until nothing changes: a node that changes type has its users revisited, one
+changed in place its users and inputs, and when a node is replaced, the users
+that move to the replacement and the inputs that lose a use (never all the
+replacement's users: that made chains of folded guards quadratic).  Each
+visit is O(rules for the class + arity); a graph whose rewrites are local
+settles in O(N + E) visits.
+
+Termination.  The successive rewrites of one node form a *chain*: each step
+changes the node in place, builds a new node, or replaces it by an older one.
+Replacing a node by an older one kills it, so such steps are bounded by the
+graph's size (a chain of folded guards, ``phi(phi(...))``: legitimately
+long).  The other two kinds can cycle, so ``_Chain`` records the state each
+step reaches (the node's value-numbering key: class, payload, input ids) and
+raises ``SonError`` naming the rules between the two visits the moment a
+state repeats (``a*b -> b*a -> a*b``); while iterating, a node's record
+survives between its visits, so a cycle through two nodes' rules is caught
+too.  Terms that grow without repeating are stopped by a bound: at most
+``MAX_REWRITES`` in-place rewrites of one node in one visit, and at most
+``MAX_REWRITES`` plus the graph's node count of new nodes built by one chain
+(a legitimate chain, such as reassociating ``((a+1)+2)+...``, consumes one
+existing node per new one).  Bookkeeping is O(1) per rewrite.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Callable, Iterable
 
 from ..errors import SonError
-from ..nodes import Constant, Load, NewArray, Node, Proj, Store
+from ..nodes import Constant, Load, NewArray, Node, Proj, Region, Store
 from .rules import RULES
 
-#: bound on successive rewrites of one node before we call it a cycle
+#: in-place rewrites of one node in one visit, and (plus the graph's size) new nodes
+#: built by one chain of rewrites, before the rules are declared not to terminate
 MAX_REWRITES = 100
 
 Tracer = Callable[[str, Node, Node], None]
@@ -32,6 +51,56 @@ Tracer = Callable[[str, Node, Node], None]
 def _foldable(n: Node) -> bool:
     t = type(n)
     return not (n.is_cfg or t is Constant or t is Proj or t is Load or t is Store or t is NewArray)
+
+
+class _Chain:
+    """The rewrites of one node so far (see the module docstring, Termination)."""
+
+    __slots__ = ("origin", "first_new_id", "fresh_limit", "fired", "states", "in_place", "fresh")
+
+    def __init__(self, n: Node, first_new_id: int, fired: list[str]):
+        """A record for ``n``, whose visit began when the graph's next id was ``first_new_id``."""
+        self.origin = f"{n!r} ({type(n).__name__})"
+        self.first_new_id = first_new_id
+        self.fresh_limit = MAX_REWRITES + first_new_id
+        self.fired = fired
+        #: state -> number of rules fired when it was reached (a node's state before its
+        #: first rewrite is not recorded, so a cycle is caught one step later)
+        self.states: dict[tuple, int] = {("at", n.nid): 0}
+        self.in_place = 0
+        self.fresh = 0
+
+    def step(self, old: Node, new: Node) -> None:
+        """Rule ``self.fired[-1]`` rewrote ``old`` to ``new``: check for a cycle and the bounds."""
+        if new is old:
+            self.in_place += 1
+            state = ("key", new.key())
+        elif new.nid >= self.first_new_id:
+            self.fresh += 1
+            self.in_place = 0
+            state = ("key", new.key())
+        else:
+            self.in_place = 0
+            state = ("at", new.nid)
+        seen = self.states.get(state)
+        if seen is not None:
+            rules = self.fired[seen:]
+            raise SonError(f"peephole rules cycle on {self.origin}: {' -> '.join(rules)} brought "
+                           f"{new!r} back to a form it had before; change or remove "
+                           f"rule{'s' if len(set(rules)) > 1 else ''} {', '.join(sorted(set(rules)))}")
+        self.states[state] = len(self.fired)
+        if self.in_place > MAX_REWRITES or self.fresh > self.fresh_limit:
+            what = (f"{self.in_place} in-place rewrites of {new!r}" if self.in_place > MAX_REWRITES
+                    else f"{self.fresh} new nodes built")
+            last = self.fired[-12:]
+            raise SonError(f"peephole rules do not settle on {self.origin}: {what} without reaching a "
+                           f"fixpoint; the last rules: {' -> '.join(last)} (rules involved: "
+                           f"{', '.join(sorted(set(last)))})")
+
+    def merged(self, other: Node) -> None:
+        """Value numbering replaced the node by an equal one: progress (the node dies)."""
+        self.in_place = 0
+        self.states.setdefault(("at", other.nid), len(self.fired))
 
 
 class Peephole:
@@ -43,7 +112,11 @@ class Peephole:
         #: called as tracer(rule, old, new) for every rewrite; defaults to the graph's
         #: own ``tracer`` attribute, which ``son.trace`` sets while passes run
         self.tracer = tracer if tracer is not None else getattr(graph, "tracer", None)
+        #: while iterating: the queue of nodes to visit, and the same nodes as a set
+        self._queue: deque[Node] = deque()
         self._work: dict[Node, None] | None = None
+        #: while iterating: the rewrite record of each node that a rule changed
+        self._chains: dict[Node, _Chain] | None = None
 
     # ------------------------------------------------------------------ one node
     def peep(self, n: Node) -> Node:
@@ -51,22 +124,44 @@ class Peephole:
         if not self.enabled:
             n.type = n.compute()
             return n
-        fired: list[str] = []
-        while len(fired) < MAX_REWRITES:
+        chain = self._chains.pop(n, None) if self._chains is not None else None
+        if chain is not None:
+            chain.in_place = 0  # a new visit: the in-place budget is per visit
+        fired = chain.fired if chain is not None else []
+        first_new_id = self.graph._next_id
+        while True:
+            old_type = n.type
             n.type = n.compute()
+            if n.type != old_type:
+                self._revisit(n.outputs)  # the users' types may change
             if None in n.inputs[1:]:
                 return n  # incomplete (a loop phi before its back edge): nothing to do yet
             x = self._rewrite(n, fired)
             if x is None:
                 other = self._value_number(n)
                 if other is n:
+                    if chain is not None and self._chains is not None:
+                        self._chains[n] = chain
                     return n
                 x = self._hit("gvn", n, other, fired)
-            if x is not n:
+            if chain is None:
+                chain = _Chain(n, first_new_id, fired)
+            if fired[-1] == "gvn":
+                chain.merged(x)
+            else:
+                chain.step(n, x)
+            if x is n:
+                self._revisit(n.outputs)  # changed in place: its users' rules may fire now
+                self._revisit(n.inputs)
+            else:
+                # only the users that move to ``x`` and the inputs that lose a use changed;
+                # ``x``'s own users did not (touching them made a chain of folded guards
+                # quadratic: each fold moves every node pinned below it up one guard)
+                moved, ins = (list(n.outputs), list(n.inputs)) if self._work is not None else ((), ())
                 self._replace(n, x)
+                self._revisit(moved)
+                self._revisit(ins)
                 n = x
-            self._touch(n)
-        raise SonError(f"peephole rules cycle on {n!r}: " + " -> ".join(fired[-12:]))
 
     def _peep_fresh_inputs(self, x: Node, first_new_id: int) -> None:
         """Peephole, inputs first, the nodes a rule built below its result (a new
@@ -90,12 +185,17 @@ class Peephole:
         """Fold to a constant or apply the first rule that fires; None if none does."""
         if n.type.is_constant and _foldable(n):
             return self._hit("fold", n, Constant(self.graph, n.type), fired)
-        for r in RULES.get(type(n), ()):
+        rules = RULES.get(type(n), ())
+        # a Region's rules may replace its Phis (``_drop_phis``): their users change too
+        phi_users = ([u for p in n.phis() for u in p.outputs]
+                     if rules and self._work is not None and isinstance(n, Region) else ())
+        for r in rules:
             first_new_id = self.graph._next_id
             x = r(n)
             if x is not None:
                 if x is not n:
                     self._peep_fresh_inputs(x, first_new_id)
+                self._revisit(phi_users)
                 return self._hit(r.__name__, n, x, fired)
         return None
 
@@ -129,31 +229,30 @@ class Peephole:
             new.unkeep()
 
     # ------------------------------------------------------------------ worklist
-    def _touch(self, n: Node) -> None:
-        """While iterating, revisit the users and inputs of a node that changed."""
+    def _revisit(self, nodes: Iterable[Node | None]) -> None:
+        """While iterating, queue ``nodes`` (live ones not queued yet) for another visit."""
         work = self._work
-        if work is None or n.inputs is None:
+        if work is None:
             return
-        for u in n.outputs:
-            work[u] = None
-        for x in n.inputs:
-            if x is not None:
-                work[x] = None
+        queue = self._queue
+        for u in nodes:
+            if u is not None and u not in work and u.inputs is not None:
+                work[u] = None
+                queue.append(u)
 
     def iterate(self, nodes: Iterable[Node]) -> None:
         """Peephole ``nodes`` and everything their changes affect, to a fixpoint."""
         if not self.enabled:
             return
-        outer, self._work = self._work, dict.fromkeys(nodes)
-        work = self._work
+        outer = self._work, self._queue, self._chains
+        self._queue = queue = deque(dict.fromkeys(nodes))
+        self._work = work = dict.fromkeys(queue)  # the queued nodes
+        self._chains = {}
         try:
-            while work:
-                n, _ = work.popitem()
-                if n.inputs is None:
-                    continue
-                old_type = n.type
-                x = self.peep(n)
-                if x is not n or x.type != old_type:
-                    self._touch(x)
+            while queue:  # first in, first out: the caller's order (id order: defs first)
+                n = queue.popleft()
+                del work[n]
+                if n.inputs is not None:
+                    self.peep(n)
         finally:
-            self._work = outer
+            self._work, self._queue, self._chains = outer
