@@ -7,6 +7,7 @@
     son.compare(f)                            # pessimistic vs optimistic, side by side
     s = son.schedule(h)                       # Global Code Motion
     k = son.jit(f)                            # a Numba-compiled kernel
+    df = son.grad(f)                          # derivatives: grad, value_and_grad, jvp
 
 Stages that pull in heavy dependencies (Numba) are imported on first use, so
 ``import son`` stays cheap.
@@ -17,6 +18,7 @@ from importlib import import_module
 from .errors import SonError, SonSyntaxError
 from .exec.interp import interpret
 from .frontend import parse, parse_source
+from .grad import grad, jvp, value_and_grad  # son.grad the function shadows the subpackage, as below
 from .nodes import Graph
 from .schedule import schedule  # the function shadows the subpackage's name on purpose
 from .trace import trace  # likewise
@@ -52,5 +54,5 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "interpret", "parse", "parse_source",
-           "schedule", "trace", *_LAZY]
+__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "grad", "interpret", "jvp", "parse",
+           "parse_source", "schedule", "trace", "value_and_grad", *_LAZY]

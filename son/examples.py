@@ -190,6 +190,8 @@ def returned_constant(graph):
 
     values = set()
     for r in graph.returns():
+        if len(r.values) != 1:
+            return None
         v = r.value
         if type(v) is not Constant:
             return None

@@ -36,9 +36,10 @@ from ..nodes import (
     Stop,
     Store,
 )
+from ..nodes.memory import TapeGrow
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType
 
-_EAGER = (Load, Store, NewArray)
+_EAGER = (Load, Store, NewArray, TapeGrow)
 
 
 class _Plan:
@@ -135,7 +136,8 @@ def _check_args(g: Graph, args) -> list:
 
 
 def interpret(g: Graph, *args):
-    """Run graph ``g`` on ``args``; returns its value or raises what it raises."""
+    """Run graph ``g`` on ``args``; returns its value (a tuple where the Return has several)
+    or raises what it raises."""
     plan = _Plan(g)
     vals: dict[Node, object] = {}  # phis, parameters, memory effects: changed only by control
     memo: dict[Node, object] = {}  # pure values, valid until control enters a Region
@@ -174,7 +176,9 @@ def interpret(g: Graph, *args):
             vals[e] = e.eval(*[value(x) for x in e.inputs[1:]])
         t = type(c)
         if t is Return:
-            return value(c.inputs[2])
+            if len(c.inputs) == 3:
+                return value(c.inputs[2])
+            return tuple(value(v) for v in c.inputs[2:])  # a multi-value Return
         if t is Raise:
             raise c.exc(c.message)
         if t is If:

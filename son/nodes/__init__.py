@@ -18,6 +18,8 @@ from .arith import (
     Constant,
     Div,
     FloorDiv,
+    IEEEDiv,
+    IEEEPow,
     Invert,
     IsFloat,
     Mod,

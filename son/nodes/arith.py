@@ -20,6 +20,8 @@ from __future__ import annotations
 import math
 import operator
 
+import numpy as np
+
 from .node import Node
 from .types import BOOL, BOTTOM, FLOAT, INT, INT64_MIN, NUMBER, Type, constant, wrap64
 
@@ -176,6 +178,48 @@ class Pow(Binary):
         if type(r) is complex:
             raise ValueError("negative number raised to a fractional power (complex result)")
         return r
+
+
+class IEEEDiv(Binary):
+    """``a / b`` with IEEE-754 results (inf, nan) instead of ZeroDivisionError.
+
+    Never built by the frontend: derivative rules use it (son/grad/rules.py), where a
+    partial such as ``1/x`` must be a total function that no guard protects."""
+
+    __slots__ = ()
+    symbol = "fdiv"
+
+    def eval(self, a, b):
+        try:
+            return float(a) / float(b)
+        except ZeroDivisionError:
+            with np.errstate(all="ignore"):
+                return float(np.float64(a) / np.float64(b))
+
+    def result_type(self, a, b):
+        return FLOAT if a.kind and b.kind else BOTTOM
+
+
+class IEEEPow(Binary):
+    """``a ** b`` on floats with IEEE-754 results (C ``pow``: ``0.0 ** -1.0`` is inf, a
+    negative base to a fractional power nan, overflow inf) where Python raises.
+    Built only by derivative rules (son/grad/rules.py), like ``IEEEDiv``."""
+
+    __slots__ = ()
+    symbol = "fpow"
+
+    def eval(self, a, b):
+        try:
+            r = float(a) ** float(b)
+            if type(r) is float:
+                return r
+        except (ZeroDivisionError, OverflowError):
+            pass
+        with np.errstate(all="ignore"):
+            return float(np.power(np.float64(a), np.float64(b)))
+
+    def result_type(self, a, b):
+        return FLOAT if a.kind and b.kind else BOTTOM
 
 
 class Neg(Unary):

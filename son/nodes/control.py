@@ -9,7 +9,7 @@ Layout (Click's convention):
   Loop(None, entry, back)         matches the Region's i-th control input
   Phi(region, v1, ..., vk)
   If(ctrl, pred)                  type (true?, false?) as a tuple of CTRL/XCTRL
-  Return(ctrl, mem, value), Raise(ctrl, mem)   (exception class in the payload)
+  Return(ctrl, mem, v1, ..., vk), Raise(ctrl, mem)   (exception class in the payload)
   Stop(r1, ..., rk)               gathers Returns and Raises
   XCtrl(start)                    the dead-control constant
 """
@@ -183,13 +183,24 @@ class If(CFGNode):
 
 
 class Return(CFGNode):
+    """``Return(ctrl, mem, v1, ..., vk)``: the function returns ``v1`` when k == 1 and the
+    tuple ``(v1, ..., vk)`` otherwise (derivative graphs return several values).  Every
+    Return of a graph has the same number of values."""
+
     __slots__ = ()
 
-    def __init__(self, graph, ctrl, mem, value):
-        super().__init__(graph, ctrl, mem, value)
+    def __init__(self, graph, ctrl, mem, *values):
+        super().__init__(graph, ctrl, mem, *values)
+
+    @property
+    def values(self) -> list[Node]:
+        return self.inputs[2:]
 
     @property
     def value(self) -> Node:
+        """The returned value of a single-value Return."""
+        if len(self.inputs) != 3:
+            raise TypeError(f"{self!r} returns {len(self.inputs) - 2} values; read .values")
         return self.inputs[2]
 
 

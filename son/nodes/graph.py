@@ -11,7 +11,7 @@ from typing import Iterator
 
 from .control import Proj, Return, Start, Stop  # noqa: F401
 from .node import Node
-from .types import CTRL, TOP, Type
+from .types import CTRL, TOP, TupleType, Type
 
 
 class Graph:
@@ -77,10 +77,17 @@ class Graph:
 
     @property
     def return_type(self) -> Type:
-        t = TOP
+        """The meet of the returned values' types; a ``TupleType`` (one meet per position)
+        when the Returns return several values."""
+        ts: list[Type] | None = None
         for r in self.returns():
-            t = t.meet(r.value.type)
-        return t
+            vs = r.values
+            if ts is None:
+                ts = [TOP] * len(vs)
+            ts = [t.meet(v.type) for t, v in zip(ts, vs)]
+        if ts is None:
+            return TOP
+        return ts[0] if len(ts) == 1 else TupleType(ts)
 
     def param(self, index: int) -> Proj | None:
         """The projection of argument ``index`` if the graph still uses it."""

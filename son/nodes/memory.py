@@ -146,3 +146,36 @@ class OutOfBounds(Node):
 
     def result_type(self, a, b):
         return BOOL if a.kind and b.kind else BOTTOM
+
+
+class TapeGrow(Node):
+    """``TapeGrow(ctrl, mem, array, count)``: ``array`` itself if it has room for an
+    element at index ``count``, else a copy of it with twice the capacity plus 16, or
+    ``count + 1`` if that is more (reverse mode reserves room before a counted loop).
+    Reverse mode (son/grad/tape.py) calls it before every push on a tape; it reads the
+    array's contents (hence the memory input) and, like NewArray, is an identity that
+    is never value-numbered.  Kernels test the capacity inline and call the copying
+    helper ``_tape_grow`` only when full.  O(1) amortized per push."""
+
+    __slots__ = ()
+    is_gvn = False
+
+    def __init__(self, graph, ctrl, mem, array, count):
+        super().__init__(graph, ctrl, mem, array, count)
+
+    @property
+    def label(self) -> str:
+        return "tape_grow"
+
+    def compute(self) -> Type:
+        t = self.inputs[2].type
+        return t if t is TOP or isinstance(t, ArrayType) else BOTTOM
+
+    def eval(self, mem, array, count):
+        if count < len(array):
+            return array
+        import numpy as np
+
+        grown = np.empty(max(2 * len(array) + 16, count + 1), dtype=array.dtype)
+        grown[:len(array)] = array
+        return grown

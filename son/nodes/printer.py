@@ -163,7 +163,7 @@ class _Printer:
             elif t is Return:
                 mem = "" if c.inputs[1] is mem0 else f"  [mem {self.ref(c.inputs[1])}]"
                 where = "" if self._straight() else f"  [from {self._atom(c.inputs[0])}]"
-                self._line(f"return {self.ref(c.value)}{mem}{where}", c)
+                self._line(f"return {', '.join(self.ref(v) for v in c.values)}{mem}{where}", c)
             elif t is Raise:
                 exc = f"{c.exc.__name__}({c.message!r})"
                 self._line(f"%{c.nid} raise {exc}  [from {self._atom(c.inputs[0])}]", c)

@@ -4,7 +4,7 @@
 2. no dead node is still attached (every attached node is live from Stop);
 3. control is well formed: control inputs are CFG nodes, a Phi sits on a
    Region and has one value per Region input, an If has at most one
-   projection per side, Return/Raise feed Stop;
+   projection per side, Return/Raise feed Stop, every Return returns as many values;
 4. types are sound: a node's type is never more precise than ``compute()``
    says its inputs justify.
 """
@@ -58,9 +58,14 @@ def _check_control(n: Node) -> None:
         if len(n.inputs) != len(r.inputs):
             _fail(n, f"Phi has {len(n.inputs) - 1} values for {len(r.inputs) - 1} paths")
     elif t is Stop:
+        arity = {len(c.inputs) for c in n.inputs if type(c) is Return}
         for c in n.inputs:
             if type(c) not in (Return, Raise):
                 _fail(n, f"Stop input {c!r} is not a Return or Raise")
+            if type(c) is Return and len(arity) > 1:
+                _fail(c, f"Returns of one graph return {sorted(k - 2 for k in arity)} values")
+            if type(c) is Return and any(v is None or v.is_cfg for v in c.values):
+                _fail(c, "a returned value is missing or is control")
     elif isinstance(n, CFGNode) and n.inputs:
         c = n.inputs[0]
         if c is not None and not c.is_cfg and t is not CProj:

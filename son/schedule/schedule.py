@@ -173,7 +173,7 @@ def _terminator(b: Block) -> str:
     if type(t) is If and len(b.succs) == 2:
         return f"if {_atom(t.pred)} -> B{b.succs[0].id} else B{b.succs[1].id}"
     if type(t) is Return:
-        return f"return {_atom(t.value)}  [mem {_atom(t.inputs[1])}]"
+        return f"return {', '.join(_atom(v) for v in t.values)}  [mem {_atom(t.inputs[1])}]"
     if type(t) is Raise:
         return f"raise {t.exc.__name__}({t.message!r})"
     return f"goto B{b.succs[0].id}" if b.succs else f"end {t!r}"

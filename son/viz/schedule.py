@@ -52,7 +52,7 @@ def block_lines(schedule: Any, b: Any) -> list[str]:
     if type(t) is If:
         lines.append(f"if {_atom(t.pred)}")
     elif type(t) is Return:
-        lines.append(f"return {_atom(t.value)}")
+        lines.append(f"return {', '.join(_atom(v) for v in t.values)}")
     elif type(t) is Raise:
         lines.append(f"raise {t.exc.__name__}({t.message!r})")
     return lines

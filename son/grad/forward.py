@@ -1,0 +1,360 @@
+"""Forward mode: ``jvp_graph(graph, argnums)``, a new graph that computes the primal
+and, next to every active float value, its tangent.
+
+The result is the primal graph copied, with one tangent parameter per argnum
+appended (a float for a float parameter, a float64 array for an array parameter)
+and every Return returning the primal values followed by their tangents.  Nothing is
+unrolled and no tape is needed: control flow is the primal's, unchanged.
+
+* **Scalars.** A value node with a rule in ``rules.PARTIALS`` gets the tangent
+  ``sum_i p_i * xdot_i`` over its active operands (a zero tangent is represented by
+  None and materialised as ``0.0`` only where a Phi, a Store or a Return needs a
+  value).  A Phi gets a tangent Phi on the same Region.
+* **Arrays.** A float64 array whose elements may carry a derivative (an array
+  argnum, or an array that an active value is stored into; arrays merged by a Phi
+  count as one, since a store through the Phi writes either) gets a tangent array:
+  the tangent parameter, a ``np.zeros`` next to its ``NewArray``, a tangent Phi next
+  to its Phi (``np.zeros(len(a))`` for an array parameter that is not an argnum but
+  aliases an active one).  A Load of an active array gets a Load of the tangent
+  array with the same control, memory and index; a Store into one gets a Store of
+  the value's tangent (0.0 for an inactive value) into the tangent array right
+  after it on the memory chain (the primal Store's users read the tangent Store).
+* Guards (If/Raise and their predicates), integers and bools carry no derivative.
+  A float-valued node with no rule (``rules.NOT_DIFFERENTIABLE``, or a class the
+  table does not know) through which a derivative flows is a ``SonError`` naming it.
+
+``TANGENT_ARRAY_NODES`` lets another module register how an
+array-producing node of its own (e.g. a tape that grows) gets its tangent array.
+
+Costs: activity analysis is a worklist over def-use edges with a union-find over
+array Phis, O(N + E) (near-linear); building the tangents is one iterative
+post-order walk, O(N + E); every rule adds O(1) nodes, so the result has O(N) nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..errors import SonError
+from ..nodes import (
+    FLOAT,
+    NE,
+    Add,
+    ArrayLen,
+    ArrayType,
+    Constant,
+    CProj,
+    Graph,
+    If,
+    Load,
+    Mul,
+    Neg,
+    NewArray,
+    Node,
+    Phi,
+    Proj,
+    Raise,
+    Return,
+    Store,
+)
+from ..nodes.memory import TapeGrow
+from .rules import DISCRETE, NOT_DIFFERENTIABLE, PARTIALS, Builder, is_differentiable
+
+__all__ = ["TANGENT_ARRAY_NODES", "jvp_graph", "tangent_params"]
+
+F64 = ArrayType("float64")
+
+#: class of a node that produces a float64 array from other arrays (e.g. a tape grown
+#: into a bigger copy) -> ``fn(b, node, tangent_of) -> tangent array node``, where
+#: ``tangent_of(x)`` is the tangent array of an input array ``x`` (registered by the
+#: module that defines the class)
+TANGENT_ARRAY_NODES: dict[type, Callable] = {}
+
+
+def _tape_grow(b, n: Node, tangent_of: Callable[[Node], Node]) -> Node:
+    """A tape grown (reverse mode's float tape) has the tangent tape grown alike."""
+    return TapeGrow(b.graph, n.inputs[0], n.inputs[1], tangent_of(n.inputs[2]), n.inputs[3])
+
+
+TANGENT_ARRAY_NODES[TapeGrow] = _tape_grow
+
+
+def _is_f64(n: Node | None) -> bool:
+    return n is not None and n.type == F64
+
+
+def tangent_params(graph: Graph, argnums: tuple[int, ...]) -> list[tuple[str, object]]:
+    """The tangent parameters ``jvp_graph`` appends: ``(name, type)`` per argnum.
+    Raises ``SonError`` for an argnum that is out of range or not float / float64[]."""
+    names = {n for n, _ in graph.params}
+    out = []
+    for k in argnums:
+        if not isinstance(k, int) or not -len(graph.params) <= k < len(graph.params):
+            raise SonError(f"{graph.name}: argnum {k!r} is not a parameter index "
+                           f"({len(graph.params)} parameters)")
+        name, t = graph.params[k]
+        if not (t == FLOAT or t == F64):
+            raise SonError(f"{graph.name}: cannot differentiate with respect to parameter {name!r} of type "
+                           f"{t}: only float and float64-array parameters carry derivatives")
+        d = f"{name}_dot"
+        while d in names:
+            d += "_"
+        names.add(d)
+        out.append((d, t))
+    return out
+
+
+def _norm_argnums(graph: Graph, argnums) -> tuple[int, ...]:
+    ks = (argnums,) if isinstance(argnums, int) else tuple(argnums)
+    m = len(graph.params)
+    out = tuple(k % m if isinstance(k, int) and -m <= k < 0 else k for k in ks)
+    if len(set(out)) != len(out):
+        raise SonError(f"{graph.name}: argnums {argnums!r} repeat a parameter")
+    return out
+
+
+class _UnionFind:
+    def __init__(self):
+        self.parent: dict[Node, Node] = {}
+
+    def find(self, x: Node) -> Node:
+        p = self.parent.setdefault(x, x)
+        root = x
+        while p is not root:
+            root, p = p, self.parent.setdefault(p, p)
+        while x is not root:  # path compression
+            self.parent[x], x = root, self.parent[x]
+        return root
+
+    def union(self, a: Node, b: Node) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra is not rb:
+            self.parent[ra] = rb
+
+
+def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:
+    """The forward-mode derivative of ``graph`` with respect to the parameters
+    ``argnums``: parameters ``(*primal, *tangents)``, returns ``(*values, *tangents)``
+    (``(value, tangent)`` for a one-value graph).  ``graph`` is not changed."""
+    argnums = _norm_argnums(graph, argnums)
+    tparams = tangent_params(graph, argnums)
+    g = graph.copy()
+    _Forward(g, argnums, tparams).run()
+    return g
+
+
+class _Forward:
+    def __init__(self, g: Graph, argnums: tuple[int, ...], tparams: list):
+        self.g = g
+        self.argnums = argnums
+        self.tparams = tparams
+        self.b = Builder(g)
+        self.tan: dict[Node, Node | None] = {}  # value -> tangent (None: zero)
+        self.atan: dict[Node, Node] = {}  # active float64 array -> its tangent array
+        self.phis: list[tuple[Phi, Phi]] = []  # (primal phi, tangent phi) to fill
+
+    # ------------------------------------------------------------------ activity
+    def _activity(self, nodes: list[Node]) -> tuple[set[Node], set[Node]]:
+        """(active values, active arrays): values a derivative can reach from the
+        argnums, and the float64 arrays that may hold such values."""
+        g = self.g
+        uf = _UnionFind()
+        for n in nodes:  # a store through a Phi (or a grown tape) may write any of its arrays
+            if (type(n) is Phi or type(n) in TANGENT_ARRAY_NODES) and _is_f64(n):
+                for x in n.inputs[1:]:
+                    if _is_f64(x):
+                        uf.union(n, x)
+        members: dict[Node, list[Node]] = {}
+        for n in nodes:
+            if _is_f64(n):
+                members.setdefault(uf.find(n), []).append(n)
+        active: set[Node] = set()
+        arrays: set[Node] = set()
+        work: list[Node] = []
+
+        def activate_array(a: Node) -> None:
+            for m in members.get(uf.find(a), [a]):
+                if m not in arrays:
+                    arrays.add(m)
+                    work.append(m)
+
+        for k in self.argnums:
+            p = g.param(k)
+            if p is None:
+                continue
+            if _is_f64(p):
+                activate_array(p)
+            else:
+                active.add(p)
+                work.append(p)
+        while work:
+            n = work.pop()
+            for u in list(n.outputs):
+                t = type(u)
+                if t is Store:
+                    if u.inputs[4] is n and n in active and _is_f64(u.inputs[2]):
+                        activate_array(u.inputs[2])
+                    continue
+                if t is Load:
+                    if u.inputs[2] is n and n in arrays and is_differentiable(u) and u not in active:
+                        active.add(u)
+                        work.append(u)
+                    continue
+                if _is_f64(u):
+                    if u not in arrays and (t is Phi or t in TANGENT_ARRAY_NODES):
+                        activate_array(u)
+                    continue
+                if u in active or not is_differentiable(u) or u.is_cfg or n in arrays:
+                    continue
+                if t is Phi and u.inputs[0] is not n:
+                    active.add(u)
+                    work.append(u)
+                elif t in PARTIALS:
+                    active.add(u)
+                    work.append(u)
+                elif t in DISCRETE:
+                    continue
+                elif t in NOT_DIFFERENTIABLE or t not in (Return, ArrayLen, Constant):
+                    raise SonError(f"{g.name}: cannot differentiate through {u!r} ({t.__name__}): "
+                                   "no derivative rule for it (son.grad.rules.PARTIALS)")
+        return active, arrays
+
+    # ------------------------------------------------------------------ building
+    def run(self) -> None:
+        g, b = self.g, self.b
+        nodes = g.nodes()
+        active, arrays = self._activity(nodes)
+        # the tangent parameters
+        g.params = g.params + self.tparams
+        g.start.arg_types = tuple(t for _, t in g.params)
+        g.start.type = g.start.compute()
+        n0 = len(g.params) - len(self.tparams)
+        tparam_of: dict[int, Node] = {}
+        for j, (k, (name, _)) in enumerate(zip(self.argnums, self.tparams)):
+            tparam_of[k] = b.pin(Proj(g, g.start, 2 + n0 + j, name))
+        entry = next(u for u in g.start.outputs if type(u) is CProj and u.index == 0)
+        self.mem0 = next((u for u in g.start.outputs if type(u) is Proj and u.index == 1), None) or \
+            b.pin(Proj(g, g.start, 1, "mem"))
+        # tangent arrays first (phis with their inputs filled in at the end), then scalar phis
+        for a in sorted(arrays, key=lambda n: n.nid):
+            t = type(a)
+            if t is Proj:
+                k = a.index - 2
+                self.atan[a] = tparam_of[k] if k in tparam_of else b.pin(
+                    NewArray(g, entry, b.node(ArrayLen, a), "float64", "zeros"))
+            elif t is NewArray:
+                self.atan[a] = b.pin(NewArray(g, a.inputs[0], a.inputs[1], "float64", "zeros"))
+            elif t is Phi:
+                self.atan[a] = self._phi(a, F64)
+        for n in sorted(active, key=lambda n: n.nid):
+            if type(n) is Phi:
+                self.tan[n] = self._phi(n, FLOAT)
+            elif type(n) is Proj:
+                self.tan[n] = tparam_of[n.index - 2]
+        self._check_lengths(entry, tparam_of)
+        for a in sorted(arrays, key=lambda n: n.nid):
+            if a not in self.atan:  # an array-producing node registered by another module
+                self.atan[a] = b.pin(TANGENT_ARRAY_NODES[type(a)](b, a, self.atan.__getitem__))
+        # every other active value, inputs first (iterative post-order; phis are roots)
+        for root in sorted(active, key=lambda n: n.nid):
+            stack = [(root, False)]
+            while stack:
+                n, ready = stack.pop()
+                if n in self.tan:
+                    continue
+                if not ready:
+                    stack.append((n, True))
+                    stack.extend((x, False) for x in n.inputs[1:] if x in active and x not in self.tan)
+                    continue
+                self.tan[n] = self._tangent(n)
+        # stores into active arrays, then the phis' inputs, then the returns
+        for s in [n for n in nodes if type(n) is Store and n.inputs[2] in arrays]:
+            self._store(s)
+        for p, tp in self.phis:
+            for i, x in enumerate(p.inputs[1:], 1):
+                tp.set_input(i, self.atan[x] if tp.type == F64 else self._value(x))
+            tp.type = tp.compute()
+        for i, r in enumerate(list(g.stop.inputs)):
+            if type(r) is Return:
+                vals = r.values
+                tans = [self._out_tangent(r, v) for v in vals]
+                g.stop.set_input(i, Return(g, r.inputs[0], r.inputs[1], *vals, *tans))
+        b.release()
+        g.dce()
+
+    def _check_lengths(self, entry: Node, tparam_of: dict[int, Node]) -> None:
+        """At entry: ``if len(a_dot) != len(a): raise ValueError`` for each array argnum,
+        so that a tangent array is never read out of its bounds."""
+        g, b = self.g, self.b
+        for k, td in tparam_of.items():
+            p = g.param(k)
+            if not _is_f64(td) or p is None:
+                continue
+            users = [u for u in entry.outputs]
+            test = If(g, entry, b.node(NE, b.node(ArrayLen, p), b.node(ArrayLen, td)))
+            bad, ok = CProj(g, test, 0), CProj(g, test, 1)
+            g.stop.add_input(Raise(g, bad, self.mem0, ValueError,
+                                   f"tangent {td.name!r} must have the length of {p.name!r}"))
+            for u in users:
+                for i, x in enumerate(u.inputs):
+                    if x is entry and not (u is test and i == 0):
+                        u.set_input(i, ok)
+            entry = ok
+        self.entry = entry
+
+    def _phi(self, p: Phi, t) -> Phi:
+        tp = self.b.pin(Phi(self.g, p.inputs[0], *[None] * (len(p.inputs) - 1), assumed=t))
+        self.phis.append((p, tp))
+        return tp
+
+    def _value(self, x: Node) -> Node:
+        """The tangent of ``x`` as a node (0.0 where it is zero)."""
+        t = self.tan.get(x)
+        return t if t is not None else self.b.const(0.0)
+
+    def _tangent(self, n: Node) -> Node | None:
+        b, t = self.b, type(n)
+        if t is Load:
+            return b.pin(Load(self.g, n.inputs[0], n.inputs[1], self.atan[n.inputs[2]], n.inputs[3]))
+        ps = PARTIALS[t](b, n, list(n.inputs), n)
+        terms = []
+        for x, p in zip(n.inputs, ps):
+            xdot = self.tan.get(x) if x is not None else None
+            if p is None or xdot is None:
+                continue
+            if p.type.is_constant and p.type.con == 1.0:
+                terms.append(xdot)
+            elif p.type.is_constant and p.type.con == -1.0:
+                terms.append(b.node(Neg, xdot))
+            else:
+                terms.append(b.node(Mul, p, xdot))
+        if not terms:
+            return None
+        acc = terms[0]
+        for x in terms[1:]:
+            acc = b.node(Add, acc, x)
+        return acc
+
+    def _store(self, s: Store) -> None:
+        """The tangent Store after ``s``: its users read the tangent Store instead."""
+        v = s.inputs[4]
+        vdot = self._value(v) if is_differentiable(v) else self.b.const(0.0)
+        sd = Store(self.g, s.inputs[0], s, self.atan[s.inputs[2]], s.inputs[3], vdot)
+        sd.keep()
+        for u in list(s.outputs):
+            if u is not sd:
+                for i, x in enumerate(u.inputs):
+                    if x is s:
+                        u.set_input(i, sd)
+        sd.unkeep()
+
+    def _out_tangent(self, r: Return, v: Node) -> Node:
+        if _is_f64(v):
+            if v in self.atan:
+                return self.atan[v]
+            return self.b.pin(NewArray(self.g, r.inputs[0], self.b.node(ArrayLen, v), "float64", "zeros"))
+        if isinstance(v.type, ArrayType):
+            raise SonError(f"{self.g.name}: returns a {v.type} array, which has no tangent (only float64 "
+                           "arrays do)")
+        return self._value(v)
+
