@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 import son
 import son.nodes as nodes
-from son.exec.codegen import ABSTRACT, EMIT, HELPERS, generate, literal
+from son.exec.codegen import ABSTRACT, EMIT, HELPERS, generate, literal, return_converter
 from son.nodes.types import INT64_MAX, INT64_MIN
 from son.schedule import schedule
 
@@ -57,10 +57,13 @@ def normalized(src: str) -> str:
 
 
 def run_source(src: str, name: str, args):
-    """Run generated source under CPython (math and np as globals)."""
+    """Run generated source under CPython (math and np as globals); a mixed returned
+    value is converted as ``Kernel`` converts it."""
     ns = {"math": math, "np": np}
     exec(compile(src, f"<generated {name}>", "exec"), ns)  # noqa: S102 - our own generated code
-    return ns[name](*args)
+    convert = return_converter(src)
+    result = ns[name](*args)
+    return result if convert is None else convert(result)
 
 
 # ====================================================================== structure
@@ -446,11 +449,32 @@ def test_helpers_are_plain_python():
         assert callable(ns[name])
 
 
-def test_mixed_int_and_float_variable_is_refused_with_its_phi():
+def test_mixed_int_and_float_variable_is_held_as_a_tag_and_two_slots():
+    """``s`` is the int 0 if the loop does not run, else a float: three variables,
+    assigned together by the phi moves, returned as (is_float, int, float)."""
     text = "def f(n: int):\n    s = 0\n    for i in range(n):\n        s += 0.5\n    return s\n"
     g = son.parse_source(text)
-    with pytest.raises(son.SonError, match="one type per variable"):
-        generate(schedule(g))
+    src = generate(schedule(g), "f")
+    (phi,) = set(re.findall(r"\b(v\d+)_f = False", src))
+    assert f"{phi}_f, {phi}_i, {phi}_x" in src and "# son: mixed returns 1 at 0" in src
+    ns: dict = {"math": math, "np": np}
+    exec(compile(src, "<mixed>", "exec"), ns)  # noqa: S102
+    assert ns["f"](0) == (False, 0, 0.0) and ns["f"](3) == (True, 0, 1.5)
+    assert [canon(run_source(src, "f", (n,))) for n in (0, 3)] == [canon(0), canon(1.5)]
+
+
+def test_min_of_an_int_and_a_float_picks_by_pythons_comparison():
+    """``min``/``max`` of an int and a float return one of them unchanged, int or float,
+    by the exact comparison (beyond 2**53 too), NaN keeping the argument order."""
+    fns = {}
+    for name, expr in (("lo", "min(n, x)"), ("hi", "max(x, n)")):
+        g = son.parse_source(f"def {name}(n: int, x: float):\n    return {expr}\n")
+        fns[name] = (generate(schedule(g), name), eval(f"lambda n, x: {expr}"))  # noqa: S307
+    big = 1 << 53
+    for n in (big + 1, big, 0, -1):
+        for x in (float(big), math.nan, -0.0, 0.0, math.inf):
+            for name, (src, ref) in fns.items():
+                assert canon(run_source(src, name, (n, x))) == canon(ref(n, x)), (name, n, x)
 
 
 def test_int_or_bool_variable_is_an_int():

@@ -1,7 +1,7 @@
 """Code generation: a ``Schedule`` becomes the Python source of one function that
 ``numba.njit`` compiles in nopython mode.
 
-Two parts:
+Three parts:
 
 * **What each node computes** is one table, ``EMIT``: node class -> an ``Emit``
   entry whose ``role`` says how the node appears in the code ('expr': a value
@@ -14,15 +14,34 @@ Two parts:
   and more, ``~True``, ``float(bool)``, ``np.floor`` of an int, ``math.fmod``,
   ``float ** int``, an int64 compared with a float beyond 2**53, a float stored
   into an int64 array).  Values the lattice types 'number' get their run-time
-  kind from ``refine_kinds`` (an int-or-bool is an int); a value that is an int
-  on one path and a float on another is refused with a ``SonError`` (numba
-  would silently make it a float).
+  kind from ``refine_kinds`` (an int-or-bool is an int).
   One documented difference remains: ``int / int`` with an operand beyond 2**53
   converts the operands to floats first (as Numba does), where CPython divides
   exactly; the last bit of the quotient may differ.
   A value with a single use later in the same block is written inline; every
   other value gets a local ``v<id>``.  A Load is inlined only if no Store of
   its block runs between its place and its use.
+
+* **Mixed values.**  A value that is an int on one path and a float on another
+  (``s = 0`` then ``s += a[i]`` in a loop that may not run; ``min(1, x)``) is
+  *mixed*: numba needs one type per variable, so it is held in three, assigned
+  together (phi moves included): ``v7_f`` (bool: a float now), ``v7_i`` (int64)
+  and ``v7_x`` (float64); the slot not in use holds 0.  A node with mixed
+  operands is written once per combination of their kinds, each with the
+  ordinary ``EMIT`` template for those concrete kinds, under tests of the tags
+  (``(v7_x < y if v7_f else <exact int/float compare of v7_i and y>)``): so a
+  comparison, ``int()``, ``math.*`` or a store keeps its exact semantics on
+  either path.  Where the node's own kind depends on the combination (``s + 1``)
+  it is mixed too and each case assigns its slots; ``min``/``max`` of an int and
+  a float pick an operand, slots included, by Python's comparison.  A
+  combination the node's ``result_type`` rejects (a float shifted, masked) and a
+  float at a position that must be an int (an index, a length) cannot happen at
+  run time -- the frontend's ``IsFloat`` guard raised ``TypeError`` before it --
+  and is not written.  A mixed returned value leaves the kernel as the tuple
+  ``(is_float, int, float)`` (per position of a multi-value return); the
+  generated source says so in a ``# son: mixed returns`` line, which
+  ``return_converter`` reads to build the Python-side conversion (``Kernel``
+  applies it).  Functions without mixed values generate exactly as before.
 
 * **Structured control flow** from the dominator tree and the loop forest
   (in the spirit of Ramsey, "Beyond Relooper", ICFP 2022, adapted to Python,
@@ -56,16 +75,18 @@ Two parts:
   else-branch hoisted after an ``if`` that cannot fall through, and the
   redundant ``continue`` at the end of a loop body dropped.
 
-Costs: the structuring is one walk over the blocks with an explicit stack of
-generators (no Python recursion, whatever the depth of the dominator tree);
-a branch resolves its target by looking up the stack of enclosing levels and
-loops, O(nesting).  Inlining decisions are O(N) per function.  Rendering is
-iterative and linear in the size of the code.  Overall O(N + E) for the usual
-shallow nesting.
+Costs: a node with k mixed operands is written in at most 2**k cases (k <= 2
+for every operator but a math call's error test).  The structuring is one walk
+over the blocks with an explicit stack of generators (no Python recursion,
+whatever the depth of the dominator tree); a branch resolves its target by
+looking up the stack of enclosing levels and loops, O(nesting).  Inlining
+decisions are O(N) per function.  Rendering is iterative and linear in the size
+of the code.  Overall O(N + E) for the usual shallow nesting.
 """
 
 from __future__ import annotations
 
+import itertools
 import keyword
 import math
 import re
@@ -92,6 +113,8 @@ from ..nodes import (
     CProj,
     Div,
     FloorDiv,
+    IEEEDiv,
+    IEEEPow,
     If,
     Invert,
     IsFinite,
@@ -129,9 +152,10 @@ from ..nodes import (
     ToInt,
     XCtrl,
 )
+from ..nodes.memory import TapeGrow
 from ..nodes.types import BOOL, FLOAT, INT, INT64_MIN, MEM, NONE, NUMBER, TOP, ArrayType, Type
 
-__all__ = ["EMIT", "Emit", "generate"]
+__all__ = ["EMIT", "Emit", "generate", "return_converter"]
 
 #: deepest expression written inline before a value gets its own variable
 _INLINE_DEPTH = 8
@@ -261,6 +285,14 @@ def _compare_atoms(n: Node) -> tuple[int, ...]:
 # ---------------------------------------------------------------- helper functions
 #: functions a kernel may call, written into its module before it (only those used)
 HELPERS = {
+    "_tape_grow": '''
+def _tape_grow(a, n):
+    if n < len(a):
+        return a
+    b = np.empty(max(2 * len(a) + 16, n + 1), dtype=a.dtype)
+    b[:len(a)] = a
+    return b
+''',
     "_store_int64": '''
 def _store_int64(v):
     """A float stored into an int64 array, as numpy does it: NaN and values outside int64 raise."""
@@ -293,9 +325,12 @@ def _floordiv(n: Node, ops: list[str]) -> str:
     c = _const(b)
     if c is not None and c != -1:
         return f"{x} // {y}"
+    # -INT64_MIN wraps to itself; written as a negated literal, CPython's constant folder
+    # makes it 2**63, which numba types as a float (found by son.fuzz)
+    neg = x if _const(a) == INT64_MIN else f"-{x}"
     if c == -1:
-        return f"-{x}"
-    return f"({x} // {y} if {y} != -1 else -{x})"
+        return neg
+    return f"({x} // {y} if {y} != -1 else {neg})"
 
 
 def _pow(n: Node, ops: list[str]) -> str:
@@ -448,6 +483,12 @@ EMIT: dict[type, Emit] = {
     FloorDiv: Emit("expr", _floordiv, atoms=(0, 1)),
     Mod: Emit("expr", _binop("%")),  # numba: INT64_MIN % -1 == 0, as son
     Pow: Emit("expr", _pow),
+    # derivative rules' total arithmetic: kernels use error_model="numpy", so float `/` and
+    # `**` already give inf/nan where Python raises
+    IEEEDiv: Emit("expr", lambda n, ops: f"{_as_float(n.inputs[1], ops[0])} / "
+                                         f"{_as_float(n.inputs[2], ops[1])}"),
+    IEEEPow: Emit("expr", lambda n, ops: f"{_as_float(n.inputs[1], ops[0])} ** "
+                                         f"{_as_float(n.inputs[2], ops[1])}"),
     Neg: Emit("expr", _unary("-{}", _as_int)),
     BitAnd: Emit("expr", _bitop("&")),
     BitOr: Emit("expr", _bitop("|")),
@@ -479,6 +520,9 @@ EMIT: dict[type, Emit] = {
     Load: Emit("expr", _load),
     Store: Emit("stmt", _store),
     NewArray: Emit("alloc", _new_array),
+    # the capacity check inline, the copy out of line: a push costs a compare while it fits
+    TapeGrow: Emit("alloc", lambda n, ops: f"({ops[1]} if {ops[2]} < len({ops[1]}) else "
+                   f"{_helper('_tape_grow')}({ops[1]}, {ops[2]}))", atoms=(1, 2)),
     ArrayLen: Emit("expr", _unary("len({})")),
     OutOfBounds: Emit("expr", _out_of_bounds, atoms=(0, 1)),
     Never: Emit("expr", lambda n, ops: "False"),
@@ -487,6 +531,45 @@ EMIT.update({cls: Emit("expr", _math_call) for cls in MATH_NODES.values()})
 
 #: base classes that never appear in a graph themselves
 ABSTRACT = frozenset({MathCall})
+
+# ---------------------------------------------------------------- mixed values
+#: operand positions (in ``inputs[1:]``) that only an int reaches at run time: a mixed
+#: value there is read from its int slot (a float raised TypeError at an IsFloat guard)
+_INT_OPERANDS: dict[type, tuple[int, ...]] = {
+    Load: (2,), Store: (2,), NewArray: (0,), OutOfBounds: (0,), TapeGrow: (2,),
+}
+#: the result kind of ``min``/``max`` of an int and a float depends on the values
+_PICKS = {Min: "<", Max: ">"}  # Python: min(a, b) is b if b < a else a; max likewise with >
+_BY_KIND = {"int": INT, "float": FLOAT, "bool": BOOL}
+#: first line of a kernel that returns mixed values: ``# son: mixed returns <n> at <i> <j>...``
+_MIXED_MARK = "# son: mixed returns "
+
+
+class _View:
+    """Stands for a node that is not in the graph (``b < a`` of a ``min``) when a
+    template is asked to write it: templates read only ``inputs``."""
+
+    __slots__ = ("inputs",)
+
+    def __init__(self, *inputs: Node):
+        self.inputs = [None, *inputs]
+
+
+def return_converter(source: str) -> Callable | None:
+    """For generated ``source`` whose function returns mixed values, the function that
+    turns its result into the Python value (each ``(is_float, int, float)`` into an
+    int or a float); None if it returns none.  O(length of the source)."""
+    m = re.search("^" + re.escape(_MIXED_MARK) + r"(\d+) at ([\d ]+)$", source, re.M)
+    if m is None:
+        return None
+    count, at = int(m.group(1)), frozenset(int(x) for x in m.group(2).split())
+
+    def one(r):
+        return r if r is None else r[2] if r[0] else r[1]
+
+    if count == 1:
+        return one
+    return lambda rs: tuple(one(r) if k in at else r for k, r in enumerate(rs))
 
 
 # ====================================================================== literals
@@ -673,6 +756,8 @@ class _Codegen:
         self._params()
         self.kinds = self.refine_kinds()
         _STATE.kinds = self.kinds
+        self.mixed: set[Node] = set()  # values that are an int or a float at run time
+        self.mixed_at: list[int] = []  # positions of the returned values that are mixed
         self._check_types()
         self._structure_info()
 
@@ -693,7 +778,8 @@ class _Codegen:
         """The run-time kind of each value the lattice types 'number' (a Phi of an int and
         a bool, and what is computed from it), from the nodes' own ``result_type``: an
         int-or-bool is kept as an int (numba unifies them; values agree, True == 1);
-        'number' stays only where an int meets a float.  A fixpoint over those nodes:
+        'number' stays only where an int meets a float (a mixed value, written as a tag and
+        two slots).  A fixpoint over those nodes:
         O(passes * their number), a few passes in practice."""
         todo = [n for n in self.block_of if not n.is_cfg and n.type.kind == "number"]
         kinds: dict[Node, str] = {}
@@ -730,38 +816,43 @@ class _Codegen:
         return kinds
 
     def _check_types(self) -> None:
-        """Every value numba sees must have one concrete kind; numba would otherwise unify
-        int and float silently (a different answer), so refuse with a clear message."""
-        for n, b in self.block_of.items():
+        """Every value numba sees must have one concrete kind, or be mixed (an int or a
+        float, decided at run time: ``self.mixed``, held in three variables).  A
+        parameter without a type and a value that is no number are refused with a clear
+        message; so is a returned value that is an array on one path and a number (or
+        another array) on another.  O(N + returns)."""
+        for n in self.block_of:
+            if type(n) is Proj and n.index >= 2 and not isinstance(n.type, ArrayType) \
+                    and _kind(n) not in ("int", "float", "bool"):
+                raise SonError(f"{self.g.name}: parameter {n.name!r} has no single type ({n.type}); give it "
+                               "one (son.jit takes it from the call's arguments; son.parse(argtypes=...))")
+        for n in self.block_of:
             if n.is_cfg or type(n) is Store or (type(n) is Proj and n.index < 2):
                 continue
             t = n.type
             if t is MEM or isinstance(t, ArrayType) or t is NONE or _kind(n) in ("int", "float", "bool"):
                 continue
-            if type(n) is Phi:
-                kinds = sorted({str(_kind(v)) for v in n.inputs[1:] if v is not None})
-                raise SonError(
-                    f"{self.g.name}: a variable is {' on one path and '.join(kinds)} on another "
-                    f"({n!r} merges {', '.join(repr(v) for v in n.inputs[1:])} in block B{b.id}); numba "
-                    "needs one type per variable: initialise it with the same kind (e.g. 0.0 instead "
-                    "of 0) or convert with float()/int()")
-            if type(n) is Proj:
-                raise SonError(f"{self.g.name}: parameter {n.name!r} has no single type ({t}); give it "
-                               "one (son.jit takes it from the call's arguments; son.parse(argtypes=...))")
+            if _kind(n) == "number":
+                self.mixed.add(n)
+                continue
             raise SonError(f"{self.g.name}: {n!r} has type {t}, which is not a single int, float, bool or "
                            "array type; numba cannot compile it (give the parameters types)")
-        kinds = set()
+        kinds: dict[int, set] = {}  # position of a returned value -> its kinds
         for r in self.g.returns():
             if r in self.block_of:
-                t = r.value.type
-                k = _kind(r.value)
-                kinds.add("array " + t.dtype if isinstance(t, ArrayType) else
-                          "none" if t is NONE else "int" if k == "bool" else str(k))
-        values = kinds - {"none"}
-        if len(values) > 1:
-            raise SonError(f"{self.g.name}: returns {' and '.join(sorted(values))} on different paths; numba "
-                           "would convert them to one type silently: return one kind of value "
-                           "(convert with float() or int())")
+                for i, v in enumerate(r.values):
+                    t, k = v.type, _kind(v)
+                    kinds.setdefault(i, set()).add(
+                        "array " + t.dtype if isinstance(t, ArrayType) else
+                        "none" if t is NONE else "int" if k == "bool" else str(k))
+        for i, ks in kinds.items():
+            values = ks - {"none"}
+            if len(values) > 1 and values <= {"int", "float", "number"} or values == {"number"}:
+                self.mixed_at.append(i)
+            elif len(values) > 1:
+                what = "returns" if len(kinds) == 1 else f"returns as value {i + 1}"
+                raise SonError(f"{self.g.name}: {what} {' and '.join(sorted(values))} on different paths; "
+                               "numba needs one type: return one kind of value")
 
     def _structure_info(self) -> None:
         """Loop membership, forward predecessors, and where each block is written."""
@@ -850,7 +941,7 @@ class _Codegen:
             e = EMIT.get(type(n))
             if e is None:
                 raise SonError(f"code generation does not know node class {type(n).__name__} ({n!r})")
-            if e.role != "expr" or self._constant(n) is not None:
+            if e.role != "expr" or self._constant(n) is not None or n in self.mixed:
                 continue
             use = self._single_use(n, b)
             if use is None:
@@ -871,7 +962,7 @@ class _Codegen:
         depth: dict[Node, int] = {}
         for n in nodes:
             e = EMIT[type(n)]
-            if e.role in ("expr", "alloc"):
+            if e.role in ("expr", "alloc") and n not in self.mixed:
                 con = self._constant(n) if e.role == "expr" else None
                 if con is not None:
                     self.ref[n] = literal(con.con)
@@ -904,6 +995,8 @@ class _Codegen:
             return None
         if u.is_cfg:
             return u, "end"
+        if self.mixed and (u in self.mixed or any(x in self.mixed for x in u.inputs[1:])):
+            return None  # written once per kind of its mixed operands: read from a variable
         e = EMIT.get(type(u))
         if e is None or e.role not in ("expr", "stmt", "alloc"):
             return None
@@ -914,6 +1007,8 @@ class _Codegen:
 
     def text(self, n: Node) -> str:
         """``n`` as an operand: its variable, literal, or inlined expression."""
+        if n in self.mixed:
+            raise SonError(f"code generation: mixed value {n!r} read as one variable (a bug in son)")
         r = self.ref.get(n)
         if r is not None:
             return r
@@ -937,7 +1032,129 @@ class _Codegen:
         return ["_mem" if x is None or x.type is MEM else self.text(x) for x in n.inputs[1:]]
 
     def expression(self, n: Node) -> str:
+        if self.mixed and any(x in self.mixed for x in n.inputs[1:]):
+            return self._cases_text(self._cases(n, lambda ops: EMIT[type(n)].fn(n, ops)))
         return EMIT[type(n)].fn(n, self.operands(n))
+
+    # ------------------------------------------------------------------ mixed values
+    def slots(self, x: Node) -> tuple[str, str, str]:
+        """The texts ``(is_float, int, float)`` of numeric value ``x`` held as a mixed value."""
+        if x in self.mixed:
+            return f"v{x.nid}_f", f"v{x.nid}_i", f"v{x.nid}_x"
+        return self._case_slots(x, self.text(x))
+
+    def _cases(self, n: Node, leaf: Callable[[list[str]], object]):
+        """The decision tree of node ``n`` over the kinds of its mixed operands: a leaf is
+        ``leaf(ops)`` written with the operands' texts and kinds of that case (the kinds are
+        set in ``_STATE.kinds`` while it runs; ``n``'s own kind too, where ``n`` is mixed:
+        ``_kind(n)`` then says which case), an inner node ``(x, if_float, if_int)`` tests
+        operand ``x``'s tag.  Cases that cannot happen (see the module docstring) are left
+        out; None if none is left.  At most 2**k leaves for k mixed operands."""
+        operands = n.inputs[1:]
+        fixed = {operands[k] for k in _INT_OPERANDS.get(type(n), ()) if operands[k] in self.mixed}
+        ms = [x for x in dict.fromkeys(operands) if x in self.mixed and x not in fixed]
+        checked = type(n).result_type is not Node.result_type and type(n) not in _INT_OPERANDS
+        kinds = _STATE.kinds
+        trees: dict[tuple, object] = {}
+        # bottom-up over the prefixes of the kind assignment (no recursion)
+        for depth in range(len(ms), -1, -1):
+            for combo in itertools.product(("float", "int"), repeat=depth):
+                if depth < len(ms):
+                    f, i = trees.pop(combo + ("float",)), trees.pop(combo + ("int",))
+                    trees[combo] = i if f is None or f == i else f if i is None else (ms[depth], f, i)
+                    continue
+                assign = dict(zip(ms, combo))
+                assign.update({x: "int" for x in fixed})
+                ts = [_BY_KIND.get(assign.get(x) or _kind(x)) if x is not None else None for x in operands]
+                r = _kind(n)  # None for a Store: no value
+                if checked and None not in ts:
+                    r = n.result_type(*ts).kind
+                    if r is None:  # a type error at run time: cannot happen (a guard raised)
+                        trees[combo] = None
+                        continue
+                    if r == "number" and all(t.kind != "float" for t in ts):
+                        r = "int"  # an int-or-bool min/max: the same value as an int
+                saved = {x: kinds.get(x) for x in (*assign, n)}
+                kinds.update(assign)
+                if n in self.mixed:
+                    kinds[n] = r
+                try:
+                    ops = [("_mem" if x is None or x.type is MEM else
+                            self.slots(x)[1 if assign[x] == "int" else 2] if x in assign else self.text(x))
+                           for x in operands]
+                    trees[combo] = leaf(ops)
+                finally:
+                    for x, k in saved.items():
+                        if k is None:
+                            kinds.pop(x, None)
+                        else:
+                            kinds[x] = k
+        if trees[()] is None:
+            raise SonError(f"code generation: no kind of the mixed operands of {n!r} is valid (a bug in son)")
+        return trees[()]
+
+    def _cases_text(self, tree) -> str:
+        """A decision tree of expression texts as one conditional expression."""
+        if type(tree) is not tuple:
+            return tree
+        parts: list = [tree]
+        out: list[str] = []
+        while parts:  # iterative: (x, f, i) expands to "(f if x_f else i)"
+            p = parts.pop()
+            if type(p) is tuple:
+                tag = f"v{p[0].nid}_f"
+                if (p[1], p[2]) == ("True", "False"):  # IsFloat
+                    out.append(tag)
+                elif (p[1], p[2]) == ("False", "True"):
+                    out.append(f"(not {tag})")
+                else:
+                    parts.extend([[")"], p[2], [f" if {tag} else "], p[1], ["("]])
+            elif type(p) is list:  # our own punctuation
+                out.append(p[0])
+            else:  # a template's conditional expression must not swallow the test after it
+                out.append(f"({p})" if " if " in p and not _balanced_outer(p) else p)
+        return "".join(out)
+
+    def _cases_code(self, tree, out: list) -> None:
+        """A decision tree of statement lists as nested ``if`` statements on the tags."""
+        stack = [(tree, out)]
+        while stack:
+            t, lst = stack.pop()
+            if type(t) is tuple:
+                node = _If(f"v{t[0].nid}_f")
+                lst.append(node)
+                stack.append((t[1], node.then))
+                stack.append((t[2], node.orelse))
+            elif t is not None:
+                lst.extend(t)
+
+    def _mixed_code(self, n: Node, out: list) -> None:
+        """The statements that assign mixed value ``n``'s three variables."""
+        names = ", ".join(self.slots(n))
+        pick = _PICKS.get(type(n))
+        a, b = (n.inputs[1], n.inputs[2]) if pick else (None, None)
+
+        def leaf(ops: list[str]) -> list:
+            if pick and {_kind(a), _kind(b)} == {"int", "float"}:  # min/max of an int and a float
+                view = _View(b, a)
+                test = _compare(pick)(view, [ops[1], ops[0]])
+                node = _If(_strip(test))
+                node.then.append(f"{names} = {', '.join(self._case_slots(b, ops[1]))}")
+                node.orelse.append(f"{names} = {', '.join(self._case_slots(a, ops[0]))}")
+                return [node]
+            if _kind(n) not in ("int", "float", "bool"):
+                raise SonError(f"code generation: no kind for mixed value {n!r} (a bug in son)")
+            return [f"{names} = {', '.join(self._case_slots(n, EMIT[type(n)].fn(n, ops)))}"]
+
+        self._cases_code(self._cases(n, leaf), out)
+
+    def _case_slots(self, x: Node, text: str) -> tuple[str, str, str]:
+        """``(is_float, int, float)`` texts of ``x`` written as ``text`` in a case where
+        ``_kind(x)`` is concrete."""
+        t = _strip(text)
+        if _kind(x) == "float":
+            return "True", "0", t
+        return "False", _strip(_as_int(x, t)), "0.0"
 
     # ------------------------------------------------------------------ structuring
     def function(self, decorator: str) -> str:
@@ -953,6 +1170,9 @@ class _Codegen:
                 lines.append(decorator)
             lines.extend(HELPERS[h].strip("\n").splitlines())
             lines.extend(["", ""])
+        if self.mixed_at:
+            count = next(len(r.values) for r in self.g.returns() if r in self.block_of)
+            lines.append(f"{_MIXED_MARK}{count} at {' '.join(map(str, self.mixed_at))}")
         if decorator:
             lines.append(decorator)
         lines.append(f"def {self.name}({', '.join(self.param_names)}):")
@@ -1025,14 +1245,20 @@ class _Codegen:
             out.append(_Comment(f"# B{b.id}"))
         for n in b.nodes:
             e = EMIT[type(n)]
-            if e.role == "stmt":
+            if self.mixed and (n in self.mixed or (e.role == "stmt" and any(x in self.mixed
+                                                                            for x in n.inputs[1:]))):
+                if n in self.mixed:
+                    self._mixed_code(n, out)
+                else:
+                    self._cases_code(self._cases(n, lambda ops, n=n, e=e: [e.fn(n, ops)]), out)
+            elif e.role == "stmt":
                 out.append(e.fn(n, self.operands(n)))
             elif e.role in ("expr", "alloc") and n not in self.inline and self._constant(n) is None:
                 out.append(f"v{n.nid} = {self.expression(n)}")
         t = b.term
         tt = type(t)
         if tt is Return:
-            out.append(_Exit(f"return {_strip(self.text(t.inputs[2]))}"))
+            out.append(_Exit(self._return_text(t.values)))
         elif tt is Raise:
             out.append(_Exit(_raise_text(t)))
         elif tt is If and len(b.succs) == 2 and (k := self._decided(b)) is not None:
@@ -1096,6 +1322,8 @@ class _Codegen:
             c = x.succs[1]
             if c in self.placed or type(c.head) is not CProj or self._has_code(c) or len(chain) >= 8:
                 return chain
+            if any(type(n) is Load for n in c.nodes):  # a read the guards before it protect:
+                return chain  # evaluated early by the fused test, it would run out of bounds
             chain.append(c)
 
     def _fuse_guards(self, b, out: list) -> bool:
@@ -1124,7 +1352,8 @@ class _Codegen:
             return False
         test = " | ".join(_paren(c) for c in conds)
         if len(preds) == 2:
-            test = _outside_range(preds[0], preds[1], self.text) or test
+            if not self.mixed or preds[0].inputs[1] not in self.mixed:  # (a mixed x: tested per kind)
+                test = _outside_range(preds[0], preds[1], self.text) or test
         node = _If(test)
         for x, c in zip(chain[:-1], conds[:-1]):
             inner = _If(_strip(c))
@@ -1137,10 +1366,9 @@ class _Codegen:
     def jump(self, out: list, ctx: list, src, t) -> Iterator:
         """Code for the edge ``src -> t``: the phi moves, then the branch."""
         if t in self.returns:
-            v = t.term.inputs[2]
-            if type(v) is Phi and v.inputs[0] is t.head:
-                v = v.inputs[t.preds.index(src) + 1]
-            out.append(_Exit(f"return {_strip(self.text(v))}"))
+            k = t.preds.index(src) + 1
+            vs = [v.inputs[k] if type(v) is Phi and v.inputs[0] is t.head else v for v in t.term.values]
+            out.append(_Exit(self._return_text(vs)))
             return
         self.moves(out, src, t)
         if type(t.head) is Loop and self.in_loop(src, t):
@@ -1149,6 +1377,15 @@ class _Codegen:
             yield self.construct(t, out, ctx)
         else:
             self.resolve(out, ctx, "goto", t)
+
+    def _return_text(self, values: list[Node]) -> str:
+        """``return v`` for one value, ``return (v1, v2)`` (a tuple) for several; a value
+        at a mixed position as ``(is_float, int, float)``."""
+        texts = [_strip(self.text(v)) if k not in self.mixed_at or v.type is NONE else
+                 f"({', '.join(self.slots(v))})" for k, v in enumerate(values)]
+        if len(values) == 1:
+            return f"return {texts[0]}"
+        return f"return ({', '.join(texts)})"
 
     def resolve(self, out: list, ctx: list, kind: str, t) -> None:
         """Branch to ``t`` (kind 'goto') or to the next iteration of loop ``t`` ('continue')
@@ -1189,10 +1426,19 @@ class _Codegen:
         mv = [(p, v) for p, v in self.s.moves(src, t) if p.type is not MEM]
         if not mv:
             return
-        lhs = [f"v{p.nid}" for p, _ in mv]
-        rhs = [f"int({self.text(v)})" if _kind(p) == "int" and _kind(v) == "bool" else _strip(self.text(v))
-               for p, v in mv]
-        if len(mv) == 1:
+        if self.mixed and any(p in self.mixed for p, _ in mv):  # three variables per mixed phi
+            lhs, rhs = [], []
+            for p, v in mv:
+                if p in self.mixed:
+                    lhs.extend(self.slots(p))
+                    rhs.extend(self.slots(v))
+                else:
+                    lhs.append(f"v{p.nid}")
+                    rhs.append(self._move_text(p, v))
+        else:
+            lhs = [f"v{p.nid}" for p, _ in mv]
+            rhs = [self._move_text(p, v) for p, v in mv]
+        if len(lhs) == 1:
             out.append(f"{lhs[0]} = {rhs[0]}")
             return
         targets = set(lhs)
@@ -1200,6 +1446,9 @@ class _Codegen:
             out.append(f"{', '.join(lhs)} = {', '.join(rhs)}")
         else:
             out.extend(f"{a} = {e}" for a, e in zip(lhs, rhs))
+
+    def _move_text(self, p: Node, v: Node) -> str:
+        return f"int({self.text(v)})" if _kind(p) == "int" and _kind(v) == "bool" else _strip(self.text(v))
 
 
 def _outside_range(p1: Node, p2: Node, text: Callable[[Node], str]) -> str | None:
@@ -1372,9 +1621,10 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     ``name`` defaults to the graph's name.  The function (and the few helper
     functions it calls, such as the exact int/float comparison, written before it)
     use the globals ``math`` and ``np``; ``decorator`` (e.g. ``"@njit"``) is put on
-    each.  Without one the source runs under CPython too.  Raises ``SonError`` for a
-    graph numba cannot type (a variable that is an int on one path and a float on
-    another).
+    each.  Without one the source runs under CPython too.  A function returning a
+    value that is an int on one path and a float on another returns it as
+    ``(is_float, int, float)``; ``return_converter(source)`` converts.  Raises
+    ``SonError`` for a graph numba cannot type (a parameter without a type).
     """
     fname = name or schedule.graph.name
     if not fname.isidentifier() or keyword.iskeyword(fname) or fname in HELPERS:
