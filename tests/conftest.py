@@ -68,6 +68,8 @@ def canon(v):
         v = v.item()
     if v is None:
         return None
+    if isinstance(v, tuple):  # a function returning several values
+        return ("tuple", tuple(canon(x) for x in v))
     if isinstance(v, bool):
         return ("int", int(v))
     if isinstance(v, int):

@@ -230,6 +230,23 @@ def global_constants(x: float):
 
 
 # ================================================================ faults
+def divmod_pair(a: int, b: int):
+    """Two results from one function: a Return with several values."""
+    return a // b, a % b
+
+
+def running_stats(a: np.ndarray, limit: float):
+    """A tuple returned from inside a loop and at its end (the same arity everywhere)."""
+    s = 0.0
+    top = -math.inf
+    for i in range(len(a)):
+        s += a[i]
+        top = max(top, a[i])
+        if s > limit:
+            return s, top, i
+    return s, top, len(a)
+
+
 def int_div_mod(a: int, b: int):
     return a // b * 7 + a % b
 
@@ -908,6 +925,8 @@ def ia(*xs):
 
 CASES = [
     Case(gcd, (small, small), [(0, 0), (0, -7), (-12, 18)]),
+    Case(divmod_pair, (small, small), [(7, 0), (-7, 2), (7, -2)]),
+    Case(running_stats, (f64, st.floats(-10.0, 10.0)), [(fa(), 1.0), (fa(1, 2, 3), 2.5), (fa(-1, 5), 100.0)]),
     Case(collatz_steps, (st.integers(-20, 100),), [(1,), (0,), (27,), (-5,)]),
     Case(fibonacci, (st.integers(-3, 40),), [(0,), (1,), (40,)]),
     Case(isqrt_newton, (st.integers(-10, 10**6),), [(-1,), (0,), (1,), (2,), (10**6,)]),

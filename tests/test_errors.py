@@ -268,10 +268,6 @@ CATALOG = [
             x = 1
             return a.real.imag + x
         """, [float], 3, 11, "attribute", "attribute"),
-    ("tuple_value_returned", """
-        def f(a, b):
-            return a, b
-        """, None, 2, 11, "tuple", "tuple"),
     ("tuple_value_assigned", """
         def f(a, b):
             t = (a, b)
@@ -363,6 +359,20 @@ CATALOG = [
                 x = [a]
             return a
         """, None, 11, 12, "list", "list"),
+    ("return_arity_mismatch", """
+        def f(a):
+            if a > 0:
+                return a, 1
+            return a
+        """, None, 4, 4, "return", "gives a single value but the return at line 3 gives a tuple of 2"),
+    ("call_returning_tuple", """
+        def g(a):
+            return a, a
+
+        def f(a):
+            x = g(a)
+            return x
+        """, None, 5, 8, "call", "call of a function that returns a tuple"),
     ("python_syntax_error", """
         def f(a):
             x = (1, 2

@@ -79,7 +79,8 @@ def run_blocks(s: Schedule, *args):
                 vals[n] = n.eval(*[vals[x] for x in n.inputs[1:]])
         t = b.term
         if type(t) is Return:
-            return vals[t.inputs[2]]
+            out = [vals[v] for v in t.values]
+            return out[0] if len(out) == 1 else tuple(out)
         if type(t) is Raise:
             raise t.exc(t.message)
         nxt = b.succs[0 if vals[t.pred] else 1] if type(t) is If and len(b.succs) == 2 else b.succs[0]

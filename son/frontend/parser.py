@@ -163,6 +163,8 @@ class FunctionParser:
         self.scope = scope
         self.stack = stack + (src.pyfunc,)
         self.returns: list[Scope] = []
+        #: (number of values, statement) of each way out of the function, as ``returns``
+        self.arities: list[tuple[int, ast.AST]] = []
         self.loops: list[_LoopContext] = []
         self._tmp = 0
         self._locals: set[str] | None = None
@@ -327,6 +329,7 @@ class FunctionParser:
         if not self.dead(self.scope):
             self.scope.set("$ret", self.con(None))
             self.returns.append(self.scope)
+            self.arities.append((1, self.src.tree.body[-1]))  # falling off the end: None
         else:
             self.scope.drop()
         self.scope = None
@@ -409,11 +412,30 @@ class FunctionParser:
             raise self.unsupported(s.target, "augmented assignment target")
 
     def stmt_Return(self, s):
-        v = self.expr(s.value) if s.value is not None else self.con(None)
+        if isinstance(s.value, ast.Tuple) and s.value.elts and not any(
+                isinstance(x, ast.Starred) for x in s.value.elts):
+            vals = self.exprs(s.value.elts)  # ``return a, b``: a Return with several values
+        else:
+            vals = [self.expr(s.value) if s.value is not None else self.con(None)]
         r = self.scope.dup()
-        r.set("$ret", v)
+        for j, v in enumerate(vals):
+            r.set(_ret(j), v)
         self.returns.append(r)
+        self.arities.append((len(vals), s))
         self.scope.ctrl = self.xctrl()
+
+    def return_values(self, out: Scope) -> list[Node]:
+        """The values the merged exit scope ``out`` returns: one, or a tuple's elements.
+        Every ``return`` of a function gives the same number of values (a typed graph has one
+        result type), else ``SonSyntaxError`` at the first that differs."""
+        k, first = self.arities[0] if self.arities else (1, None)
+        for n, s in self.arities:
+            if n != k:
+                what = lambda m: "a single value" if m == 1 else f"a tuple of {m}"
+                raise self.error(s, f"this return gives {what(n)} but the return at line "
+                                 f"{first.lineno + self.src.line0} gives {what(k)}; son needs one "
+                                 "result type", "return")
+        return [out.get(_ret(j)) for j in range(k)]
 
     def stmt_If(self, s):
         cond = self.truth(self.expr(s.test), s.test)
@@ -477,9 +499,9 @@ class FunctionParser:
             raise self.unsupported(s.target, "for loop target that is not a name")
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.error(it, "range() takes 1 to 3 positional arguments", "range")
-        bounds = [self.int_value(a) for a in it.args]
-        for b in bounds:
-            b.keep()
+        bounds = []
+        for a in it.args:  # kept at once: a later bound's folding may kill a shared constant
+            bounds.append(self.int_value(a).keep())
         start, stop, step = (self.con(0), bounds[0], self.con(1)) if len(bounds) == 1 else (
             bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else self.con(1))
         for b in (start, stop, step):
@@ -547,6 +569,7 @@ class FunctionParser:
                 for r in self.returns[n_returns:]:
                     r.drop()
                 del self.returns[n_returns:]
+                del self.arities[n_returns:]
         else:  # pragma: no cover - the lattice has height 3
             raise self.error(s, "loop variable types do not settle")
         entry.drop()
@@ -1096,6 +1119,11 @@ class FunctionParser:
         v = self.expr(e)
         if _kind(v) not in ("int", "bool", "number"):
             raise self.error(e, f"expected an int, got {v.type.widen()}", "int")
+        if v.type.kind == "number":  # CPython refuses a float here (range, np.zeros): TypeError
+            v.keep()
+            self.guard(self.op(e, IsFloat, v), TypeError,
+                       "'float' object cannot be interpreted as an integer")
+            v.unkeep()
         return v
 
     def call_cast(self, e, name, kind):
@@ -1154,11 +1182,19 @@ class FunctionParser:
         sub = FunctionParser(self.g, self.peephole, src, callee, self.stack, self.pinned,
                              self.learned, self.deps, self.path + (ast.unparse(e.func),))
         out = sub.parse_body()
+        if len(sub.return_values(out)) != 1:
+            out.drop()
+            raise self.unsupported(e, "call of a function that returns a tuple")
         self.scope.ctrl = out.ctrl
         self.scope.mem = out.mem
         v = out.get("$ret").keep()
         out.drop()
         return v.unkeep()
+
+
+def _ret(j: int) -> str:
+    """The scope variable holding a return's ``j``-th value."""
+    return "$ret" if j == 0 else f"$ret:{j}"
 
 
 #: what ``FunctionParser.note`` records for a name that is not defined
@@ -1244,9 +1280,9 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None) -> Graph:
         scope.set(name, peep.peep(Proj(g, g.start, 2 + i, name)))
     parser = FunctionParser(g, peep, src, scope, deps=deps)
     out = parser.parse_body()
+    rets = parser.return_values(out)
     if not parser.dead(out):
-        ret = out.get("$ret")
-        parser.exit(Return(g, out.ctrl, out.mem, ret))
+        parser.exit(Return(g, out.ctrl, out.mem, *rets))
     out.drop()
     for c in parser.pinned:
         c.unkeep()

@@ -443,6 +443,9 @@ def phi_same(n):
     r = n.region
     if r.building:
         return None
+    if type(r) is Loop and r.inputs[1].type is XCTRL:
+        return None  # a loop never entered is dead: its back-edge values depend on n itself,
+        # so phi -> (phi + 0) would make a data cycle without a phi (the rules looped on it)
     val = None
     for c, v in zip(r.inputs[1:], n.inputs[1:]):
         if v is n or c.type is XCTRL:

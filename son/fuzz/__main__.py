@@ -1,0 +1,66 @@
+"""``python -m son.fuzz --n 100000 --seed S --jobs J``: a differential fuzzing campaign.
+
+Prints a progress bar, then the number of programs, mismatches, crashes,
+generator rejects, refused kernels, programs that met int64 wrap-around, the
+seconds spent in each stage, and one line per failure with the regression
+case its shrunk program was written to (``--out``).  Exit status 1 when
+anything failed.  ``--show I`` prints program I of the seed and its arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m son.fuzz", description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=1000, help="number of programs (default 1000)")
+    ap.add_argument("--seed", type=int, default=0, help="campaign seed (default 0)")
+    ap.add_argument("--start", type=int, default=0, help="first program index (default 0)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes; 0 runs in this process")
+    ap.add_argument("--no-kernel", action="store_true", help="skip the Numba kernel stage")
+    ap.add_argument("--no-shrink", action="store_true", help="report failures without shrinking them")
+    ap.add_argument("--grad", action="store_true",
+                    help="also check son.grad against finite differences (float parameters)")
+    ap.add_argument("--out", type=Path, default=Path("fuzz-failures"),
+                    help="directory for shrunk failing programs (default ./fuzz-failures)")
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per program (default 60)")
+    ap.add_argument("--show", type=int, metavar="I", help="print program I of the seed and exit")
+    a = ap.parse_args(argv)
+
+    if a.show is not None:
+        from .generator import generate
+        from .shrink import args_literal
+
+        p = generate(a.seed, a.show)
+        print(p.source)
+        print(f"ARGS = {args_literal(p.args)}")
+        return 0
+
+    from tqdm import tqdm
+
+    from .campaign import run
+
+    bad = 0
+    with tqdm(total=a.n, unit="prog", smoothing=0.05, file=sys.stderr) as bar:
+        def progress(item: dict) -> None:
+            nonlocal bad
+            bar.update(1)
+            if item["status"] in ("mismatch", "crash"):
+                bad += 1
+                bar.write(f"FAIL {item['label']}: {item['failure']}")
+                bar.set_postfix(failures=bad)
+
+        totals = run(a.n, a.seed, a.jobs, a.start, kernel=not a.no_kernel,
+                     out=None if a.no_shrink else a.out, shrink_failures=not a.no_shrink,
+                     timeout=a.timeout, progress=progress, grad=a.grad)
+    print(f"python -m son.fuzz --n {a.n} --seed {a.seed} --start {a.start} --jobs {a.jobs}"
+          + (" --no-kernel" if a.no_kernel else "") + (" --grad" if a.grad else ""))
+    print(totals.report())
+    return 1 if totals.failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

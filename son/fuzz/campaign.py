@@ -1,0 +1,227 @@
+"""Campaigns: many generated programs through the oracle, in parallel, with totals.
+
+``run(n, seed, jobs)`` checks programs ``start .. start+n-1`` of ``seed``.  With
+``jobs == 0`` it runs in this process (the tests do); otherwise ``jobs`` worker
+processes (spawned, so none inherits a half-initialised Numba) take program
+indices from a queue and write the index they are working on into shared
+memory, so a worker killed by a signal (a kernel that crashes the process)
+costs only that program, which is counted as a crash, and a new worker takes
+over.  Kernels are compiled into a temporary ``SON_CACHE_DIR`` (one per worker,
+removed at the end: every program is new, so a disk cache only costs time, and
+the user's cache stays untouched); the verifier is on; each failing program is
+shrunk (``shrink.shrink``) into ``out`` as a regression case named by seed and
+index.
+
+Cost: the sum of the programs' oracle runs divided by ``jobs``; Numba's compile
+of one kernel per program dominates (see ``Totals.report``).
+"""
+
+from __future__ import annotations
+
+import os
+import queue
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["Totals", "check_one", "run"]
+
+
+@dataclass
+class Totals:
+    """What a campaign found: counts by status, seconds by stage, the failures."""
+
+    counts: Counter = field(default_factory=Counter)
+    times: Counter = field(default_factory=Counter)
+    wrapped: int = 0
+    failures: list[dict] = field(default_factory=list)
+    rejects: list[dict] = field(default_factory=list)
+    grad: Counter = field(default_factory=Counter)
+    grad_failures: list[str] = field(default_factory=list)
+    wall: float = 0.0
+
+    def add(self, item: dict) -> None:
+        self.counts[item["status"]] += 1
+        if "grad" in item:
+            g = item["grad"]
+            self.grad[g if g in ("ok", "skipped", "refused", "crash") else "mismatch"] += 1
+            if g not in ("ok", "skipped", "refused"):
+                self.grad_failures.append(f"{item['label']}: {g}")
+        self.times.update(item["times"])
+        self.wrapped += item["wraps"] > 0
+        if item["status"] in ("mismatch", "crash"):
+            self.failures.append(item)
+        elif item["status"] == "reject":
+            self.rejects.append(item)
+
+    @property
+    def programs(self) -> int:
+        return sum(self.counts.values())
+
+    def report(self) -> str:
+        n = max(self.programs, 1)
+        c = self.counts
+        lines = [f"programs {self.programs}  ok {c['ok']}  mismatches {c['mismatch']}  crashes {c['crash']}  "
+                 f"generator rejects {c['reject']}  kernels refused {c['refused']}  "
+                 f"int64 wrap-around met {self.wrapped}  wall {self.wall:.1f} s",
+                 "stage        total s   ms/program"]
+        for stage, s in sorted(self.times.items(), key=lambda kv: -kv[1]):
+            lines.append(f"{stage:<10} {s:9.1f} {1000 * s / n:10.2f}")
+        for f in self.failures:
+            where = f"  -> {f['file']}" if f.get("file") else ""
+            lines.append(f"FAIL {f['label']}: {f['failure']}{where}")
+        if self.grad:
+            lines.append("son.grad vs finite differences: " + "  ".join(f"{k} {v}" for k, v in
+                                                                       sorted(self.grad.items())))
+            lines += [f"GRAD {g}" for g in self.grad_failures[:20]]
+        for f in self.rejects[:10]:
+            lines.append(f"REJECT {f['label']}: {f['detail']}")
+        return "\n".join(lines)
+
+
+def check_one(seed: int, index: int, kernel: bool = True, out: Path | None = None,
+              shrink_failures: bool = True, timeout: float = 60.0, grad: bool = False) -> dict:
+    """Generate and check one program; a plain dict (it crosses process boundaries).
+    ``grad``: also son.grad against finite differences (``son.fuzz.grad``), reported in
+    ``item['grad']`` ('ok', 'skipped', 'refused: ...' or the first failure)."""
+    from .generator import generate
+    from .oracle import check
+
+    p = generate(seed, index)
+    r = check(p.source, p.args, kernel=kernel, timeout=timeout)
+    item = {"label": p.label, "index": index, "status": r.status, "times": dict(r.times),
+            "wraps": r.wraps, "detail": r.detail[:300], "failure": str(r.failures[0]) if r.failures else ""}
+    if grad and r.status == "ok":
+        from .grad import available, check_grad
+
+        if available():
+            t0 = time.perf_counter()
+            try:
+                status, failures = check_grad(p.source, p.args)
+            except Exception as e:  # noqa: BLE001 - son.grad failing is a finding, not a campaign crash
+                status, failures = "crash", [f"{type(e).__name__}: {e}"]
+            item["times"]["grad"] = time.perf_counter() - t0
+            item["grad"] = str(failures[0]) if failures else status.split(":")[0]
+    if r.failed and shrink_failures and out is not None:
+        try:
+            item["file"] = str(save_failure(p.source, p.args, f"seed={seed} index={index}",
+                                            f"fuzz_s{seed}_i{index}", out, kernel))
+        except Exception as e:  # noqa: BLE001 - report the failure unshrunk rather than lose it
+            item["file"] = f"(not shrunk: {type(e).__name__}: {e})"
+    return item
+
+
+def save_failure(source: str, args: list, origin: str, stem: str, out: Path, kernel: bool = True) -> Path:
+    """Shrink a failing program and write it to ``out/stem.py``."""
+    from .shrink import regression_text, shrink, write_regression
+
+    small, small_args, failure = shrink(source, args, kernel=kernel)
+    return write_regression(Path(out), stem, regression_text(small, small_args, failure, origin))
+
+
+def _setup_worker(cache: str) -> None:
+    import son
+
+    son.debug = True
+    os.environ["SON_CACHE_DIR"] = tempfile.mkdtemp(prefix="worker-", dir=cache)
+
+
+def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str | None,
+            shrink_failures: bool, timeout: float, grad: bool, cache: str) -> None:
+    _setup_worker(cache)
+    while True:
+        index = tasks.get()
+        if index is None:
+            return
+        slots[slot] = index  # shared memory, written at once: survives a crash of this process
+        item = check_one(seed, index, kernel, Path(out) if out else None, shrink_failures, timeout, grad)
+        results.put((index, item))
+        slots[slot] = -1
+
+
+def run(n: int, seed: int = 0, jobs: int = 0, start: int = 0, kernel: bool = True,
+        out: Path | None = None, shrink_failures: bool = True, timeout: float = 60.0,
+        progress: Callable[[dict], None] | None = None, grad: bool = False) -> Totals:
+    """Check programs ``start .. start+n-1`` of ``seed``; ``progress(item)`` after each."""
+    totals = Totals()
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="son-fuzz-") as cache:  # kernels: never the user's cache
+        if jobs > 0:
+            _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
+                          grad, cache)
+        else:
+            import son
+
+            old = son.debug, os.environ.get("SON_CACHE_DIR")
+            son.debug = True
+            os.environ["SON_CACHE_DIR"] = cache
+            try:
+                for i in range(start, start + n):
+                    item = check_one(seed, i, kernel, out, shrink_failures, timeout, grad)
+                    totals.add(item)
+                    if progress:
+                        progress(item)
+            finally:
+                son.debug = old[0]
+                if old[1] is None:
+                    del os.environ["SON_CACHE_DIR"]
+                else:
+                    os.environ["SON_CACHE_DIR"] = old[1]
+    totals.wall = time.perf_counter() - t0
+    return totals
+
+
+def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
+                  grad, cache: str) -> None:
+    import multiprocessing as mp
+
+    ctx = mp.get_context("spawn")
+    tasks, results = ctx.Queue(), ctx.Queue()
+    slots = ctx.Array("q", [-1] * jobs, lock=False)
+    for i in range(start, start + n):
+        tasks.put(i)
+    workers: list = [None] * jobs
+
+    def spawn(slot: int) -> None:
+        w = ctx.Process(target=_worker, args=(tasks, results, slots, slot, seed, kernel,
+                                               str(out) if out else None, shrink_failures, timeout, grad,
+                                               cache),
+                        daemon=True)
+        w.start()
+        workers[slot] = w
+
+    for slot in range(jobs):
+        spawn(slot)
+    done = 0
+
+    def record(item: dict) -> None:
+        nonlocal done
+        totals.add(item)
+        done += 1
+        if progress:
+            progress(item)
+
+    while done < n:
+        try:
+            index, item = results.get(timeout=1.0)
+        except queue.Empty:
+            for slot, w in enumerate(workers):
+                if w.is_alive():
+                    continue
+                index = slots[slot]
+                slots[slot] = -1
+                if index >= 0:  # it died inside a program: a crash of that program
+                    record({"label": f"seed={seed} index={index}", "index": index, "status": "crash",
+                            "times": {}, "wraps": 0, "detail": "",
+                            "failure": f"worker process died (exit code {w.exitcode})"})
+                if done < n:
+                    spawn(slot)
+            continue
+        record(item)
+    for _ in workers:
+        tasks.put(None)
+    for w in workers:
+        w.join(timeout=5)

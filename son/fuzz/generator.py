@@ -1,0 +1,520 @@
+"""Random programs of son's frontend subset, as Python source, with their arguments.
+
+``generate(seed, index)`` is a pure function of its two integers: the same pair
+gives the same ``Program`` in every process (``random.Random`` seeded with a
+string is independent of ``PYTHONHASHSEED``).  A program is a module text with
+0-2 helper functions (inlined by son) and the function ``f``; its parameters are
+annotated (``int``, ``float``, ``bool``, ``np.ndarray`` for float64 and
+``npt.NDArray[np.int64]``), and ``args`` holds a few argument tuples (ints at
+the int64 extremes, NaN, infinities, -0.0, empty arrays).
+
+What the generator covers: nested ``if/elif/else``; ``while`` and
+``for ... in range`` with 1-3 arguments and negative steps; ``break``,
+``continue`` and early ``return`` at any depth; int/float/bool mixes;
+wrap-around-prone int arithmetic (large constants, ``*``, shifts, ``**``);
+``/ // %`` whose divisor may be zero; ``math`` calls in and out of their
+domain; chained comparisons, ``and/or/not``, conditional expressions; array
+reads and writes with negative and out-of-range indices; ``np.zeros/ones/empty``
+(an ``np.empty`` array is filled before it is read); ``len``; helper calls;
+tuple assignment.  It is biased towards what optimizers prove: constants
+carried through loop phis, dead branches, congruent expressions, twin
+induction variables, loop-invariant expressions.
+
+Termination is by construction: a ``for`` over a literal range is short, and
+every other loop counts a hidden ``fuel`` local and breaks once it passes
+``FUEL`` (after which every loop breaks on its first iteration).
+
+Kinds are kept exact in most programs so that a program is valid for a typed
+graph: each local has one kind for its whole life; every ``return`` of ``f``
+returns one kind.  One program in ten lets int locals take float values, and
+about one in eight leaves its int and float parameters unannotated (both give
+son's ``number`` kind; the kernel stage needs annotated parameters).
+Cost: O(size of the program) per call.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+
+import numpy as np
+
+__all__ = ["FUEL", "Program", "generate", "generate_args"]
+
+#: loop iterations a program may run in total (see the module docstring)
+FUEL = 40
+
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+#: int literals, biased to wrap-around and to values rules special-case
+INT_LITERALS = ["0", "1", "2", "3", "-1", "7", "10", "255", "-13", "2147483647", "4294967296",
+                "4611686018427387904", "9223372036854775807", "(-9223372036854775807 - 1)",
+                "1000003", "-4"]
+FLOAT_LITERALS = ["0.0", "-0.0", "1.0", "0.5", "2.5", "-1.5", "1e308", "1e-320", "3.0",
+                  "1e16", "math.pi", "math.inf", "-math.inf", "math.nan", "0.1"]
+INT_ARGS = [0, 1, -1, 2, 3, 7, -8, 100, 2 ** 31, 2 ** 62, INT64_MAX, INT64_MIN, INT64_MIN + 1]
+FLOAT_ARGS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 1e308, -1e308, 5e-324, math.nan, math.inf,
+              -math.inf, 1e16 + 1]
+
+#: math functions of one float argument (domain errors included on purpose)
+MATH1 = ["math.sqrt", "math.exp", "math.log", "math.sin", "math.cos", "math.tan", "math.tanh",
+         "math.atan", "math.log10", "math.fabs", "math.asin", "math.cosh", "math.log1p", "math.expm1"]
+MATH2 = ["math.atan2", "math.hypot", "math.fmod", "math.copysign"]
+
+INT_BINOPS = [("+", 6), ("-", 5), ("*", 5), ("//", 2), ("%", 2), ("<<", 1), (">>", 1),
+              ("&", 1), ("|", 1), ("^", 1)]
+FLOAT_BINOPS = [("+", 5), ("-", 4), ("*", 4), ("/", 3), ("//", 1), ("%", 1)]
+COMPARES = ["<", "<=", ">", ">=", "==", "!="]
+KINDS = ("int", "float", "bool")
+
+
+@dataclass
+class Program:
+    """One generated program: module text, the entry function's name, argument tuples."""
+
+    seed: int
+    index: int
+    source: str
+    args: list[tuple] = field(default_factory=list)
+    name: str = "f"
+
+    @property
+    def label(self) -> str:
+        return f"seed={self.seed} index={self.index}"
+
+
+def _choice(rng: random.Random, weighted: list[tuple[str, int]]) -> str:
+    return rng.choices([w[0] for w in weighted], [w[1] for w in weighted])[0]
+
+
+class _Func:
+    """Scope of one function being generated: variables by kind, loop depth."""
+
+    def __init__(self, ret: str):
+        self.ret = ret
+        self.vars: dict[str, list[str]] = {k: [] for k in KINDS}
+        self.arrays: list[tuple[str, str]] = []      # (name, dtype) readable arrays
+        self.mutable: list[str] = []                  # locals that statements may assign
+        self.loops = 0
+        self.fresh = 0
+
+
+class _Gen:
+    """The generator's state for one program (see ``generate``)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.helpers: list[tuple[str, list[str], str]] = []   # (name, param kinds, return kind)
+        self.budget = 0
+        #: some programs let an int variable take float values (the frontend's 'number' kind)
+        self.mixed = rng.random() < 0.1
+
+    # ------------------------------------------------------------------ expressions
+    def expr(self, fn: _Func, kind: str, depth: int) -> str:
+        r = self.rng
+        if depth <= 0 or r.random() < 0.25:
+            return self.leaf(fn, kind)
+        return getattr(self, f"expr_{kind}")(fn, depth - 1)
+
+    def leaf(self, fn: _Func, kind: str) -> str:
+        r = self.rng
+        names = fn.vars[kind]
+        if names and r.random() < 0.7:
+            return r.choice(names)
+        if kind == "int":
+            return r.choice(INT_LITERALS) if r.random() < 0.5 else str(r.randint(-5, 12))
+        if kind == "float":
+            return r.choice(FLOAT_LITERALS)
+        return r.choice(["True", "False"])
+
+    def index(self, fn: _Func, arr: str, depth: int) -> str:
+        r = self.rng
+        x = r.random()
+        loopvars = [v for v in fn.vars["int"] if v.startswith("i")]
+        if (x < 0.3 or self.mixed) and loopvars:
+            return r.choice(loopvars)
+        if self.mixed:  # an int local may hold a float here: son refuses a float index
+            return r.choice(["-1", "0", "1", f"len({arr}) - 1"])
+        if x < 0.55:
+            return f"{self.expr(fn, 'int', depth)} % len({arr})"
+        if x < 0.7:
+            return r.choice(["-1", "0", "1", "-2", f"len({arr}) - 1", f"-len({arr})"])
+        return self.expr(fn, "int", depth)
+
+    def array_read(self, fn: _Func, dtype: str, depth: int) -> str | None:
+        arrs = [a for a, d in fn.arrays if d == dtype]
+        if not arrs:
+            return None
+        a = self.rng.choice(arrs)
+        return f"{a}[{self.index(fn, a, depth)}]"
+
+    def call(self, fn: _Func, kind: str, depth: int) -> str | None:
+        cands = [h for h in self.helpers if h[2] == kind]
+        if not cands:
+            return None
+        name, params, _ = self.rng.choice(cands)
+        return f"{name}({', '.join(self.expr(fn, k, depth) for k in params)})"
+
+    def expr_int(self, fn: _Func, depth: int) -> str:
+        r = self.rng
+        e = self.expr
+        form = _choice(r, [("bin", 10), ("neg", 1), ("abs", 1), ("minmax", 2), ("cast", 2),
+                           ("len", 1), ("read", 3), ("cond", 2), ("call", 2), ("pow", 1),
+                           ("floor", 1), ("bool", 1), ("shift", 1)])
+        if form == "shift" and self.mixed:
+            form = "bin"
+        if form == "bin":
+            op = _choice(r, INT_BINOPS[:5] if self.mixed else INT_BINOPS)  # bit operators refuse floats
+            return f"({e(fn, 'int', depth)} {op} {e(fn, 'int', depth)})"
+        if form == "neg":
+            return f"(-{e(fn, 'int', depth)})"
+        if form == "abs":
+            return f"abs({e(fn, 'int', depth)})"
+        if form == "minmax":
+            return f"{r.choice(['min', 'max'])}({e(fn, 'int', depth)}, {e(fn, 'int', depth)})"
+        if form == "cast":
+            return f"int({e(fn, 'float', depth)})"
+        if form == "len" and fn.arrays:
+            return f"len({r.choice(fn.arrays)[0]})"
+        if form == "read":
+            got = self.array_read(fn, "int64", depth)
+            if got:
+                return got
+        if form == "cond":
+            return f"({e(fn, 'int', depth)} if {e(fn, 'bool', depth)} else {e(fn, 'int', depth)})"
+        if form == "call":
+            got = self.call(fn, "int", depth)
+            if got:
+                return got
+        if form == "pow":
+            return f"({e(fn, 'int', depth)} ** {r.randint(0, 4)})"
+        if form == "floor":
+            return f"math.{r.choice(['floor', 'ceil', 'trunc'])}({e(fn, 'float', depth)})"
+        if form == "bool":
+            return f"int({e(fn, 'bool', depth)})"
+        if form == "shift":
+            return f"({e(fn, 'int', depth)} {r.choice(['<<', '>>'])} ({e(fn, 'int', depth)} & 63))"
+        return self.leaf(fn, "int")
+
+    def expr_float(self, fn: _Func, depth: int) -> str:
+        r = self.rng
+        e = self.expr
+        form = _choice(r, [("bin", 10), ("mixed", 3), ("neg", 1), ("abs", 1), ("minmax", 1),
+                           ("cast", 2), ("math1", 4), ("math2", 1), ("read", 3), ("cond", 2),
+                           ("call", 2), ("pow", 1), ("intdiv", 1)])
+        if form == "bin":
+            op = _choice(r, FLOAT_BINOPS)
+            return f"({e(fn, 'float', depth)} {op} {e(fn, 'float', depth)})"
+        if form == "mixed":
+            op = _choice(r, FLOAT_BINOPS)
+            a, b = e(fn, "float", depth), e(fn, "int", depth)
+            return f"({a} {op} {b})" if r.random() < 0.5 else f"({b} {op} {a})"
+        if form == "neg":
+            return f"(-{e(fn, 'float', depth)})"
+        if form == "abs":
+            return f"abs({e(fn, 'float', depth)})"
+        if form == "minmax":
+            return f"{r.choice(['min', 'max'])}({e(fn, 'float', depth)}, {e(fn, 'float', depth)})"
+        if form == "cast":
+            return f"float({e(fn, 'int', depth)})"
+        if form == "math1":
+            return f"{r.choice(MATH1)}({e(fn, 'float', depth)})"
+        if form == "math2":
+            return f"{r.choice(MATH2)}({e(fn, 'float', depth)}, {e(fn, 'float', depth)})"
+        if form == "read":
+            got = self.array_read(fn, "float64", depth)
+            if got:
+                return got
+        if form == "cond":
+            return f"({e(fn, 'float', depth)} if {e(fn, 'bool', depth)} else {e(fn, 'float', depth)})"
+        if form == "call":
+            got = self.call(fn, "float", depth)
+            if got:
+                return got
+        if form == "pow":
+            k = r.choice(["2.0", "0.5", "-1.0", "3.0", e(fn, "float", depth)])
+            return f"({e(fn, 'float', depth)} ** {k})"
+        if form == "intdiv":
+            return f"({e(fn, 'int', depth)} / {e(fn, 'int', depth)})"
+        return self.leaf(fn, "float")
+
+    def expr_bool(self, fn: _Func, depth: int) -> str:
+        r = self.rng
+        e = self.expr
+        form = _choice(r, [("cmp", 8), ("chain", 2), ("not", 2), ("andor", 3), ("isnan", 1),
+                           ("cast", 1), ("call", 1)])
+        if form in ("cmp", "chain"):
+            k = r.choice(["int", "int", "float", "mixed"])
+            kinds = ["int", "float"] if k == "mixed" else [k, k]
+            a, b = e(fn, kinds[0], depth), e(fn, kinds[1], depth)
+            s = f"{a} {r.choice(COMPARES)} {b}"
+            if form == "chain":
+                s += f" {r.choice(COMPARES)} {e(fn, r.choice(kinds), depth)}"
+            return f"({s})"
+        if form == "not":
+            return f"(not {e(fn, 'bool', depth)})"
+        if form == "andor":
+            return f"({e(fn, 'bool', depth)} {r.choice(['and', 'or'])} {e(fn, 'bool', depth)})"
+        if form == "isnan":
+            return f"math.{r.choice(['isnan', 'isinf', 'isfinite'])}({e(fn, 'float', depth)})"
+        if form == "cast":
+            return f"bool({e(fn, r.choice(['int', 'float']), depth)})"
+        if form == "call":
+            got = self.call(fn, "bool", depth)
+            if got:
+                return got
+        return self.leaf(fn, "bool")
+
+    # ------------------------------------------------------------------ statements
+    def fresh(self, fn: _Func, prefix: str) -> str:
+        fn.fresh += 1
+        return f"{prefix}{fn.fresh}"
+
+    def block(self, fn: _Func, depth: int, n: int) -> list[str]:
+        out: list[str] = []
+        for _ in range(n):
+            if self.budget <= 0:
+                break
+            out.extend(self.stmt(fn, depth))
+        return out or ["pass"]
+
+    def stmt(self, fn: _Func, depth: int) -> list[str]:
+        r = self.rng
+        self.budget -= 1
+        opts = [("assign", 8), ("aug", 4), ("tuple", 1), ("store", 2 if fn.arrays else 0),
+                ("if", 4 if depth > 0 else 0), ("for", 2 if depth > 0 else 0),
+                ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
+                ("return", 1), ("jump", 3 if fn.loops else 0)]
+        kind = _choice(r, opts)
+        ed = r.randint(1, 3)
+        targets = [v for v in fn.mutable]
+        if kind in ("assign", "aug", "tuple") and not targets:
+            kind = "return"
+        if kind == "assign":
+            v = r.choice(targets)
+            k = self.kind_of(fn, v)
+            if self.mixed and k == "int" and r.random() < 0.2:
+                k = "float"  # the variable changes kind: a 'number' phi, loops parsed again
+            return [f"{v} = {self.expr(fn, k, ed)}"]
+        if kind == "aug":
+            v = r.choice(targets)
+            k = self.kind_of(fn, v)
+            if k == "bool":
+                return [f"{v} = {self.expr(fn, 'bool', ed)}"]
+            ops = ["+", "-", "*"] + (["//", "%"] if k == "int" else ["/"])
+            if k == "int" and not self.mixed:
+                ops += ["&", "|", "^"]
+            return [f"{v} {r.choice(ops)}= {self.expr(fn, k, ed)}"]
+        if kind == "tuple":
+            a, b = r.choice(targets), r.choice(targets)
+            if a == b:
+                return [f"{a} = {self.expr(fn, self.kind_of(fn, a), ed)}"]
+            if self.kind_of(fn, a) == self.kind_of(fn, b) and r.random() < 0.4:
+                return [f"{a}, {b} = {b}, {a}"]
+            return [f"{a}, {b} = {self.expr(fn, self.kind_of(fn, a), ed)}, "
+                    f"{self.expr(fn, self.kind_of(fn, b), ed)}"]
+        if kind == "store":
+            a, dt = r.choice(fn.arrays)
+            k = "int" if dt == "int64" else r.choice(["float", "float", "int"])
+            return [f"{a}[{self.index(fn, a, 1)}] = {self.expr(fn, k, ed)}"]
+        if kind == "if":
+            return self.if_stmt(fn, depth)
+        if kind == "for":
+            return self.for_stmt(fn, depth)
+        if kind == "while":
+            return self.while_stmt(fn, depth)
+        if kind == "twins":
+            return self.twins(fn, depth)
+        if kind == "jump":
+            j = r.choice(["break", "continue"])
+            return [f"if {self.expr(fn, 'bool', 2)}:", f"    {j}"] if r.random() < 0.8 else [j]
+        # return
+        ret = f"return {self.expr(fn, fn.ret, ed)}"
+        return [f"if {self.expr(fn, 'bool', 2)}:", f"    {ret}"] if r.random() < 0.8 else [ret]
+
+    def kind_of(self, fn: _Func, v: str) -> str:
+        for k, names in fn.vars.items():
+            if v in names:
+                return k
+        raise AssertionError(v)
+
+    def if_stmt(self, fn: _Func, depth: int) -> list[str]:
+        r = self.rng
+        cond = self.expr(fn, "bool", 2)
+        if r.random() < 0.15:  # a dead branch the peephole or SCCP can prove
+            cond = r.choice(["False", "1 > 2", "(3 * 0 != 0)", "True"])
+        out = [f"if {cond}:"] + _indent(self.block(fn, depth - 1, r.randint(1, 3)))
+        for _ in range(r.choice([0, 0, 1, 2])):
+            out += [f"elif {self.expr(fn, 'bool', 2)}:"] + _indent(self.block(fn, depth - 1, r.randint(1, 2)))
+        if r.random() < 0.6:
+            out += ["else:"] + _indent(self.block(fn, depth - 1, r.randint(1, 2)))
+        return out
+
+    def fuel(self) -> list[str]:
+        return ["fuel += 1", f"if fuel > {FUEL}:", "    break"]
+
+    def loop_body(self, fn: _Func, depth: int, ivar: str | None, head: list[str], fuel: bool) -> list[str]:
+        fn.loops += 1
+        if ivar:
+            fn.vars["int"].append(ivar)
+        body = (self.fuel() if fuel else []) + self.block(fn, depth - 1, self.rng.randint(1, 4))
+        if ivar:
+            fn.vars["int"].remove(ivar)
+        fn.loops -= 1
+        return head + _indent(body)
+
+    def for_stmt(self, fn: _Func, depth: int) -> list[str]:
+        r = self.rng
+        iv = self.fresh(fn, "i")
+        x = r.random()
+        if x < 0.4:  # a short literal range: bounded without fuel
+            a, b = r.randint(-3, 3), r.randint(-3, 6)
+            step = r.choice([1, 1, 2, -1, -2, 3])
+            if step < 0:
+                a, b = b, a
+            args = f"{a}, {b}" + (f", {step}" if step != 1 else "") if r.random() < 0.7 else str(max(b, 0))
+            return self.loop_body(fn, depth, iv, [f"for {iv} in range({args}):"], fuel=False)
+        n = r.randint(1, 3)
+        parts = [self.expr(fn, "int", 1) for _ in range(n)]
+        if self.mixed:  # an int local may hold a float: son refuses a float range() bound statically
+            parts = [f"int({p})" for p in parts]
+        if n == 3 and r.random() < 0.5:
+            parts[2] = r.choice(["-1", "-2", "-3", "2"])
+        return self.loop_body(fn, depth, iv, [f"for {iv} in range({', '.join(parts)}):"], fuel=True)
+
+    def while_stmt(self, fn: _Func, depth: int) -> list[str]:
+        cond = self.expr(fn, "bool", 2) if self.rng.random() < 0.8 else "True"
+        return self.loop_body(fn, depth, None, [f"while {cond}:"], fuel=True)
+
+    def twins(self, fn: _Func, depth: int) -> list[str]:
+        """Two variables that stay equal (or a constant carried round a loop): what the
+        combined analysis proves and the pessimistic peephole cannot."""
+        r = self.rng
+        j, k = self.fresh(fn, "t"), self.fresh(fn, "t")
+        init = self.expr(fn, "int", 1)
+        step = self.expr(fn, "int", 1) if r.random() < 0.5 else str(r.randint(1, 3))
+        v = r.choice(fn.mutable) if fn.mutable else None
+        use = f"{v} = {self.expr(fn, self.kind_of(fn, v), 1)}" if v else "pass"
+        head = [f"{j} = {init}", f"{k} = {init}"]
+        fn.loops += 1
+        body = self.fuel() + [f"{j} = {j} + {step}", f"if {j} != {k} + {step}:", f"    {use}",
+                              f"{k} = {k} + {step}"]
+        fn.loops -= 1
+        cond = self.expr(fn, "bool", 1)
+        out = head + [f"while {cond}:"] + _indent(body)
+        fn.vars["int"].extend([j, k])  # readable afterwards: bound before the loop
+        return out
+
+    # ------------------------------------------------------------------ functions
+    def helper(self, idx: int) -> list[str]:
+        r = self.rng
+        params = [r.choice(["int", "int", "float", "bool"]) for _ in range(r.randint(1, 3))]
+        ret = r.choice(["int", "float", "bool"])
+        fn = _Func(ret)
+        names = []
+        for i, k in enumerate(params):
+            names.append(f"q{i}")
+            fn.vars[k].append(f"q{i}")
+        lines = [f"def h{idx}({', '.join(names)}):"]
+        body = []
+        for i, k in enumerate(params):
+            if r.random() < 0.5:
+                body.append(f"w{i} = q{i}")
+                fn.vars[k].append(f"w{i}")
+                fn.mutable.append(f"w{i}")
+        body += ["fuel = 0"]
+        self.budget = r.randint(1, 5)
+        body += self.block(fn, 2, self.budget)
+        body.append(f"return {self.expr(fn, ret, 2)}")
+        self.helpers.append((f"h{idx}", params, ret))
+        return lines + _indent(body)
+
+    def main(self) -> tuple[list[str], list[tuple[str, str]]]:
+        r = self.rng
+        ret = r.choice(["int", "int", "float", "float", "bool"])
+        fn = _Func(ret)
+        params: list[tuple[str, str]] = []
+        counts = {"int": r.randint(0, 3), "float": r.randint(0, 2), "bool": r.randint(0, 1),
+                  "float64": r.choice([0, 0, 1]), "int64": r.choice([0, 0, 1])}
+        if not any(counts.values()):
+            counts["int"] = 1
+        prefix = {"int": "n", "float": "x", "bool": "p", "float64": "a", "int64": "b"}
+        for k, c in counts.items():
+            for i in range(c):
+                params.append((f"{prefix[k]}{i}", k))
+        r.shuffle(params)
+        ann = {"int": "int", "float": "float", "bool": "bool", "float64": "np.ndarray",
+               "int64": "npt.NDArray[np.int64]"}
+        body = ["fuel = 0"]
+        for name, k in params:
+            if k in ("float64", "int64"):
+                fn.arrays.append((name, k))
+            else:
+                fn.vars[k].append(name)
+                if r.random() < 0.3:
+                    fn.mutable.append(name)
+        for i in range(r.randint(1, 4)):  # locals, each of one kind for its whole life
+            k = r.choice(KINDS)
+            v = f"v{i}"
+            body.append(f"{v} = {self.expr(fn, k, 2)}")
+            fn.vars[k].append(v)
+            fn.mutable.append(v)
+        if r.random() < 0.3:  # a constant a loop carries unchanged
+            body.append(f"c0 = {r.randint(1, 9)}")
+            fn.vars["int"].append("c0")
+        if r.random() < 0.3:
+            kind = r.choice(["zeros", "ones", "empty"])
+            dt = r.choice(["float64", "int64"])
+            length = r.choice([f"int({self.expr(fn, 'int', 1)}) % 7", str(r.randint(0, 5)), "-1"])
+            dts = "" if dt == "float64" else ", dtype=np.int64"
+            body.append(f"m0 = np.{kind}({length}{dts})")
+            if kind == "empty":  # never read an uninitialised element
+                fill = "0.5" if dt == "float64" else "3"
+                body += ["for j0 in range(len(m0)):", f"    m0[j0] = {fill}"]
+            fn.arrays.append(("m0", dt))
+        self.budget = r.randint(3, 14)
+        body += self.block(fn, 3, self.budget)
+        body.append(f"return {self.expr(fn, ret, 2)}")
+        untyped = r.random() < 0.12  # unannotated scalars: unknown-kind ('number') parameters
+        sig = ", ".join(n if untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
+        return [f"def f({sig}):"] + _indent(body), params
+
+
+def _indent(lines: list[str]) -> list[str]:
+    return ["    " + s for s in lines]
+
+
+HEADER = "import math\n\nimport numpy as np\nimport numpy.typing as npt\n"
+
+
+def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int) -> list[tuple]:
+    """``count`` argument tuples for parameters of the given kinds."""
+
+    def one(k: str):
+        if k == "int":
+            return rng.choice(INT_ARGS) if rng.random() < 0.6 else rng.randint(-20, 20)
+        if k == "float":
+            return rng.choice(FLOAT_ARGS) if rng.random() < 0.6 else round(rng.uniform(-10, 10), 3)
+        if k == "bool":
+            return rng.random() < 0.5
+        n = rng.choice([0, 1, 3, 5, 8])
+        if k == "float64":
+            return np.array([rng.choice(FLOAT_ARGS[:10]) if rng.random() < 0.3
+                             else round(rng.uniform(-5, 5), 2) for _ in range(n)], dtype=np.float64)
+        return np.array([rng.choice(INT_ARGS) if rng.random() < 0.2 else rng.randint(-9, 9)
+                         for _ in range(n)], dtype=np.int64)
+
+    return [tuple(one(k) for _, k in params) for _ in range(count)]
+
+
+def generate(seed: int, index: int) -> Program:
+    """Program number ``index`` of the campaign with ``seed`` (deterministic)."""
+    rng = random.Random(f"son-fuzz:{seed}:{index}")
+    g = _Gen(rng)
+    parts = [HEADER]
+    for h in range(rng.choice([0, 0, 1, 1, 2])):
+        parts.append("\n".join(g.helper(h)) + "\n")
+    lines, params = g.main()
+    parts.append("\n".join(lines) + "\n")
+    return Program(seed, index, "\n\n".join(parts), generate_args(rng, params, rng.randint(3, 5)))

@@ -1,0 +1,401 @@
+"""The differential oracle: CPython against every stage of son, on one program.
+
+``check(source, args)`` runs the program's function ``f``
+
+* under CPython, on an *instrumented* copy that carries son's documented
+  semantics (``DEVIATIONS``: each a small named hook with the entry of
+  docs/decisions.md or DESIGN.md it implements), which gives the expected
+  outcome of every argument tuple;
+* under son's reference interpreter on the raw parse, the parse with the
+  parse-time peephole, and after each pipeline of ``PIPELINES``;
+* as a Numba kernel (``son.compile`` with bounds checks) of one optimized graph;
+
+and compares outcomes: ``("ok", value, arrays after the call)`` or
+``("raise", exception type name)``.  The verifier runs after every parse and
+pass when ``son.debug`` is on (the campaign and the tests turn it on).
+
+Outcome of a program (``Result.status``): ``ok``; ``reject`` (son refused the
+program with ``SonSyntaxError``: a generator bug, counted apart); ``refused``
+(``son.compile`` declined a graph Numba cannot type, a documented limit of
+code generation); ``mismatch`` (a stage disagrees with CPython) or ``crash``
+(a stage raised something that is not an outcome: ``SonError``, an internal
+exception while parsing, optimizing or compiling, or a timeout).
+
+Cost: one CPython run, ``len(PIPELINES) + 2`` interpreter runs per argument
+tuple and one Numba compile (dominant: ~0.1-0.3 s) per program.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import signal
+import time
+import warnings
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import son
+from son.errors import SonError, SonSyntaxError
+from son.nodes.types import BOOL, FLOAT, INT, ArrayType
+
+__all__ = ["DEVIATIONS", "PIPELINES", "STAGES", "Failure", "Result", "canon", "check", "instrument"]
+
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+#: stage name -> (parse with the peephole?, pipeline run on that parse or None)
+PIPELINES: dict[str, tuple[bool, str | None]] = {
+    "raw": (False, None),
+    "parsed": (True, None),
+    "peephole": (False, "peephole"),
+    "sccp": (True, "sccp"),
+    "combined": (True, "combined"),
+    "user": (False, "sccp,combined,dce"),
+}
+#: the graph stage the kernel is compiled from
+KERNEL_FROM = "combined"
+STAGES = ("python", *PIPELINES, "kernel")
+
+#: ``son.compile`` refusals that are documented limits, not bugs (codegen.py)
+REFUSALS = ("on different paths", "unknown at compile time", "has no single type",
+            "is not a single int, float, bool or array type", "numba needs one type per variable")
+
+
+# ====================================================================== deviations
+class _Runtime:
+    """Hooks the instrumented CPython copy calls; ``wraps`` counts int64 wrap-arounds."""
+
+    def __init__(self):
+        self.wraps = 0
+
+    def wrap(self, v):
+        """DESIGN.md, Semantics: ``int`` is int64 with two's-complement wrap-around."""
+        if type(v) is int and not INT64_MIN <= v <= INT64_MAX:
+            self.wraps += 1
+            v = (v - INT64_MIN) % 2 ** 64 + INT64_MIN
+        return v
+
+    def binop(self, op: str, a, b):
+        if op == "<<" and type(a) is int and type(b) is int and b >= 64:
+            return 0  # a * 2**b is 0 modulo 2**64: no need to build the huge int
+        if op == "**":
+            return self.power(a, b)
+        return self.wrap(_BINOPS[op](a, b))
+
+    def power(self, a, b):
+        """decisions.md: ``int ** negative int`` met at run time raises ValueError; a negative
+        float to a fractional power raises ValueError (CPython: a complex number)."""
+        ints = type(a) in (int, bool) and type(b) in (int, bool)
+        if ints:
+            if b < 0:
+                raise ValueError("negative int exponent")
+            return self.wrap(pow(a, b, 2 ** 64))
+        if a < 0 and math.isfinite(a) and math.isfinite(b) and b != math.floor(b):
+            raise ValueError("complex result")  # before CPython's complex pow can overflow
+        return a ** b
+
+    def neg(self, a):
+        return self.wrap(-a)
+
+    def abs(self, a):
+        return self.wrap(abs(a))
+
+    def to_int(self, v):
+        """decisions.md: ``int(x)`` (and floor/ceil/trunc) of a float outside int64 raises
+        OverflowError."""
+        r = int(v)
+        if not INT64_MIN <= r <= INT64_MAX:
+            raise OverflowError("beyond int64")
+        return r
+
+    def item(self, v):
+        """decisions.md: an array element is read as a Python scalar (as Numba does)."""
+        return v.item() if isinstance(v, np.generic) else v
+
+
+#: documented deviation -> the _Runtime hook that implements it
+DEVIATIONS = {
+    "int64 wrap-around": "wrap",
+    "int ** negative int raises ValueError": "power",
+    "negative float ** fractional raises ValueError": "power",
+    "int(float) outside int64 raises OverflowError": "to_int",
+    "array elements are Python scalars": "item",
+}
+
+_BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+           "//": operator.floordiv, "%": operator.mod, "<<": operator.lshift, ">>": operator.rshift,
+           "&": operator.and_, "|": operator.or_, "^": operator.xor, "**": operator.pow}
+_OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+        ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
+        ast.Pow: "**"}
+#: calls rewritten to a hook: dotted name -> hook (``int(x)`` becomes ``to_int(x)``, the
+#: others keep their call inside the hook: ``to_int(math.floor(x))``)
+_CALL_HOOKS = {"abs": "abs", "int": "to_int", "math.floor": "to_int", "math.ceil": "to_int",
+               "math.trunc": "to_int"}
+
+
+def _hook(name: str, *args: ast.expr) -> ast.Call:
+    return ast.Call(ast.Attribute(ast.Name("__rt", ast.Load()), name, ast.Load()), list(args), [])
+
+
+class _Instrument(ast.NodeTransformer):
+    """Rewrites int-producing operators, casts and array reads into ``_Runtime`` hooks."""
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return _hook("binop", ast.Constant(_OPS[type(node.op)]), node.left, node.right)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub):
+            return _hook("neg", node.operand)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        if not isinstance(node.target, ast.Name):
+            return node
+        value = _hook("binop", ast.Constant(_OPS[type(node.op)]), ast.Name(node.target.id, ast.Load()),
+                      node.value)
+        return ast.Assign([node.target], value)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        hook = _CALL_HOOKS.get(ast.unparse(node.func))
+        if hook == "abs":
+            return _hook("abs", *node.args)
+        if hook == "to_int":
+            inner = node if ast.unparse(node.func) != "int" else node.args[0]
+            return _hook("to_int", inner)
+        return node
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load):
+            return _hook("item", node)
+        return node
+
+
+def instrument(source: str) -> ast.Module:
+    """The program's syntax tree with son's documented semantics as calls of ``__rt``
+    hooks (``ast.unparse`` shows it)."""
+    return ast.fix_missing_locations(_Instrument().visit(ast.parse(source)))
+
+
+# ====================================================================== outcomes
+def canon(v):
+    """A comparable form of a value: floats by bit pattern (any NaN alike), ints and bools by
+    value, arrays by dtype and elements."""
+    if isinstance(v, np.ndarray):
+        return ("array", str(v.dtype), tuple(canon(x) for x in v.tolist()))
+    if isinstance(v, np.generic):
+        v = v.item()
+    if isinstance(v, bool):
+        return ("int", int(v))
+    if isinstance(v, int):
+        return ("int", v)
+    if isinstance(v, float):
+        return ("float", "nan" if math.isnan(v) else v.hex())
+    return ("other", type(v).__name__, repr(v))
+
+
+def _copy(args) -> list:
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+class _Crash(Exception):
+    """A stage failed in a way that is not an outcome of the program."""
+
+
+def _outcome(call, args) -> tuple:
+    args = _copy(args)
+    try:
+        with np.errstate(all="ignore"):
+            value = call(*args)
+    except _Timeout:
+        raise
+    except SonError as e:
+        raise _Crash(f"{type(e).__name__}: {e}") from e
+    except Exception as e:  # noqa: BLE001 - the exception type is the outcome
+        return ("raise", type(e).__name__)
+    return ("ok", canon(value), tuple(canon(a) for a in args if isinstance(a, np.ndarray)))
+
+
+class _Timeout(Exception):
+    pass
+
+
+@contextmanager
+def _deadline(seconds: float):
+    """Raise ``_Timeout`` in the main thread after ``seconds`` (Unix; elsewhere no limit)."""
+    if not hasattr(signal, "setitimer") or seconds <= 0:
+        yield
+        return
+
+    def fire(signum, frame):
+        raise _Timeout(f"no result after {seconds} s")
+
+    try:
+        old = signal.signal(signal.SIGALRM, fire)
+    except ValueError:  # not the main thread
+        yield
+        return
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+# ====================================================================== checking
+@dataclass
+class Failure:
+    """One disagreement: ``kind`` 'mismatch' or 'crash', the stage, the argument tuple's
+    index (None for a crash before running), what was expected and what came."""
+
+    kind: str
+    stage: str
+    args_index: int | None
+    expected: object = None
+    got: object = None
+
+    @property
+    def signature(self) -> tuple:
+        """What a shrunk program must keep to fail 'the same way'."""
+        if self.kind == "crash":
+            return ("crash", self.stage, str(self.got).split(":")[0])
+        return ("mismatch", self.stage)
+
+    def __str__(self) -> str:
+        where = f" on args #{self.args_index}" if self.args_index is not None else ""
+        if self.kind == "crash":
+            return f"crash in {self.stage}{where}: {self.got}"
+        return f"mismatch in {self.stage}{where}: expected {self.expected}, got {self.got}"
+
+
+@dataclass
+class Result:
+    status: str = "ok"
+    failures: list[Failure] = field(default_factory=list)
+    times: dict[str, float] = field(default_factory=dict)
+    wraps: int = 0
+    detail: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return self.status in ("mismatch", "crash")
+
+
+def _timed(times: dict, stage: str, t0: float) -> float:
+    t1 = time.perf_counter()
+    times[stage] = times.get(stage, 0.0) + t1 - t0
+    return t1
+
+
+def expected_outcomes(source: str, args: list[tuple], name: str = "f") -> tuple[list[tuple], int]:
+    """CPython's outcomes of ``name(*a)`` for each ``a`` in ``args`` (instrumented: see
+    ``DEVIATIONS``) and the number of int64 wrap-arounds the runs met."""
+    rt = _Runtime()
+    ns = {"__rt": rt, "__name__": "__son_fuzz__"}
+    exec(compile(instrument(source), "<son-fuzz>", "exec", dont_inherit=True), ns)  # noqa: S102 - generated program
+    fn = ns[name]
+    return [_outcome(fn, a) for a in args], rt.wraps
+
+
+def check(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
+          timeout: float = 60.0, stop_at_first: bool = False) -> Result:
+    """Run the program through CPython and every stage (see the module docstring)."""
+    res = Result()
+    times = res.times
+    try:
+        with _deadline(timeout), warnings.catch_warnings():
+            warnings.simplefilter("ignore", SyntaxWarning)  # shrunk programs may index a constant
+            _check(source, args, name, kernel, res, times, stop_at_first)
+    except _Timeout as e:
+        res.failures.append(Failure("crash", "timeout", None, got=f"Timeout: {e}"))
+    if res.failures and res.status == "ok":
+        res.status = "crash" if any(f.kind == "crash" for f in res.failures) else "mismatch"
+    return res
+
+
+def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: bool) -> None:
+    t = time.perf_counter()
+    try:
+        expected, res.wraps = expected_outcomes(source, args, name)
+    except _Timeout:  # a program that does not terminate: the generator's (or shrinker's) fault
+        res.status, res.detail = "reject", "CPython did not finish in time"
+        return
+    except Exception as e:  # noqa: BLE001 - the module itself does not run: not a son program
+        res.status, res.detail = "reject", f"the module does not run: {type(e).__name__}: {e}"
+        return
+    t = _timed(times, "python", t)
+    graphs: dict[str, son.Graph] = {}
+    parses: dict[bool, son.Graph] = {}
+
+    def compare(stage: str, run) -> bool:
+        for i, a in enumerate(args):
+            try:
+                got = _outcome(run, a)
+            except _Timeout as e:
+                res.failures.append(Failure("crash", stage, i, got=f"Timeout: {e}"))
+                return False
+            except _Crash as e:
+                res.failures.append(Failure("crash", stage, i, got=str(e)))
+                return False
+            if got != expected[i]:
+                res.failures.append(Failure("mismatch", stage, i, expected[i], got))
+                return False
+        return True
+
+    for stage, (peephole, pipeline) in PIPELINES.items():
+        t = time.perf_counter()
+        try:
+            if peephole not in parses:
+                parses[peephole] = son.parse_source(source, name, peephole=peephole)
+            g = parses[peephole]
+            if pipeline:
+                g, _ = son.optimize(g, pipeline)
+        except SonSyntaxError as e:
+            res.status, res.detail = "reject", str(e)
+            _timed(times, stage, t)
+            return
+        except Exception as e:  # noqa: BLE001 - any other failure to build the graph is a crash
+            if isinstance(e, _Timeout):
+                raise
+            res.failures.append(Failure("crash", stage, None, got=f"{type(e).__name__}: {e}"))
+            _timed(times, stage, t)
+            if stop_at_first:
+                return
+            continue
+        graphs[stage] = g
+        ok = compare(stage, lambda *a, g=g: son.interpret(g, *a))
+        _timed(times, stage, t)
+        if not ok and stop_at_first:
+            return
+    if not kernel or KERNEL_FROM not in graphs:
+        return
+    if not all(isinstance(t, ArrayType) or t in (INT, FLOAT, BOOL) for _, t in graphs[KERNEL_FROM].params):
+        res.detail = "kernel skipped: parameters of unknown kind"  # son.compile needs their types
+        return
+    t = time.perf_counter()
+    try:
+        k = son.compile(graphs[KERNEL_FROM], boundscheck=True)
+    except SonError as e:
+        _timed(times, "kernel", t)
+        if any(s in str(e) for s in REFUSALS):
+            res.status, res.detail = "refused", str(e)
+        else:
+            res.failures.append(Failure("crash", "kernel", None, got=f"SonError: {e}"))
+        return
+    except Exception as e:  # noqa: BLE001
+        if isinstance(e, _Timeout):
+            raise
+        _timed(times, "kernel", t)
+        res.failures.append(Failure("crash", "kernel", None, got=f"{type(e).__name__}: {e}"))
+        return
+    compare("kernel", k)
+    _timed(times, "kernel", t)
