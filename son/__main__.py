@@ -3,11 +3,12 @@
 Commands::
 
     son tour                                   one example through every stage
-    son ir FILE:FUNC [--pipeline P] [--types]  text IR
+    son ir FILE:FUNC [--pipeline P] [--types] [--argtypes T]   text IR
     son dot FILE:FUNC [-o OUT] [--pipeline P | --diff A,B] [--schedule | --blocks]
-            [--cfg-only] [--hide-constants] [--types]
-    son compare FILE:FUNC [--pipelines none,peephole,sccp,combined]
+            [--cfg-only] [--hide-constants] [--types] [--argtypes T] [--timeout S]
+    son compare FILE:FUNC [--pipelines none,peephole,sccp,combined] [--argtypes T]
     son run FILE:FUNC ARGS... [--pipeline P] [--interp]
+    son grad FILE:FUNC ARGS... [--argnums 0,1] [--value] [--check] [--source] [--interp]
 
 ``FILE:FUNC`` names a function defined at module level in a Python file; the
 file is loaded by path as a fresh module (its folder first on ``sys.path``, as
@@ -15,6 +16,12 @@ file is loaded by path as a fresh module (its folder first on ``sys.path``, as
 (``none`` the raw parse, ``peephole`` the parse-time peephole, ``sccp`` and
 ``combined`` an optimistic pass after it) or a comma-separated list of
 registered passes run on the raw parse.
+
+Parameter types come from annotations; ``--argtypes a=f64[],n=int`` gives
+them for unannotated parameters (``ARGTYPES`` below lists the names; a
+parameter not named keeps its annotation, or is an unknown number).  ``son
+run`` takes the types of its arguments, and after the call prints, below the
+result, each array argument the function changed as ``name = [...]``.
 
 Every error the user can cause (a missing file, an unknown function, a bad
 option or argument, a construct outside son's subset) prints one line
@@ -35,6 +42,7 @@ from pathlib import Path
 from typing import Any, Callable, NoReturn
 
 from .errors import SonError
+from .viz.dot import RENDER_TIMEOUT
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,15 +99,45 @@ def load_function(spec: str) -> Callable:
     return fn
 
 
-def build_graph(fn: Callable, pipeline: str, args: list | None = None):
+def build_graph(fn: Callable, pipeline: str, args: list | None = None, argtypes: dict | None = None):
     """Parse ``fn`` and optimize it as ``pipeline`` says (the ``son.compare`` meaning)."""
     from .frontend import parse
     from .passes import PIPELINES, optimize
 
     peephole, passes = PIPELINES.get(pipeline, (False, pipeline))
-    g = parse(fn, peephole=peephole, args=args)
+    g = parse(fn, peephole=peephole, args=args, argtypes=argtypes)
     g, _ = optimize(g, passes, inplace=True)
     return g
+
+
+# ---------------------------------------------------------------- --argtypes
+#: the type names of --argtypes -> the names ``son.parse``'s argtypes= takes
+ARGTYPES = {"int": "int", "float": "float", "bool": "bool", "number": "number",
+            "f64[]": "float64[]", "float64[]": "float64[]", "float[]": "float64[]",
+            "i64[]": "int64[]", "int64[]": "int64[]", "int[]": "int64[]", "bool[]": "bool[]"}
+
+ARGTYPES_HELP = ("parameter types NAME=TYPE,... for unannotated parameters, e.g. a=f64[],n=int; TYPE is "
+                 "int, float, bool, number, or an array f64[] (float64[], float[]), i64[] (int64[], int[]) "
+                 "or bool[]")
+
+
+def parse_argtypes(text: str | None) -> dict | None:
+    """``a=f64[],n=int`` as ``{"a": "float64[]", "n": "int"}`` (None for None)."""
+    if text is None:
+        return None
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        name, sep, tname = (part.strip() for part in item.partition("="))
+        if not sep or not name.isidentifier() or not tname:
+            raise SonError(f"--argtypes expects NAME=TYPE pairs joined by commas, such as a=f64[],n=int; "
+                           f"cannot read {item.strip()!r}")
+        if tname not in ARGTYPES:
+            raise SonError(f"--argtypes: unknown type {tname!r} for {name!r}; use one of "
+                           f"{', '.join(ARGTYPES)}")
+        if name in out:
+            raise SonError(f"--argtypes names {name!r} twice")
+        out[name] = ARGTYPES[tname]
+    return out
 
 
 # ---------------------------------------------------------------- run's arguments
@@ -163,7 +201,7 @@ def _tour(args: argparse.Namespace) -> int:
 def _ir(args: argparse.Namespace) -> int:
     from .nodes.printer import format_graph
 
-    g = build_graph(load_function(args.target), args.pipeline)
+    g = build_graph(load_function(args.target), args.pipeline, argtypes=parse_argtypes(args.argtypes))
     print(format_graph(g, types=args.types))
     return 0
 
@@ -182,6 +220,9 @@ def _dot(args: argparse.Namespace) -> int:
     if args.schedule and args.blocks:
         raise SonError("--schedule (clusters in the graph) and --blocks (the block CFG) exclude each other")
     fn = load_function(args.target)
+    argtypes = parse_argtypes(args.argtypes)
+    if args.timeout <= 0:
+        raise SonError(f"--timeout is a number of seconds above 0, not {args.timeout:g}")
     if args.diff is not None:
         if args.pipeline is not None:
             raise SonError("--diff A,B names the pipeline A itself; drop --pipeline")
@@ -194,11 +235,11 @@ def _dot(args: argparse.Namespace) -> int:
                            f"'+': none,peephole or peephole,sccp), got {args.diff!r}")
         from .passes import optimize
 
-        before = build_graph(fn, before_name.strip())
+        before = build_graph(fn, before_name.strip(), argtypes=argtypes)
         after, _ = optimize(before, passes.replace("+", ","))
         text = diff(before, after).to_dot(types=args.types)
     else:
-        g = build_graph(fn, args.pipeline or "peephole")
+        g = build_graph(fn, args.pipeline or "peephole", argtypes=argtypes)
         if args.schedule or args.blocks:
             from .schedule import schedule
 
@@ -212,7 +253,7 @@ def _dot(args: argparse.Namespace) -> int:
     else:
         from .viz.dot import write
 
-        write(text, args.out, fmt)
+        write(text, args.out, fmt, timeout=args.timeout)
         print(f"wrote {args.out}")
     return 0
 
@@ -223,13 +264,14 @@ def _compare(args: argparse.Namespace) -> int:
     pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
     if not pipelines:
         raise SonError("--pipelines lists at least one pipeline, such as none,peephole,sccp")
-    print(compare(load_function(args.target), pipelines=pipelines))
+    print(compare(load_function(args.target), pipelines=pipelines, argtypes=parse_argtypes(args.argtypes)))
     return 0
 
 
 def _run(args: argparse.Namespace) -> int:
     fn = load_function(args.target)
     values = [parse_argument(a) for a in args.args]
+    originals = [v.copy() if hasattr(v, "copy") else v for v in values]
     if args.interp:
         from .exec.interp import interpret
 
@@ -251,7 +293,95 @@ def _run(args: argparse.Namespace) -> int:
         print(f"son: {fn.__name__} raised {type(e).__name__}: {e}", file=sys.stderr)
         return 1
     print(_show(result))
+    for name, after in _changed_arrays(fn, values, originals):
+        print(f"{name} = {_show_array(after)}")
     return 0
+
+
+def _grad(args: argparse.Namespace) -> int:
+    from .grad.api import grad, value_and_grad
+
+    fn = load_function(args.target)
+    values = [parse_argument(a) for a in args.args]
+    try:
+        argnums = tuple(int(k) for k in args.argnums.split(",") if k.strip())
+    except ValueError:
+        raise SonError("--argnums takes parameter numbers joined by commas, such as 0,2; "
+                       f"not {args.argnums!r}") from None
+    if not argnums:
+        raise SonError("--argnums names at least one parameter")
+    if any(not 0 <= k < len(values) for k in argnums):
+        raise SonError(f"--argnums {args.argnums}: {fn.__name__} is called with {len(values)} argument(s)")
+    df = (value_and_grad if args.value else grad)(fn, argnums=argnums, interpret=args.interp)
+    try:
+        out = df(*values)
+    except SonError:
+        raise
+    except Exception as e:  # noqa: BLE001 - the program's own exception is its outcome
+        print(f"son: {fn.__name__} raised {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+    value, grads = out if args.value else (None, out)
+    names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+    if args.value:
+        print(f"value = {_show(value)}")
+    for k, g in zip(argnums, grads):
+        print(f"d/d{names[k]} = {_show_array(g) if hasattr(g, 'tolist') else _literal(g)}")
+    if args.check:
+        for k, g in zip(argnums, grads):
+            fd = _central_difference(fn, values, k)
+            err = max((abs(a - b) / max(1.0, abs(b)) for a, b in zip(_flat(g), _flat(fd))), default=0.0)
+            shown = _show_array(fd) if hasattr(fd, "tolist") else _literal(fd)
+            print(f"finite differences d/d{names[k]} = {shown}  (largest relative difference {err:.1e})")
+    if args.source:
+        print(df.source)
+    return 0
+
+
+def _flat(v) -> list:
+    return [float(x) for x in v.tolist()] if hasattr(v, "tolist") else [float(v)]
+
+
+def _central_difference(fn: Callable, values: list, k: int):
+    """d fn / d values[k] by central differences run by CPython (step 1e-6 relative)."""
+    import numpy as np
+
+    def at(x):
+        args = [v.copy() if isinstance(v, np.ndarray) else v for v in values]
+        args[k] = x
+        return float(fn(*args))
+
+    x = values[k]
+    if isinstance(x, np.ndarray):
+        out = np.empty(len(x))
+        for i in range(len(x)):
+            h = 1e-6 * max(1.0, abs(float(x[i])))
+            up, down = x.astype(float), x.astype(float)
+            up[i] += h
+            down[i] -= h
+            out[i] = (at(up) - at(down)) / (2 * h)
+        return out
+    h = 1e-6 * max(1.0, abs(float(x)))
+    return (at(float(x) + h) - at(float(x) - h)) / (2 * h)
+
+
+def _changed_arrays(fn: Callable, values: list, originals: list) -> list[tuple[str, Any]]:
+    """``(parameter name, array)`` for each array argument that the call changed."""
+    import numpy as np
+
+    names = fn.__code__.co_varnames[:fn.__code__.co_argcount]
+    return [(name, new) for name, old, new in zip(names, originals, values)
+            if isinstance(new, np.ndarray) and not np.array_equal(old, new, equal_nan=new.dtype.kind == "f")]
+
+
+def _show_array(a) -> str:
+    """An array as the list literal that ``son run`` reads back (``[1.0, nan, -inf]``)."""
+    return "[" + ", ".join(_literal(v) for v in a.tolist()) + "]"
+
+
+def _literal(v: Any) -> str:
+    if isinstance(v, float) and not math.isfinite(v):
+        return "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    return repr(v)
 
 
 # ---------------------------------------------------------------- the parser
@@ -281,10 +411,12 @@ def build_parser() -> argparse.ArgumentParser:
                  "passes run on the raw parse such as peephole,sccp")
     ir = _command(sub, "ir", _ir, "print a function's graph as text IR",
                   "Parse FUNC from FILE, run the pipeline and print the graph as text IR.",
-                  ["son ir prog.py:f", "son ir prog.py:f --pipeline sccp --types"])
+                   ["son ir prog.py:f", "son ir prog.py:f --pipeline sccp --types",
+                    "son ir prog.py:total --argtypes x=f64[],n=int   # unannotated parameters"])
     _target(ir)
     ir.add_argument("--pipeline", "-p", default="peephole", metavar="P", help=pipe_help)
     ir.add_argument("--types", action="store_true", help="show every node's lattice type")
+    ir.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
 
     dot = _command(sub, "dot", _dot, "draw a function's graph with Graphviz",
                    "Draw FUNC's graph (control bold, data thin, memory dashed; CFG nodes boxed). The "
@@ -307,20 +439,27 @@ def build_parser() -> argparse.ArgumentParser:
     dot.add_argument("--cfg-only", action="store_true", help="draw only CFG nodes")
     dot.add_argument("--hide-constants", action="store_true", help="leave constants out")
     dot.add_argument("--types", action="store_true", help="show every node's lattice type")
+    dot.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
+    dot.add_argument("--timeout", type=float, default=RENDER_TIMEOUT, metavar="S",
+                     help=f"give up drawing after S seconds (default: {RENDER_TIMEOUT:g}); large graphs "
+                          "draw faster with --cfg-only or --hide-constants")
 
     cmp = _command(sub, "compare", _compare, "compare pipelines on a function",
                    "Parse FUNC once per pipeline and print nodes, CFG nodes, constants, phis, loops "
                    "and branches left by each, and the time taken.",
-                   ["son compare prog.py:f", "son compare prog.py:f --pipelines peephole,combined"])
+                   ["son compare prog.py:f", "son compare prog.py:f --pipelines peephole,combined",
+                    "son compare prog.py:total --argtypes x=f64[],n=int"])
     _target(cmp)
     cmp.add_argument("--pipelines", default="none,peephole,sccp,combined", metavar="P1,P2,...",
                      help="pipeline names (default: none,peephole,sccp,combined)")
+    cmp.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
 
     run = _command(sub, "run", _run, "run a function compiled by son (or interpreted)",
                    "Parse FUNC specialized to the argument types, optimize it, compile it with Numba "
-                   "and print what it returns. Arguments are Python literals: ints, floats (inf, nan), "
-                   "bools, and lists, which become numpy arrays. Put '--' before a first argument "
-                   "that starts with '-' and is not a number.",
+                   "and print what it returns, then each array argument it changed as NAME = [...]. "
+                   "Arguments are Python literals: ints, floats (inf, nan), bools, and lists, which "
+                   "become numpy arrays (their types are the parameter types). Put '--' before a first "
+                   "argument that starts with '-' and is not a number.",
                    ["son run prog.py:f 3 2.5", "son run prog.py:total '[1.0, 2.0, 3.5]' --interp",
                     "son run prog.py:f -- -inf"])
     _target(run)
@@ -329,6 +468,25 @@ def build_parser() -> argparse.ArgumentParser:
                      help="as for 'son ir' (default: what son.jit runs; with --interp: peephole)")
     run.add_argument("--interp", action="store_true",
                      help="run the reference interpreter instead of the compiled kernel")
+
+    gr = _command(sub, "grad", _grad, "differentiate a function (reverse mode) and print its gradient",
+                  "Differentiate FUNC at the given arguments with son.grad (reverse mode on the graph; "
+                  "loops stay loops) and print d/dPARAM for each parameter in --argnums: a float, or a "
+                  "list for an array parameter. Arguments are read as for 'son run'; differentiated "
+                  "ones must be floats or float lists (write 2.0, not 2).",
+                  ["son grad prog.py:f 1.5 2.0", "son grad prog.py:f 1.5 2.0 --argnums 0,1 --value",
+                   "son grad prog.py:dot '[1.0, 2.0]' '[3.0, 4.0]' --argnums 0 --check",
+                   "son grad prog.py:f 1.5 --source      # the gradient kernel's Python source"])
+    _target(gr)
+    gr.add_argument("args", nargs="*", metavar="ARGS", help="the arguments, as Python literals")
+    gr.add_argument("--argnums", default="0", metavar="K1,K2,...",
+                    help="which parameters to differentiate, by position (default: 0)")
+    gr.add_argument("--value", action="store_true", help="print the function's value too")
+    gr.add_argument("--check", action="store_true",
+                    help="also print central finite differences computed by CPython, and the difference")
+    gr.add_argument("--source", action="store_true", help="print the generated gradient kernel")
+    gr.add_argument("--interp", action="store_true",
+                    help="run the gradient graph in the reference interpreter instead of a Numba kernel")
     return p
 
 

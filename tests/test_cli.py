@@ -11,6 +11,8 @@ import xml.etree.ElementTree as ET
 import pytest
 
 PROGRAM = '''
+import math
+
 import numpy as np
 
 SCALE = 2
@@ -54,6 +56,42 @@ def uses_list(a: int):
     return [a]
 
 
+def scale_in_place(x, k):
+    for i in range(len(x)):
+        x[i] = x[i] * k
+    return len(x)
+
+
+def zero_first_negative(x, flags):
+    for i in range(len(x)):
+        if x[i] < 0:
+            x[i] = 0
+            return i
+    return -1
+
+
+def untyped_total(x, n):
+    s = 0.0
+    for i in range(n):
+        s += x[i]
+    return s
+
+
+def escape(x, c):
+    s = 0.0
+    while x < 10.0:
+        x = x * 1.5 + math.sin(c)
+        s += x * c
+    return s
+
+
+def weighted(w, x):
+    s = 0.0
+    for i in range(len(x)):
+        s += w[i] * x[i] * x[i]
+    return s
+
+
 NOT_A_FUNCTION = 3
 '''
 
@@ -66,9 +104,9 @@ def prog(tmp_path_factory):
     return p
 
 
-def son_cli(*args, cwd=None) -> subprocess.CompletedProcess:
+def son_cli(*args, cwd=None, env=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "son", *map(str, args)], capture_output=True, text=True,
-                          timeout=300, cwd=cwd)
+                          timeout=300, cwd=cwd, env=env)
 
 
 def assert_user_error(r: subprocess.CompletedProcess, *fragments: str) -> None:
@@ -143,6 +181,78 @@ def test_run_with_the_wrong_number_of_arguments_is_a_user_error(prog):
     assert_user_error(son_cli("run", f"{prog}:poly", "1", "2", "--interp"))
 
 
+def python_run(fn_name: str, *args):
+    """CPython's result and arguments after calling ``fn_name`` of PROGRAM."""
+    ns: dict = {}
+    exec(PROGRAM, ns)  # noqa: S102 - the test's own program
+    args = [a.copy() if hasattr(a, "copy") else a for a in args]
+    return ns[fn_name](*args), args
+
+
+@pytest.mark.parametrize("mode", ["--interp", "--pipeline=sccp"])
+def test_run_prints_the_arrays_the_function_changed(prog, mode):
+    import numpy as np
+
+    result, (x, _) = python_run("scale_in_place", np.array([1.0, -2.5, np.inf]), 2.0)
+    r = son_cli("run", f"{prog}:scale_in_place", "[1.0, -2.5, inf]", "2.0", mode)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"{result}\nx = [{float(x[0])!r}, {float(x[1])!r}, inf]\n"
+    # the printed array reads back as an argument: the output can be fed to the next run
+    again = son_cli("run", f"{prog}:scale_in_place", r.stdout.splitlines()[1][4:], "0.5", "--interp")
+    assert again.stdout.splitlines()[1] == "x = [1.0, -2.5, inf]"
+
+
+def test_run_prints_only_the_arrays_that_changed(prog):
+    import numpy as np
+
+    result, (x, flags) = python_run("zero_first_negative", np.array([3, -4, -1]), np.array([True]))
+    r = son_cli("run", f"{prog}:zero_first_negative", "[3, -4, -1]", "[True]", "--interp")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == f"{result}\nx = {x.tolist()}\n"  # flags is unchanged: not printed
+    r = son_cli("run", f"{prog}:zero_first_negative", "[3, 4]", "[True]", "--interp")
+    assert r.stdout == "-1\n"  # nothing changed: the result only
+
+
+# ---------------------------------------------------------------- --argtypes
+def test_argtypes_type_unannotated_array_parameters(prog):
+    r = son_cli("ir", f"{prog}:untyped_total")
+    assert r.returncode == 2 and "Traceback" not in r.stderr  # x is an unknown number: x[i] is refused
+    r = son_cli("ir", f"{prog}:untyped_total", "--argtypes", "x=f64[],n=int", "--types")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("def untyped_total(x: float64[], n: int) -> float:")
+    r = son_cli("ir", f"{prog}:untyped_total", "--argtypes", " x = float[] , n = int ")
+    assert r.returncode == 0 and r.stdout.startswith("def untyped_total(x: float64[], n: int)"), r.stderr
+
+
+def test_argtypes_reach_compare_and_dot(prog):
+    r = son_cli("compare", f"{prog}:untyped_total", "--argtypes", "x=i64[],n=int", "--pipelines",
+                "none,sccp")
+    assert r.returncode == 0, r.stderr
+    assert [line.split()[0] for line in r.stdout.splitlines()[2:]] == ["none", "sccp"]
+    r = son_cli("dot", f"{prog}:untyped_total", "--argtypes", "x=f64[],n=int", "--types")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith('digraph "untyped_total"') and "float64[]" in r.stdout
+    r = son_cli("dot", f"{prog}:untyped_total", "--argtypes", "x=f64[],n=int", "--diff", "none,peephole")
+    assert r.returncode == 0, r.stderr
+
+
+@pytest.mark.parametrize("spec, fragment", [
+    ("x:f64[]", "--argtypes expects NAME=TYPE pairs joined by commas"),
+    ("x=f64[],", "cannot read ''"),
+    ("x=f32[]", "unknown type 'f32[]' for 'x'"),
+    ("x=int,x=float", "names 'x' twice"),
+    ("y=int", "unknown parameters ['y']"),
+])
+def test_bad_argtypes_are_one_line_user_errors(prog, spec, fragment):
+    assert_user_error(son_cli("ir", f"{prog}:untyped_total", "--argtypes", spec), fragment)
+
+
+def test_help_documents_argtypes(prog):
+    for command in ("ir", "dot", "compare"):
+        out = son_cli(command, "--help").stdout
+        assert "--argtypes T" in out and "a=f64[],n=int" in out.replace("\n", " ").replace("  ", "")
+
+
 # ---------------------------------------------------------------- son compare
 def test_compare_prints_one_row_per_pipeline(prog):
     r = son_cli("compare", f"{prog}:flip_flop")
@@ -158,6 +268,21 @@ def test_compare_prints_one_row_per_pipeline(prog):
 
 
 # ---------------------------------------------------------------- son dot
+def test_dot_timeout_is_a_user_error_naming_the_size(prog, tmp_path):
+    import os
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "dot"  # a Graphviz that never finishes
+    fake.write_text("#!/bin/sh\nsleep 30\n")
+    fake.chmod(0o755)
+    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    r = son_cli("dot", f"{prog}:total", "-o", tmp_path / "g.svg", "--timeout", "0.5", env=env)
+    assert_user_error(r, "did not finish drawing total (", "within 0.5 s", "--cfg-only", "--hide-constants")
+    assert not (tmp_path / "g.svg").exists()
+    assert_user_error(son_cli("dot", f"{prog}:total", "--timeout", "0"), "--timeout is a number of seconds")
+
+
 def test_dot_writes_svg_png_and_dot_by_suffix(prog, tmp_path):
     r = son_cli("dot", f"{prog}:total", "-o", tmp_path / "g.svg", "--types")
     assert r.returncode == 0, r.stderr
@@ -200,7 +325,8 @@ def test_dot_diff_colours_what_the_peephole_removed(prog):
     (["dot", "{prog}:poly", "--diff", "none,nosuchpass"], "unknown pass 'nosuchpass'"),
     (["ir", "{prog}:poly", "--pipeline", "nosuchpass"], "unknown pass 'nosuchpass'"),
     (["ir", "{dir}/missing.py:f"], "no such file"),
-    (["ir", "{prog}:nope"], "has no function 'nope' at module level; it defines: count_true, flip_flop"),
+    (["ir", "{prog}:nope"],
+     "has no function 'nope' at module level; it defines: count_true, escape, flip_flop"),
     (["ir", "{prog}:NOT_A_FUNCTION"], "is not a function defined with 'def' (its type is int)"),
     (["ir", "{prog}"], "expected FILE:FUNC"),
     (["ir", "{prog}:poly", "--bogus"], "unrecognized arguments: --bogus"),
@@ -235,7 +361,54 @@ def test_the_file_can_import_its_neighbours(tmp_path):
     assert r.stdout == f"{(4 + 5) * 2}\n"
 
 
-@pytest.mark.parametrize("command", ["ir", "dot", "compare", "run"])
+# ---------------------------------------------------------------- son grad
+def _escape_grad(x, c, h=1e-7):
+    """CPython's own central differences of escape (the loop's trip count is locally constant)."""
+    ns: dict = {}
+    exec(PROGRAM, ns)
+    f = ns["escape"]
+    return ((f(x + h, c) - f(x - h, c)) / (2 * h), (f(x, c + h) - f(x, c - h)) / (2 * h), f(x, c))
+
+
+@pytest.mark.parametrize("mode", ["--interp", None])
+def test_grad_prints_derivatives_through_a_data_dependent_loop(prog, mode):
+    extra = [mode] if mode else []
+    r = son_cli("grad", f"{prog}:escape", "1.5", "2.0", "--argnums", "0,1", "--value", *extra)
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert [ln.split(" = ")[0] for ln in lines] == ["value", "d/dx", "d/dc"]
+    dx, dc, v = _escape_grad(1.5, 2.0)
+    got = [float(ln.split(" = ")[1]) for ln in lines]
+    assert got[0] == v
+    assert got[1] == pytest.approx(dx, rel=1e-6) and got[2] == pytest.approx(dc, rel=1e-6)
+
+
+def test_grad_of_an_array_parameter_with_a_finite_difference_check(prog):
+    r = son_cli("grad", f"{prog}:weighted", "[1.0, 2.0, -1.0]", "[0.5, 3.0, 2.0]",
+                "--argnums", "1", "--check", "--interp")
+    assert r.returncode == 0, r.stderr
+    grad_line, fd_line = r.stdout.splitlines()
+    assert grad_line == f"d/dx = [{2 * 1.0 * 0.5!r}, {2 * 2.0 * 3.0!r}, {2 * -1.0 * 2.0!r}]"
+    assert fd_line.startswith("finite differences d/dx = [")
+    assert float(fd_line.rsplit(" ", 1)[1].rstrip(")")) < 1e-6
+
+
+def test_grad_source_prints_the_gradient_kernel(prog):
+    r = son_cli("grad", f"{prog}:escape", "1.5", "2.0", "--source")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.startswith("d/dx = ") and "def " in r.stdout and "while" in r.stdout
+
+
+@pytest.mark.parametrize("args, fragment", [
+    (["1", "2.0"], "parameter 'x' of type int"),
+    (["1.5", "2.0", "--argnums", "2"], "called with 2 argument(s)"),
+    (["1.5", "2.0", "--argnums", "x"], "--argnums takes parameter numbers"),
+])
+def test_grad_user_errors(prog, args, fragment):
+    assert_user_error(son_cli("grad", f"{prog}:escape", *args, "--interp"), fragment)
+
+
+@pytest.mark.parametrize("command", ["ir", "dot", "compare", "run", "grad"])
 def test_help_describes_each_command_with_an_example(command):
     r = son_cli(command, "--help")
     assert r.returncode == 0

@@ -6,6 +6,7 @@ SVG is read back: the node titles in the SVG are the nodes the dot text declared
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import xml.etree.ElementTree as ET
@@ -361,3 +362,31 @@ def test_every_corpus_function_renders_in_every_mode():
         assert r.returncode == 0 and not r.stderr, r.stderr.decode()
         assert r.stdout.count(b"</svg>") == len(chunk)
     assert len(texts) == 3 * len(fns) >= 600
+
+
+# ---------------------------------------------------------------- render timeout
+def test_render_and_svg_give_up_after_the_timeout_naming_the_size(graph, monkeypatch, tmp_path):
+    from son.viz import render
+
+    fake = tmp_path / "dot"  # a Graphviz that never finishes
+    fake.write_text("#!/bin/sh\nsleep 30\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    n_nodes, n_edges = len(graph), to_dot(graph).count(" -> ")
+    with pytest.raises(son.SonError) as e:
+        render(graph, tmp_path / "out" / "g.svg", timeout=0.3)
+    msg = str(e.value)
+    assert f"drawing double_positives ({n_nodes} nodes, {n_edges} edges) within 0.3 s" in msg
+    assert "cfg_only=True" in msg and "hide_constants=True" in msg
+    assert not (tmp_path / "out" / "g.svg").exists()
+    with pytest.raises(son.SonError, match=r"\d+ nodes, \d+ edges\) within 0.2 s"):
+        svg(graph, cfg_only=True, timeout=0.2)
+    monkeypatch.setattr(viz_jupyter, "INLINE_TIMEOUT", 0.2)
+    assert viz_jupyter.graph_svg(graph) is None  # Jupyter shows the text repr instead
+
+
+def test_render_within_the_timeout_draws(graph, tmp_path):
+    from son.viz import render
+
+    path = render(graph, tmp_path / "g.svg", timeout=60)
+    assert ET.fromstring(path.read_bytes()).tag.endswith("svg")

@@ -17,13 +17,17 @@ Options of ``to_dot`` (and of ``render``/``svg``, which pass them on):
 depth; nodes the schedule does not place stay outside every cluster.
 
 ``to_dot`` is pure text and needs neither the ``graphviz`` package nor the
-binary; ``render`` and ``svg`` need both.  One pass over the live nodes and
+binary; ``render`` and ``svg`` need both, and stop ``dot`` after ``timeout``
+seconds (``RENDER_TIMEOUT`` by default) with a ``SonError`` giving the size
+of the drawing and the options that shrink it.  One pass over the live nodes and
 their inputs: O(N + E).
 """
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +44,10 @@ EDGE_ATTRS: dict[str, dict[str, str]] = {
 
 #: edge class -> dot attributes as text
 EDGE_STYLE = {cls: ", ".join(f"{k}={v}" for k, v in attrs.items()) for cls, attrs in EDGE_ATTRS.items()}
+
+#: seconds ``dot`` may take for one drawing before ``render``/``svg`` give up (a few
+#: hundred nodes take seconds; thousands can take many minutes)
+RENDER_TIMEOUT = 60.0
 
 _MISSING_DOT = ("the Graphviz 'dot' binary is not on PATH; install it with "
                 "'bash scripts/setup.sh' or 'apt-get install graphviz'")
@@ -202,29 +210,52 @@ def _clustered(nodes: list[Node], types: bool, schedule: Any) -> list[str]:
     return out
 
 
-def pipe(dot: str, fmt: str) -> bytes:
-    """Run ``dot -T<fmt>`` on the dot text; ``fmt="dot"`` returns the text itself."""
+def pipe(dot: str, fmt: str, timeout: float | None = None) -> bytes:
+    """Run ``dot -T<fmt>`` on the dot text; ``fmt="dot"`` returns the text itself.
+
+    ``dot`` is stopped after ``timeout`` seconds (default ``RENDER_TIMEOUT``) with a
+    ``SonError`` that gives the drawing's size and how to draw less."""
     import graphviz
 
     if fmt == "dot":
         return dot.encode()
     if fmt not in graphviz.FORMATS:
         raise SonError(f"unknown output format {fmt!r}; use svg, png, pdf or dot, say")
-    if shutil.which("dot") is None:
+    exe = shutil.which("dot")
+    if exe is None:
         raise SonError(_MISSING_DOT)
+    timeout = RENDER_TIMEOUT if timeout is None else timeout
     try:
-        return graphviz.Source(dot).pipe(format=fmt)
-    except graphviz.ExecutableNotFound as e:
-        raise SonError(_MISSING_DOT) from e
-    except graphviz.CalledProcessError as e:  # e.g. a format this build of dot lacks
-        stderr = (e.stderr or b"").decode(errors="replace").strip()
-        raise SonError(f"'dot -T{fmt}' failed: {stderr}") from e
+        r = subprocess.run([exe, f"-T{fmt}"], input=dot.encode(), capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise SonError(_timeout_message(dot, timeout)) from None
+    except OSError as e:
+        raise SonError(f"cannot run Graphviz 'dot' ({exe}): {e}") from e
+    if r.returncode != 0:  # e.g. a format this build of dot lacks
+        stderr = r.stderr.decode(errors="replace").strip()
+        raise SonError(f"'dot -T{fmt}' failed: {stderr}")
+    return r.stdout
 
 
-def write(dot: str, path: str | Path, format: str) -> Path:
-    """Draw the dot text in ``format`` into ``path`` (parent folders are created)."""
+def _timeout_message(dot: str, timeout: float) -> str:
+    """What to tell a user whose drawing took longer than ``timeout`` seconds."""
+    m = re.match(r'\s*(?:di)?graph\s+("(?:[^"\\]|\\.)*"|\w+)', dot)
+    name = m.group(1).strip('"') if m else "the graph"
+    lines = dot.splitlines()
+    edges = sum(" -> " in ln for ln in lines)
+    nodes = sum(1 for ln in lines if "[" in ln and " -> " not in ln and "label=" in ln
+                and not ln.lstrip().startswith(("label=", "node ", "edge ", "graph ")))
+    return (f"Graphviz 'dot' did not finish drawing {name} ({nodes} nodes, {edges} edges) within "
+            f"{timeout:g} s: its layout time grows much faster than the graph. Draw less with "
+            "cfg_only=True or hide_constants=True (son dot: --cfg-only, --hide-constants), draw the "
+            "schedule's blocks (schedule_dot), or allow more time with timeout=")
+
+
+def write(dot: str, path: str | Path, format: str, timeout: float | None = None) -> Path:
+    """Draw the dot text in ``format`` into ``path`` (parent folders are created); ``dot``
+    gets ``timeout`` seconds (default ``RENDER_TIMEOUT``)."""
     path = Path(path)
-    data = pipe(dot, format)
+    data = pipe(dot, format, timeout)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(data)
@@ -233,14 +264,16 @@ def write(dot: str, path: str | Path, format: str) -> Path:
     return path
 
 
-def render(graph: Graph, path: str | Path, format: str = "svg", types: bool = False, **options: Any) -> Path:
+def render(graph: Graph, path: str | Path, format: str = "svg", types: bool = False,
+           timeout: float | None = None, **options: Any) -> Path:
     """Write ``graph`` drawn by ``dot`` in ``format`` (svg, png, pdf, ..., or ``dot`` for
     the source text) to ``path``, parent folders created; return the path.  ``options``
-    are those of ``to_dot``."""
-    return write(to_dot(graph, types, **options), path, format)
+    are those of ``to_dot``; ``dot`` gets ``timeout`` seconds (default ``RENDER_TIMEOUT``)
+    and a ``SonError`` says so when it runs out."""
+    return write(to_dot(graph, types, **options), path, format, timeout)
 
 
-def svg(graph: Graph, types: bool = False, **options: Any) -> str:
+def svg(graph: Graph, types: bool = False, timeout: float | None = None, **options: Any) -> str:
     """``graph`` as an SVG document (text): what a Jupyter ``_repr_svg_`` hook returns.
-    ``options`` are those of ``to_dot``."""
-    return pipe(to_dot(graph, types, **options), "svg").decode("utf-8")
+    ``options`` are those of ``to_dot``; ``timeout`` as for ``render``."""
+    return pipe(to_dot(graph, types, **options), "svg", timeout).decode("utf-8")

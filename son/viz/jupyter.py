@@ -4,7 +4,8 @@ A hook returns SVG text, or ``None`` so that Jupyter falls back to the text
 repr: when the Graphviz ``dot`` binary is missing, or when the drawing has
 more than ``INLINE_LIMIT`` nodes (dot's layout grows much faster than
 linearly: about 2 s at 430 nodes, 30 s at 1100; draw large graphs on purpose
-with ``son.viz.render`` or with ``cfg_only``/``hide_constants``).
+with ``son.viz.render`` or with ``cfg_only``/``hide_constants``), or when
+``dot`` takes longer than ``INLINE_TIMEOUT`` seconds.
 """
 
 from __future__ import annotations
@@ -19,13 +20,16 @@ from .dot import pipe, to_dot
 #: the largest drawing (in nodes) shown inline
 INLINE_LIMIT = 400
 
+#: seconds ``dot`` may take for an inline drawing before the text repr is shown instead
+INLINE_TIMEOUT = 20.0
+
 
 def inline_svg(dot: str, size: int) -> str | None:
     """SVG for the dot text of a drawing of ``size`` nodes, or None (see module docstring)."""
     if size > INLINE_LIMIT or shutil.which("dot") is None:
         return None
     try:
-        return pipe(dot, "svg").decode("utf-8")
+        return pipe(dot, "svg", INLINE_TIMEOUT).decode("utf-8")
     except SonError:
         return None
 
