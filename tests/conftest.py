@@ -26,12 +26,11 @@ Canonical forms (``canon``):
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
 import son
+from son.fuzz.oracle import canon  # noqa: F401 - one canonical value comparison, shared with the fuzzer
 
 son.debug = True
 
@@ -58,25 +57,6 @@ def _son_cache_dir(tmp_path_factory):
         del os.environ["SON_CACHE_DIR"]
     else:
         os.environ["SON_CACHE_DIR"] = old
-
-
-def canon(v):
-    """A comparable, printable form of a value (see the module docstring)."""
-    if isinstance(v, np.ndarray):
-        return ("array", str(v.dtype), tuple(canon(x) for x in v.tolist()))
-    if isinstance(v, np.generic):
-        v = v.item()
-    if v is None:
-        return None
-    if isinstance(v, tuple):  # a function returning several values
-        return ("tuple", tuple(canon(x) for x in v))
-    if isinstance(v, bool):
-        return ("int", int(v))
-    if isinstance(v, int):
-        return ("int", v)
-    if isinstance(v, float):
-        return ("float", "nan" if math.isnan(v) else v.hex())
-    return ("other", type(v).__name__, repr(v))
 
 
 def copy_args(args) -> list:

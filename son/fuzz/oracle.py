@@ -188,11 +188,16 @@ def instrument(source: str) -> ast.Module:
 # ====================================================================== outcomes
 def canon(v):
     """A comparable form of a value: floats by bit pattern (any NaN alike), ints and bools by
-    value, arrays by dtype and elements."""
+    value, arrays by dtype and elements, tuples element by element.  The tests use it too
+    (tests/conftest.py)."""
     if isinstance(v, np.ndarray):
         return ("array", str(v.dtype), tuple(canon(x) for x in v.tolist()))
     if isinstance(v, np.generic):
         v = v.item()
+    if v is None:
+        return None
+    if isinstance(v, tuple):  # a function returning several values
+        return ("tuple", tuple(canon(x) for x in v))
     if isinstance(v, bool):
         return ("int", int(v))
     if isinstance(v, int):
