@@ -696,7 +696,7 @@ _OUTWARD = 1 << 60  # "a target past every member of this level"
 class _Level:
     """Blocks written one after another in one statement list; see the module docstring."""
 
-    __slots__ = ("members", "index", "pos", "pending", "guarded", "sel")
+    __slots__ = ("members", "index", "pos", "pending", "guarded", "sel", "targeted")
 
     def __init__(self, members: list, sel: str):
         self.members = members
@@ -705,12 +705,19 @@ class _Level:
         self.pending = -1  # the furthest member (or _OUTWARD) a branch so far falls towards
         self.guarded: set[int] = set()
         self.sel = sel
+        #: members some written branch goes to (a guarded member outside it is never run)
+        self.targeted: set[int] = set()
 
     def init(self) -> str | None:
         return _Set.of(self.sel, -1) if self.guarded else None  # -1: no member yet
 
     def set(self, k: int) -> Callable[[], str | None]:
+        self.targeted.add(k)
         return lambda: _Set.of(self.sel, k) if k in self.guarded else None
+
+    def dead_member(self) -> bool:
+        """Is a guarded member the target of no written branch (its test is never true)?"""
+        return bool(self.guarded - self.targeted)
 
 
 class _LoopFrame:
@@ -1195,6 +1202,7 @@ class _Codegen:
             yield self.block_code(x, out, ctx)
             return
         lv = _Level(members, self._new_sel("s"))
+        out.append(_Lazy(self._phi_inits(lv, members[1:])))
         out.append(_Lazy(lv.init))
         ctx.append(lv)
         yield self.block_code(x, out, ctx)
@@ -1223,6 +1231,7 @@ class _Codegen:
         w = _While()
         frame = _LoopFrame(h, w, outlv, self._new_sel("f"))
         if outlv is not None:
+            out.append(_Lazy(self._phi_inits(outlv, exits)))
             out.append(_Lazy(outlv.init))
             outlv.pos = -1
             ctx.append(outlv)
@@ -1419,6 +1428,26 @@ class _Codegen:
             out.append(_Exit("break"))
             return
         raise SonError(f"code generation: no place for block B{t.id} (a structuring bug)")
+
+    def _phi_inits(self, lv: _Level, blocks: list) -> Callable[[], str | None]:
+        """Placeholder values for the scalar Phis of ``blocks``, written before a level only
+        if one of its guarded members is never branched to: a branch the structurer proved
+        never taken (a decided test, ``Never``) leaves that member, and the Phis it would
+        assign, without an assignment on a path numba sees, and numba refuses a variable
+        that may be undefined where it is read, although no run reaches that read.
+        O(Phis of ``blocks``)."""
+        zero = {"int": "0", "float": "0.0", "bool": "False"}
+        names: list[str] = []
+        for b in blocks:
+            for p in b.phis:
+                if p.type is MEM:
+                    continue
+                if p in self.mixed:
+                    names.extend(f"{v} = {z}" for v, z in zip(self.slots(p), ("False", "0", "0.0")))
+                elif _kind(p) in zero:
+                    names.append(f"v{p.nid} = {zero[_kind(p)]}")
+        text = "; ".join(names) or None
+        return lambda: text if lv.dead_member() else None
 
     def moves(self, out: list, src, t) -> None:
         if not t.phis:

@@ -1,4 +1,10 @@
-"""Found by son.fuzz (seed=2027 index=6014): crash in kernel: SonError: numba could not compile the kernel son generated for f: UnsupportedError: Unsupported assignment encountered: <class 'numba.core.ir.UndefinedType'> Undefined; def f(n0, p0):; <source elided>; # B10. This is a bug in son's code generator: the generated source is in /tmp/son-fuzz-lcc9rle7/worker-6k930f0j/son_f_1fd1f2da1a383a59ea83.py (and in this error's .source); please report it with that file"""
+"""Found by son.fuzz (seed=2027 index=6014): numba refused the kernel ("Unsupported
+assignment ... Undefined").  Inside ``if p0:`` the test of ``while p0:`` is decided, so the
+structurer writes no branch to the loop's normal exit; that exit stayed a member of the
+level after the loop, guarded by a selector value no branch sets, and the Phi it assigns
+looked possibly undefined to numba where it is read.  Fixed in son/exec/codegen.py
+``_Codegen._phi_inits``: a level with a guarded member that no written branch targets
+starts by giving its members' Phis placeholder values."""
 
 # ruff: noqa  (a generated program)
 
