@@ -10,9 +10,11 @@ turns that solution into a smaller graph:
 1. *congruence* (optional ``leader`` map): a value node congruent to its
    class leader is replaced by the leader (``subsume``).  Only value-numberable
    data nodes are merged (not CFG nodes, ``Store`` or ``NewArray``), and only
-   when the leader floats freely, is a constant, or hangs from the same control
-   (same Region for Phis): a leader pinned elsewhere might not dominate the
-   uses.
+   when the leader is a constant, hangs from the same control (same Region for
+   Phis), or floats and is available where the replaced node is (its early
+   block, as Global Code Motion computes it, dominates the replaced node's: a
+   pure node computed from an inner loop's Phi is not available after that
+   loop).
 2. *infinite loops*: a reachable loop from which Stop can no longer be reached
    once dead control is cut (every exit proven dead) gets Click's never-taken
    exit, ``If(Never) -> Raise RuntimeError`` on its back edge, as the parser
@@ -43,6 +45,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from ..errors import SonError
 from ..nodes import (
     Constant,
     CProj,
@@ -95,7 +98,7 @@ def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
     if nodes is None:
         nodes = in_id_order(graph.live())
     if leader:
-        stats["congruent"] = _merge_congruent(nodes, leader, touched)
+        stats["congruent"] = _merge_congruent(graph, nodes, leader, touched)
     stats["dead_cfg"] = sum(1 for n in nodes if n.inputs is not None and is_dead_cfg(n))
     if stats["dead_cfg"]:  # else every exit the parse made is still reachable
         _keep_infinite_loops(graph, nodes, touched)
@@ -140,8 +143,41 @@ def is_dead_cfg(n: Node) -> bool:
 
 
 # ---------------------------------------------------------------- congruence
-def _merge_congruent(nodes: list[Node], leader: dict[Node, Node], touched: list[Node]) -> int:
+class _Availability:
+    """Where a value is first available: a pinned node's block, a floating node's *early*
+    block (Global Code Motion's: the deepest of its inputs' blocks), computed once on the
+    graph as it is before any replacement (dead control still in: that only adds paths,
+    so every dominance found holds).  A floating leader ``m`` may replace ``n`` only if
+    ``m``'s block dominates ``n``'s: a pure node whose input is a Phi of an inner loop is
+    not available after that loop although it has no control input.  O(N + E) once."""
+
+    def __init__(self, graph: Graph):
+        from ..schedule.dom import build_blocks
+        from ..schedule.gcm import _pin, _schedule_early
+
+        try:
+            live = graph.live()
+            blocks, self.block_of = build_blocks(graph, live)
+            self.early = _schedule_early(_pin(graph, live, blocks[0], self.block_of), blocks[0],
+                                         self.block_of)
+        except SonError:  # a shape the scheduler refuses: merge no floating leader
+            self.block_of, self.early = None, None
+
+    def dominates(self, m: Node, n: Node) -> bool:
+        if self.block_of is None:
+            return False
+        bm = self.block_of.get(m) or self.early.get(m)
+        bn = self.block_of.get(n) or self.early.get(n)
+        if bm is None or bn is None:
+            return False
+        while bn is not None and bn.dom_depth > bm.dom_depth:
+            bn = bn.idom
+        return bn is bm
+
+
+def _merge_congruent(graph: Graph, nodes: list[Node], leader: dict[Node, Node], touched: list[Node]) -> int:
     count = 0
+    avail: _Availability | None = None
     for n in nodes:
         if n.inputs is None or n.is_cfg or not n.is_gvn:
             continue
@@ -155,6 +191,11 @@ def _merge_congruent(nodes: list[Node], leader: dict[Node, Node], touched: list[
         c = m.inputs[0] if m.inputs else None
         if not (c is None or type(m) is Constant or c is n.inputs[0]):
             continue  # pinned elsewhere: it may not dominate n's uses
+        if c is None and type(m) is not Constant:
+            if avail is None:
+                avail = _Availability(graph)
+            if not avail.dominates(m, n):
+                continue  # floating, but its inputs are not all available where n is
         _replace(n, m, touched, "congruent")
         count += 1
     return count
