@@ -24,6 +24,7 @@ from son.fuzz.oracle import DEVIATIONS, _Runtime, expected_outcomes
 from son.fuzz.shrink import args_literal, regression_text, shrink
 from son.nodes import Constant
 from son.nodes.types import constant
+from son.passes import PASSES
 
 CAMPAIGN_SEED = 20261123
 CAMPAIGN_N = 500
@@ -125,6 +126,9 @@ def f(n: int, x: float):
 def buggy_stage(monkeypatch):
     son.register_pass("fuzz-test-seven-is-eight", _seven_is_eight, replace=True)
     monkeypatch.setitem(PIPELINES, "buggy", (True, "fuzz-test-seven-is-eight"))
+    yield
+    # a user's pass left registered would switch son.jit's disk index off for the session
+    PASSES.pop("fuzz-test-seven-is-eight", None)
 
 
 def test_a_wrong_pass_is_caught_and_shrunk_to_a_regression(buggy_stage, tmp_path):
