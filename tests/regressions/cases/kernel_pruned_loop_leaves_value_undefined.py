@@ -1,10 +1,11 @@
-"""Found by son.fuzz (seed=2029 index=8685), NOT FIXED YET (tests/regressions/open is not
-run by the tests): numba refuses the kernel ("Unsupported assignment ... Undefined").  A
-value defined inside a loop body (``v43 = v36 + 1`` in the inner ``while n0`` loop) is
-copied by the phi move of a loop exit written after the loop (``if _s3 == 1: v54 = v43``);
-numba cannot see that the selector value 1 implies ``v43`` was assigned, and refuses to
-copy a possibly undefined variable.  Fix idea: give such values a placeholder before the
-loop, as ``_Codegen._phi_inits`` does for the Phis of levels with unreached members."""
+"""Found by son.fuzz (seed=2029 index=8685): numba refused the kernel ("Unsupported
+assignment ... Undefined" at ``v16 = v54``).  The structurer knew ``p0`` is true under
+``if p0`` and wrote only the true arm of the inner ``p0 and True``, so the phi it feeds
+was assigned the literal ``True`` and tested; numba's DeadBranchPrune pruned that test,
+which cut the inner loop's back edge, pruned the loop test that then had a constant
+operand, and left ``v54`` read after the loop with no definition.  Fixed by compiling
+kernels with ``son.exec.pipeline.KernelPipeline`` (numba's pipeline without
+DeadBranchPrune)."""
 
 # ruff: noqa  (a generated program)
 
