@@ -6,7 +6,9 @@ processes (spawned, so none inherits a half-initialised Numba) take program
 indices from a queue and write the index they are working on into shared
 memory, so a worker killed by a signal (a kernel that crashes the process)
 costs only that program, which is counted as a crash, and a new worker takes
-over.  Kernels are compiled into a temporary ``SON_CACHE_DIR`` (one per worker,
+over; a worker also ends after a program that ran out of time (the timeout's
+exception may have interrupted Numba mid-compile) and a new one takes over.
+Kernels are compiled into a temporary ``SON_CACHE_DIR`` (one per worker,
 removed at the end: every program is new, so a disk cache only costs time, and
 the user's cache stays untouched); the verifier is on; each failing program is
 shrunk (``shrink.shrink``) into ``out`` as a regression case named by seed and
@@ -124,6 +126,7 @@ def save_failure(source: str, args: list, origin: str, stem: str, out: Path, ker
 
 def _setup_worker(cache: str) -> None:
     import son
+    import son.exec.pipeline  # noqa: F401 - imports numba now, never under a program's deadline
 
     son.debug = True
     os.environ["SON_CACHE_DIR"] = tempfile.mkdtemp(prefix="worker-", dir=cache)
@@ -140,6 +143,10 @@ def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str 
         item = check_one(seed, index, kernel, Path(out) if out else None, shrink_failures, timeout, grad)
         results.put((index, item))
         slots[slot] = -1
+        if item["failure"].startswith("crash in timeout"):
+            # the deadline's exception may have left numba half-way through a compile (its
+            # locks, caches, a module import): end this worker, the driver starts a new one
+            return
 
 
 def run(n: int, seed: int = 0, jobs: int = 0, start: int = 0, kernel: bool = True,
