@@ -85,7 +85,7 @@ from ..nodes import (
     XCtrl,
     constant,
 )
-from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES, TOTAL, MathError
+from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES, MathError, math_guards
 from ..nodes.types import BOTTOM, INT, MEM, NONE, TOP, XCTRL, ArrayType, Type
 from ..peephole import Peephole
 from .scope import Scope, flag
@@ -1034,12 +1034,10 @@ class FunctionParser:
         for x in xs:
             x.keep()
         r = self.op(e, cls, *xs, np=np_flavour).keep()
-        if not np_flavour and cls.__name__ not in TOTAL:
-            if cls.can_overflow:
-                self.guard(self.op(e, MathError, r, *xs, which="domain"), ValueError, "math domain error")
-                self.guard(self.op(e, MathError, r, *xs, which="range"), OverflowError, "math range error")
-            else:
-                self.guard(self.op(e, MathError, r, *xs, which="any"), ValueError, "math domain error")
+        if not np_flavour:
+            for which, exc in math_guards(cls):
+                self.guard(self.op(e, MathError, r, *xs, which=which), exc,
+                           "math range error" if exc is OverflowError else "math domain error")
         for x in xs:
             x.unkeep()
         return r.unkeep()

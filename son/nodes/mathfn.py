@@ -106,7 +106,28 @@ MATH_NODES: dict[str, type] = {n: _make(n, *spec) for n, spec in MATH_TABLE.item
 #: functions that return a value for every argument (no guard needed after them)
 TOTAL = frozenset({"Fabs", "Copysign", "Atan", "Tanh", "Asinh", "Atan2", "Erf", "Erfc", "Hypot",
                    "Floor", "Ceil", "Trunc"})
+#: functions whose result is NaN only for a NaN argument (no domain error possible)
+NAN_FREE = frozenset({"Sinh", "Cosh", "Exp", "Exp2", "Expm1"})
+#: functions whose result is infinite only for an infinite argument (no range error)
+INF_FREE = frozenset({"Sin", "Cos", "Tan", "Asin", "Acos", "Acosh", "Sqrt", "Fmod"})
 globals().update(MATH_NODES)
+
+
+def math_guards(cls: type) -> list[tuple[str, type]]:
+    """The ``(MathError which, exception)`` guards CPython's ``math.<f>`` needs after
+    the IEEE value: none for TOTAL functions; a domain error raises ValueError, a range
+    error OverflowError for the functions that can overflow and ValueError for the
+    others (``log(0.0)``); an error the function cannot produce (NAN_FREE, INF_FREE)
+    gets no guard, so kernels compile fewer tests and raise sites."""
+    name = cls.__name__
+    if name in TOTAL:
+        return []
+    domain, rng = name not in NAN_FREE, name not in INF_FREE
+    if cls.can_overflow:
+        return [("domain", ValueError)] * domain + [("range", OverflowError)] * rng
+    if domain and rng:
+        return [("any", ValueError)]
+    return [("domain", ValueError)] * domain + [("range", ValueError)] * rng
 
 #: user-visible function object -> (node class, np flavour)
 MATH_FUNCTIONS: dict[object, tuple[type, bool]] = {}
