@@ -136,6 +136,42 @@ def test_negative_indices_and_bounds():
     assert "IndexError" in f.source and "IndexError" not in unchecked.source
 
 
+def flat_index_sum(a, n):
+    s = 0.0
+    for i in range(n):
+        for k in range(n):
+            s += a[i * n + k]
+    return s
+
+
+def successor_is_larger(n):
+    return n + 1 > n
+
+
+def test_wrap_false_is_numbas_no_overflow_assumption():
+    """Default kernels wrap: ``n + 1 > n`` is False at INT64_MAX, as the interpreter says.
+    ``wrap=False`` compiles ``+`` with LLVM's ``nsw`` (numba.njit's assumption), so LLVM
+    folds the test to True: the same results wherever nothing overflows, and at an
+    overflow whatever LLVM made of it."""
+    exact, fast = son.jit(successor_is_larger), son.jit(successor_is_larger, wrap=False)
+    top = 2**63 - 1
+    assert exact(5) is fast(5) is True
+    assert exact(top) is son.interpret(son.parse(successor_is_larger, args=[top]), top) is False
+    assert fast(top) is True
+    assert "never overflows" in fast.source and "wraps" in exact.source
+    a = np.arange(16.0)
+    assert son.jit(flat_index_sum, wrap=False)(a, 4) == flat_index_sum(a, 4) == 120.0
+
+
+def test_wrap_keeps_int64_overflow_exact():
+    def f(n):
+        return n * 3 + 1
+
+    big = 2**62
+    want = ((big * 3 + 1 + 2**63) % 2**64) - 2**63  # DESIGN.md: int64 wrap-around
+    assert son.jit(f)(big) == son.interpret(son.parse(f, args=[big]), big) == want
+
+
 # ====================================================================== arguments
 def add(x, y):
     return x + y
