@@ -236,6 +236,32 @@ def test_leaving_two_loops_at_once_uses_a_flag():
     assert run_source(src, "pair_index", (a[:0], 1.0)) == pair_index(a[:0], 1.0)
 
 
+def first_converged(xs: np.ndarray):
+    total = 0.0
+    for i in range(len(xs)):
+        r = xs[i]
+        for _ in range(30):
+            nr = 0.5 * (r + 2.0 / r)
+            if abs(nr - r) <= 1e-12:
+                r = nr
+                break
+            r = nr
+        total += r
+    return total
+
+
+def test_exit_phi_moves_are_written_at_the_break():
+    """Both exits of the inner loop reach the same merge through blocks that only
+    pass control on; their phi moves are written before each ``break``, so no
+    selector picks the exit after the loop."""
+    src = source_of(first_converged)
+    assert "_s" not in src and "_f" not in src, src
+    assert len(re.findall(r"v\d+ = v\d+\n\s*break\n", src)) == 2, src
+    for xs in ([], [1.0], [4.0, 0.5, 9.0], [1e-300, 1e300]):
+        a = np.array(xs)
+        assert run_source(src, "first_converged", (a,)) == first_converged(a)
+
+
 def test_break_and_continue():
     src = source_of(skip_odd)
     assert "break" in src

@@ -758,6 +758,8 @@ class _Codegen:
         self.names: dict[Node, str] = {}
         self.ref: dict[Node, str] = {}  # node -> its text as an operand
         self.inline: set[Node] = set()
+        #: blocks whose phi moves were written where their only predecessor branches to them
+        self.forwarded: set = set()
         self._sel = 0
         self._loops_open = 0
         self._params()
@@ -1379,13 +1381,27 @@ class _Codegen:
             vs = [v.inputs[k] if type(v) is Phi and v.inputs[0] is t.head else v for v in t.term.values]
             out.append(_Exit(self._return_text(vs)))
             return
-        self.moves(out, src, t)
+        if src not in self.forwarded:
+            self.moves(out, src, t)
         if type(t.head) is Loop and self.in_loop(src, t):
             self.resolve(out, ctx, "continue", t)
         elif t not in self.placed:
             yield self.construct(t, out, ctx)
         else:
+            if self._forwarder(t):
+                self.moves(out, t, t.succs[0])
+                self.forwarded.add(t)
             self.resolve(out, ctx, "goto", t)
+
+    def _forwarder(self, t) -> bool:
+        """Is ``t`` (reached by a branch written elsewhere: a loop exit, a goto) a block
+        that only passes control on, with phi moves for its successor?  Then the moves are
+        written at the branch instead: nothing runs between the two, and ``t`` is left
+        empty, so the selector that would pick it after the loop is not needed (numba
+        compiles one variable and its tests less: newton_sqrt's exit).  O(nodes of t)."""
+        return (len(t.preds) == 1 and len(t.succs) == 1 and not t.phis and t.succs[0] not in self.returns
+                and type(t.term) not in (Return, Raise) and not self._has_code(t)
+                and not any(n in self.mixed for n in t.nodes))
 
     def _return_text(self, values: list[Node]) -> str:
         """``return v`` for one value, ``return (v1, v2)`` (a tuple) for several; a value
