@@ -54,7 +54,9 @@ Three parts:
     statement list ``[x, m1, m2, ...]`` (merge children in reverse
     postorder) where a branch to ``mk`` falls off the end of what precedes
     it; when control may fall past ``mk`` on its way to a later member, ``mk``
-    is guarded by ``if _sN == k`` and the branches to it set ``_sN``;
+    is guarded by ``if _sN == k`` and the branches to it set ``_sN`` (a member
+  no written branch goes to, every branch to it decided never taken, is not
+  written: all branches to ``mk`` precede it);
   - a block outside a loop whose dominator is inside it (a loop exit) is
     written after the ``while`` of the outermost loop it leaves, in the
     loop's *out-level*, and reached by ``break`` (with a selector when the
@@ -1217,6 +1219,10 @@ class _Codegen:
             y = lv.members[j]
             if lv.pending > j:
                 lv.guarded.add(j)
+                if j not in lv.targeted:
+                    # every branch to it was cut by a decided test: never run, and its code
+                    # may read values of blocks that were not written either
+                    continue
                 guard = _If(f"{lv.sel} == {j}")
                 out.append(guard)
                 yield self.construct(y, guard.then, ctx)
