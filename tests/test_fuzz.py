@@ -150,6 +150,13 @@ def test_parallel_campaign_counts_every_program():
     assert t.programs == 4 and t.counts["ok"] + t.counts["refused"] == 4, t.report()
 
 
+def test_workers_that_reach_their_quota_are_replaced():
+    """Two workers of two programs each check seven programs: each one that ends is
+    replaced while the other is still producing results, and no program is lost."""
+    t = run(7, seed=3, jobs=2, kernel=False, out=None, per_worker=2)
+    assert t.programs == 7 and sorted(t.indices) == list(range(7)), t.report()
+
+
 def test_fixed_seed_campaign_agrees_in_every_stage(tmp_path):
     """>= 500 programs through every stage, kernels included (about two minutes alone)."""
     t = run(CAMPAIGN_N, seed=CAMPAIGN_SEED, jobs=0, kernel=True, out=tmp_path)

@@ -7,7 +7,9 @@ indices from a queue and write the index they are working on into shared
 memory, so a worker killed by a signal (a kernel that crashes the process)
 costs only that program, which is counted as a crash, and a new worker takes
 over; a worker also ends after a program that ran out of time (the timeout's
-exception may have interrupted Numba mid-compile) and a new one takes over.
+exception may have interrupted Numba mid-compile), and after
+``PROGRAMS_PER_WORKER`` programs (every compiled kernel stays loaded, about
+1 MB each: 10,000 programs grew a worker to 6 GB), and a new one takes over.
 Kernels are compiled into a temporary ``SON_CACHE_DIR`` (one per worker,
 removed at the end: every program is new, so a disk cache only costs time, and
 the user's cache stays untouched); the verifier is on; each failing program is
@@ -44,9 +46,12 @@ class Totals:
     grad: Counter = field(default_factory=Counter)
     grad_failures: list[str] = field(default_factory=list)
     wall: float = 0.0
+    #: the program indices checked, in the order their results came
+    indices: list[int] = field(default_factory=list)
 
     def add(self, item: dict) -> None:
         self.counts[item["status"]] += 1
+        self.indices.append(item["index"])
         if "grad" in item:
             g = item["grad"]
             self.grad[g if g in ("ok", "skipped", "refused", "crash") else "mismatch"] += 1
@@ -124,6 +129,10 @@ def save_failure(source: str, args: list, origin: str, stem: str, out: Path, ker
     return write_regression(Path(out), stem, regression_text(small, small_args, failure, origin))
 
 
+#: programs one worker process checks before a fresh one takes over (bounds its memory)
+PROGRAMS_PER_WORKER = 500
+
+
 def _setup_worker(cache: str) -> None:
     import son
     import son.exec.pipeline  # noqa: F401 - imports numba now, never under a program's deadline
@@ -133,9 +142,9 @@ def _setup_worker(cache: str) -> None:
 
 
 def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str | None,
-            shrink_failures: bool, timeout: float, grad: bool, cache: str) -> None:
+            shrink_failures: bool, timeout: float, grad: bool, cache: str, quota: int) -> None:
     _setup_worker(cache)
-    while True:
+    for _ in range(quota):
         index = tasks.get()
         if index is None:
             return
@@ -151,14 +160,16 @@ def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str 
 
 def run(n: int, seed: int = 0, jobs: int = 0, start: int = 0, kernel: bool = True,
         out: Path | None = None, shrink_failures: bool = True, timeout: float = 60.0,
-        progress: Callable[[dict], None] | None = None, grad: bool = False) -> Totals:
-    """Check programs ``start .. start+n-1`` of ``seed``; ``progress(item)`` after each."""
+        progress: Callable[[dict], None] | None = None, grad: bool = False,
+        per_worker: int = PROGRAMS_PER_WORKER) -> Totals:
+    """Check programs ``start .. start+n-1`` of ``seed``; ``progress(item)`` after each;
+    with ``jobs``, each worker process checks at most ``per_worker`` programs."""
     totals = Totals()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="son-fuzz-") as cache:  # kernels: never the user's cache
         if jobs > 0:
             _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
-                          grad, cache)
+                          grad, cache, per_worker)
         else:
             import son
 
@@ -182,7 +193,7 @@ def run(n: int, seed: int = 0, jobs: int = 0, start: int = 0, kernel: bool = Tru
 
 
 def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
-                  grad, cache: str) -> None:
+                  grad, cache: str, per_worker: int) -> None:
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
@@ -195,7 +206,7 @@ def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, ti
     def spawn(slot: int) -> None:
         w = ctx.Process(target=_worker, args=(tasks, results, slots, slot, seed, kernel,
                                                str(out) if out else None, shrink_failures, timeout, grad,
-                                               cache),
+                                               cache, per_worker),
                         daemon=True)
         w.start()
         workers[slot] = w
@@ -214,20 +225,20 @@ def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, ti
     while done < n:
         try:
             index, item = results.get(timeout=1.0)
+            record(item)
         except queue.Empty:
-            for slot, w in enumerate(workers):
-                if w.is_alive():
-                    continue
-                index = slots[slot]
-                slots[slot] = -1
-                if index >= 0:  # it died inside a program: a crash of that program
-                    record({"label": f"seed={seed} index={index}", "index": index, "status": "crash",
-                            "times": {}, "wraps": 0, "detail": "",
-                            "failure": f"worker process died (exit code {w.exitcode})"})
-                if done < n:
-                    spawn(slot)
-            continue
-        record(item)
+            pass
+        for slot, w in enumerate(workers):  # ended (its quota, a timeout) or died: replace it
+            if w.is_alive():
+                continue
+            index = slots[slot]
+            slots[slot] = -1
+            if index >= 0:  # it died inside a program: a crash of that program
+                record({"label": f"seed={seed} index={index}", "index": index, "status": "crash",
+                        "times": {}, "wraps": 0, "detail": "",
+                        "failure": f"worker process died (exit code {w.exitcode})"})
+            if done < n:
+                spawn(slot)
     for _ in workers:
         tasks.put(None)
     for w in workers:
