@@ -537,6 +537,48 @@ def range2(a: int, b: int):
     return s
 
 
+# range's values are exact in CPython even where the step past the last one leaves
+# int64: bounds and steps near INT64_MIN/INT64_MAX
+def range_walk(a: int, b: int, c: int):
+    n = first = last = 0
+    for i in range(a, b, c):
+        if n == 0:
+            first = i
+        last = i
+        n += 1
+        if n == 12:
+            break
+    return n, first, last
+
+
+def range_by_three(a: int, b: int):
+    n = last = 0
+    for i in range(a, b, 3):
+        last = i
+        n += 1
+        if n == 12:
+            break
+    return n, last
+
+
+def range_down_by_seven(a: int, b: int):
+    n = last = 0
+    for i in range(a, b, -7):
+        last = i
+        n += 1
+        if n == 12:
+            break
+    return n, last
+
+
+def range_half_int64_steps(a: int):
+    n = last = 0
+    for i in range(a, 9223372036854775807, 4611686018427387904):
+        last = i
+        n += 1
+    return n, last
+
+
 def while_true(n: int):
     i = 0
     while True:
@@ -898,6 +940,9 @@ class Case:
 
 
 small = st.integers(-50, 50)
+#: ints anywhere in int64, often within 20 of its ends (range bounds and steps only)
+int64_edges = st.one_of(st.integers(-2**63, -2**63 + 20), st.integers(-30, 30),
+                        st.integers(2**63 - 21, 2**63 - 1), st.integers(-2**63, 2**63 - 1))
 count = st.integers(0, 30)
 ieee = st.floats(allow_nan=True, allow_infinity=True, width=64)
 bounded = st.floats(-100.0, 100.0, allow_nan=False, allow_infinity=False)
@@ -1014,6 +1059,14 @@ CASES = [
     Case(alternating_mix, (st.integers(-2, 12),), [(0,), (1,), (2,)]),
     Case(countdown, (st.integers(-10, 30),), [(0,), (1,), (-4,), (7,)]),
     Case(range2, (st.integers(-20, 20), st.integers(-20, 30)), [(0, 0), (-20, 30)]),
+    Case(range_walk, (int64_edges, int64_edges, int64_edges.filter(bool)),
+         [(0, 2**63 - 1, 2**63 - 1), (2**31 - 1, 2**63 - 1, 2**63 - 1), (-2**63, 2**63 - 1, 2**62),
+          (2**63 - 1, -2**63, -2**63), (5, -2**63, -2**63 + 1), (-2**63, 2**63 - 1, 1), (0, 5, 0)]),
+    Case(range_by_three, (int64_edges, int64_edges),
+         [(2**63 - 4, 2**63 - 1), (2**63 - 2, 2**63 - 1), (-2**63, -2**63 + 2)]),
+    Case(range_down_by_seven, (int64_edges, int64_edges),
+         [(-2**63 + 6, -2**63), (-2**63 + 13, -2**63), (2**63 - 1, 2**63 - 8)]),
+    Case(range_half_int64_steps, (int64_edges,), [(-2**63,), (0,), (2**63 - 2,), (-1,)]),
     Case(while_true, (st.integers(-5, 500),), [(0,), (-1,), (100,)]),
     Case(skip_odd, (st.integers(-5, 80),), [(0,), (51,), (80,)]),
     Case(find_factor, (st.integers(-5, 200),), [(0,), (1,), (2,), (97,), (91,)]),

@@ -511,27 +511,68 @@ class FunctionParser:
         self.guard(self.op(it, EQ, step, self.con(0)), ValueError, "range() arg 3 must not be zero")
         counter = self.temp()
         self.scope.set(counter, start)
+        zero = self.con(0)
+        sign = step.type.con > 0 if step.type.is_constant else None
+        up = None if sign is not None else self.op(it, GT, step, zero).keep()
+
+        def before(i, bound):
+            """i comes before bound in the range's direction: i < bound, or i > bound"""
+            if sign is not None:
+                return self.op(it, LT if sign else GT, i, bound)
+            rising = self.op(it, BitAnd, up, self.op(it, LT, i, bound))
+            falling = self.op(it, BitAnd, self.op(it, LT, step, zero), self.op(it, GT, i, bound))
+            return self.op(it, BitOr, rising, falling)
+
+        # The hidden step past range's last element may leave int64 (range(0, M, M) with
+        # M = INT64_MAX wraps to a negative counter and loops again).  Where a step can
+        # pass INT64_MAX/MIN (all but steps of +-1 and constants whose sum fits) the
+        # latch asks, before stepping, whether another element follows i and carries the
+        # answer to the header in a hidden flag.  It does when the distance d = stop - i
+        # exceeds the step (is below it, stepping down), or when d wrapped, being more
+        # than any step; no intermediate leaves int64 except d, in that one case.  The
+        # counter stays a plain induction variable (start + k*step) for later passes.
+        if step.type.is_constant and stop.type.is_constant:
+            needs_flag = not -2**63 <= stop.type.con + step.type.con < 2**63
+        else:
+            needs_flag = not (step.type.is_constant and abs(step.type.con) == 1)
+        more = None
+        if needs_flag:
+            more = self.temp()
+            self.scope.set(more, before(start, stop))
+
+        def follows(i):
+            """another element of the range follows i (an element)"""
+            d = self.op(it, Sub, stop, i).keep()
+            rising = lambda: self.op(it, BitOr, self.op(it, GT, d, step), self.op(it, LT, d, zero))
+            falling = lambda: self.op(it, BitOr, self.op(it, LT, d, step), self.op(it, GT, d, zero))
+            if sign is not None:
+                r = (rising if sign else falling)()
+            else:
+                r = self.op(it, BitOr, self.op(it, BitAnd, up, rising()),
+                            self.op(it, BitAnd, self.op(it, LT, step, zero), falling()))
+            d.unkeep()
+            return r
 
         def cond():
-            i = self.scope.get(counter)
-            if step.type.is_constant:
-                return self.op(it, LT if step.type.con > 0 else GT, i, stop)
-            zero = self.con(0)
-            up = self.op(it, BitAnd, self.op(it, GT, step, zero), self.op(it, LT, i, stop))
-            down = self.op(it, BitAnd, self.op(it, LT, step, zero), self.op(it, GT, i, stop))
-            return self.op(it, BitOr, up, down)
+            return self.scope.get(more) if more else before(self.scope.get(counter), stop)
 
         def prologue():
             self.scope.set(s.target.id, self.scope.get(counter))
 
         def latch():
-            nxt = self.op(it, Add, self.scope.get(counter), step)
-            self.scope.set(counter, nxt)
+            i = self.scope.get(counter)
+            if more:
+                self.scope.set(more, follows(i))
+            self.scope.set(counter, self.op(it, Add, i, step))
 
-        self.loop(s, cond, prologue, latch, assigned_names(s.body) + [s.target.id, counter])
+        self.loop(s, cond, prologue, latch,
+                  assigned_names(s.body) + [s.target.id, counter] + ([more] if more else []))
         self.scope.remove(counter)
-        for b in (start, stop, step):
-            b.unkeep()
+        if more:
+            self.scope.remove(more)
+        for b in (start, stop, step, up):
+            if b is not None:
+                b.unkeep()
 
     def loop(self, s, cond, prologue, latch, names: list[str]) -> None:
         """Build a loop; retried with wider Phi types if the body breaks the assumption.
