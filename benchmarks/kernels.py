@@ -3,9 +3,10 @@
     python benchmarks/kernels.py [--quick] [--only NAME ...]
 
 Per kernel: the best-of-N time per call of son.jit with numba.njit's semantics
-(``boundscheck=False, wrap=False``: unchecked array accesses, int64 arithmetic
-that LLVM may assume never overflows) and with son's exact default semantics
-(IndexError on a bad index, int64 wrap-around), numba.njit's time, CPython's time (on a smaller input, against
+(``boundscheck=False, wrap=False, math_errors=False``: unchecked array accesses,
+int64 arithmetic that LLVM may assume never overflows, IEEE math) and with son's
+exact default semantics (IndexError on a bad index, int64 wrap-around, math
+errors raised as in CPython), numba.njit's time, CPython's time (on a smaller input, against
 son on that input), the first-call latency of son.jit and numba.njit (both cold:
 a fresh kernel cache directory; best of 3; net of one run of the kernel, so it
 is the compile time), and the same latency of son.jit in a second process that
@@ -32,7 +33,7 @@ import time
 import numpy as np
 
 #: son.jit's options that give numba.njit's semantics (the "son" columns)
-NUMBA_SEMANTICS = {"boundscheck": False, "wrap": False}
+NUMBA_SEMANTICS = {"boundscheck": False, "wrap": False, "math_errors": False}
 
 
 # ====================================================================== kernels
@@ -259,32 +260,30 @@ def _warm_up_kernel(a, n):
     return s
 
 
-def cold_latency(fn, args, reps: int = 3) -> tuple[float, float]:
-    """Best-of-``reps`` first-call latency of (son.jit, numba.njit), each compiling from
-    nothing: a new dispatcher for numba, a new empty kernel cache for son."""
+def cold_latency(fn, args, reps: int = 3) -> tuple[float, float, float]:
+    """Best-of-``reps`` first-call latency of (son.jit on numba's semantics, numba.njit,
+    son.jit exact), each compiling from nothing: a new dispatcher for numba, a new empty
+    kernel cache for son."""
     import numba
 
     import son
     from son.exec.jit import forget_kernels
 
-    best_son = best_nb = math.inf
+    best = [math.inf] * 3
     saved = os.environ["SON_CACHE_DIR"]
     for _ in range(reps):
         os.environ["SON_CACHE_DIR"] = tempfile.mkdtemp(prefix="son-bench-cold-")
         forget_kernels()
-        j = son.jit(fn, **NUMBA_SEMANTICS)
-        a = _copy(args)  # copied outside the timed region: the latency is the compile
-        t = time.perf_counter()
-        j(*a)
-        best_son = min(best_son, time.perf_counter() - t)
-        nb = numba.njit(fn)
-        a = _copy(args)
-        t = time.perf_counter()
-        nb(*a)
-        best_nb = min(best_nb, time.perf_counter() - t)
+        for k, make in enumerate([lambda: son.jit(fn, **NUMBA_SEMANTICS), lambda: numba.njit(fn),
+                                  lambda: son.jit(fn)]):
+            j = make()
+            a = _copy(args)  # copied outside the timed region: the latency is the compile
+            t = time.perf_counter()
+            j(*a)
+            best[k] = min(best[k], time.perf_counter() - t)
     os.environ["SON_CACHE_DIR"] = saved
     forget_kernels()
-    return best_son, best_nb
+    return best[0], best[1], best[2]
 
 
 def _warm_child(names: list[str], quick: bool) -> None:
@@ -332,7 +331,7 @@ def main() -> None:
     rows = []
     for name in names:
         fn, fast_args, py_args = inputs[name]
-        lat_son, lat_nb = cold_latency(fn, fast_args, 2 if args.quick else 3)
+        lat_son, lat_nb, lat_exact = cold_latency(fn, fast_args, 2 if args.quick else 3)
         nb = numba.njit(fn)
         sj = son.jit(fn, **NUMBA_SEMANTICS)  # compiled into the shared cache for the second process
         sj_exact = son.jit(fn)
@@ -353,7 +352,7 @@ def main() -> None:
         # first-call latency net of one run of the kernel: the compile (or cache load)
         rows.append({"name": name, "son": t_son, "exact": t_exact, "numba": t_nb,
                      "py_speedup": t_py_small / t_son_small,
-                     "lat_son": lat_son - t_son, "lat_nb": lat_nb - t_nb,
+                     "lat_son": lat_son - t_son, "lat_nb": lat_nb - t_nb, "lat_exact": lat_exact - t_exact,
                      "compile_s": sj.stats["compile_s"]})
         print(f"  {name}: done", file=sys.stderr)
     cmd = [sys.executable, __file__, "--warm-child", *names] + (["--quick"] if args.quick else [])
@@ -362,7 +361,7 @@ def main() -> None:
         raise SystemExit(f"warm-cache process failed:\n{child.stderr}")
     warm = json.loads(child.stdout.strip().splitlines()[-1])
     head = (f"{'kernel':<20} {'son ms':>9} {'numba ms':>9} {'son/numba':>9} {'exact/numba':>13} "
-            f"{'vs CPython':>10} {'1st call son/numba':>18} {'warm 2nd proc':>13}")
+            f"{'vs CPython':>10} {'1st call son/numba':>18} {'exact':>5} {'warm 2nd proc':>13}")
     print(head)
     print("-" * len(head))
     for r in rows:
@@ -372,6 +371,7 @@ def main() -> None:
         print(f"{r['name']:<20} {r['son'] * 1e3:9.3f} {r['numba'] * 1e3:9.3f} {r['son'] / r['numba']:9.3f} "
               f"{r['exact'] / r['numba']:13.3f} {r['py_speedup']:9.0f}x "
               f"{r['lat_son'] * 1e3:7.0f}/{r['lat_nb'] * 1e3:<5.0f}={r['lat_son'] / r['lat_nb']:4.2f} "
+              f"{r['lat_exact'] / r['lat_nb']:5.2f} "
               f"{w_s / r['lat_son'] * 100:6.1f}% {w_cache}")
     ratios = [r["son"] / r["numba"] for r in rows]
     lat = [r["lat_son"] / r["lat_nb"] for r in rows]
@@ -380,7 +380,8 @@ def main() -> None:
     print(f"son/numba: median {statistics.median(ratios):.3f}, max {max(ratios):.3f}   "
           f"exact/numba: median {statistics.median([r['exact'] / r['numba'] for r in rows]):.3f}   "
           f"vs CPython: min {min(r['py_speedup'] for r in rows):.0f}x   "
-          f"1st-call son/numba: median {statistics.median(lat):.2f}, max {max(lat):.2f}   "
+          f"1st-call son/numba: median {statistics.median(lat):.2f}, max {max(lat):.2f} "
+          f"(exact: median {statistics.median([r['lat_exact'] / r['lat_nb'] for r in rows]):.2f})   "
           f"warm 2nd process: max {max(warm_frac) * 100:.1f}% of a cold first call")
 
 

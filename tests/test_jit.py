@@ -163,6 +163,45 @@ def test_wrap_false_is_numbas_no_overflow_assumption():
     assert son.jit(flat_index_sum, wrap=False)(a, 4) == flat_index_sum(a, 4) == 120.0
 
 
+def ieee_math(x, y, d):
+    return math.log(x) + math.sqrt(y) * math.exp(x) + x ** 1000.0 + 1.0 / d
+
+
+def test_math_errors_false_gives_numbas_ieee_values():
+    """``math_errors=False`` drops exactly the guards that make math and ``int(float)``
+    raise: log(0.0), sqrt(-1.0), exp overflow and ``**`` overflow give numba.njit's
+    IEEE values, while a division by zero (numba raises it too) still raises."""
+    import numba
+
+    exact, ieee = son.jit(ieee_math), son.jit(ieee_math, math_errors=False)
+    reference = numba.njit(ieee_math)
+    for args in [(0.0, 4.0, 1.0), (1.0, -1.0, 2.0), (800.0, 1.0, 1.0), (2.0, 9.0, 4.0)]:
+        if args[0] > 0 and args[1] >= 0 and args[0] < 700:
+            assert exact(*args) == ieee(*args) == ieee_math(*args)
+        else:
+            with pytest.raises((ValueError, OverflowError)):
+                exact(*args)
+        got, want = ieee(*args), reference(*args)
+        assert got == want or (math.isnan(got) and math.isnan(want)), args
+    with pytest.raises(ZeroDivisionError):
+        ieee(2.0, 1.0, 0.0)
+    assert "math domain error" in exact.source and "math domain error" not in ieee.source
+    assert "range error" not in ieee.source and "out of range" not in ieee.source
+    assert "ZeroDivisionError" in ieee.source
+
+
+def test_math_errors_false_converts_floats_unchecked():
+    def to_bin(x, n):
+        return int(x * n)
+
+    exact, ieee = son.jit(to_bin), son.jit(to_bin, math_errors=False)
+    assert exact(0.5, 10) == ieee(0.5, 10) == 5
+    with pytest.raises(ValueError):
+        exact(math.nan, 10)
+    assert "NaN" in exact.source and "NaN" not in ieee.source and "raise" not in ieee.source
+    assert isinstance(ieee(math.nan, 10), int)  # numba's unspecified int, not an exception
+
+
 def test_wrap_keeps_int64_overflow_exact():
     def f(n):
         return n * 3 + 1

@@ -45,11 +45,12 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import KernelCompileError, SonError
-from ..nodes import Constant, Graph, OutOfBounds
+from ..nodes import Constant, CProj, Graph, If, OutOfBounds, Raise
+from ..nodes.mathfn import MATH_FAULTS
 from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, ArrayType, Type, constant
 from .codegen import return_converter
 
-__all__ = ["JitFunction", "Kernel", "cache_dir", "compile", "drop_bounds_checks", "forget_kernels", "jit"]
+__all__ = ["JitFunction", "Kernel", "cache_dir", "compile", "drop_checks", "forget_kernels", "jit"]
 
 #: options of every kernel's numba.njit (and ``pipeline_class=KernelPipeline``, from
 #: son.exec.pipeline, written by name); see the module docstring
@@ -246,18 +247,32 @@ def forget_kernels() -> None:
         del sys.modules[name]
 
 
-def drop_bounds_checks(graph: Graph) -> Graph:
-    """A copy of ``graph`` whose ``OutOfBounds`` guards are all false, cleaned up by the
-    peephole: array accesses are then unchecked, as under plain ``numba.njit``."""
+def drop_checks(graph: Graph, boundscheck: bool = True, math_errors: bool = True) -> Graph:
+    """``graph``, or a copy without the checks numba.njit does not make, cleaned up by the
+    peephole: without ``boundscheck`` every ``OutOfBounds`` guard is false (array accesses
+    unchecked); without ``math_errors`` every guard that raises one of MATH_FAULTS is
+    never taken (math functions give their IEEE values, ``int(x)`` of NaN or of a float
+    outside int64 an unspecified int).  O(N) plus the peephole's cleanup."""
     from ..passes import optimize
 
+    if boundscheck and math_errors:
+        return graph
     g = graph.copy()
-    oob = [n for n in g.nodes() if type(n) is OutOfBounds]
-    if not oob:
+    preds = [n for n in g.nodes() if type(n) is OutOfBounds] if not boundscheck else []
+    guards = []
+    if not math_errors:  # the If above each such Raise, when the Raise hangs off its true side
+        for r in g.nodes():
+            if type(r) is Raise and (r.exc, r.message) in MATH_FAULTS:
+                proj = r.inputs[0]
+                if type(proj) is CProj and type(proj.inputs[0]) is If and proj.index == 0:
+                    guards.append(proj.inputs[0])
+    if not preds and not guards:
         return g
     false = Constant(g, constant(False)).keep()
-    for n in oob:
+    for n in preds:
         n.subsume(false)
+    for n in guards:
+        n.set_input(1, false)
     g, _ = optimize(g, "peephole", inplace=True)
     false.unkeep()
     if false.is_unused():
@@ -266,12 +281,15 @@ def drop_bounds_checks(graph: Graph) -> Graph:
     return g
 
 
-def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True) -> Kernel:  # noqa: A001
+def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True,  # noqa: A001
+            math_errors: bool = True) -> Kernel:
     """Schedule ``graph``, generate its source and compile it with Numba (cached in memory
     and on disk).  ``boundscheck=False`` removes the IndexError guards of array accesses
     (unchecked, as ``numba.njit``); ``wrap=False`` lets LLVM assume int64 ``+ - *`` never
     overflow (numba.njit's assumption: an overflow is then undefined, not the wrap-around
-    of DESIGN.md; it lets LLVM drop the negative-index test of ``a[i*n + k]`` in a loop).
+    of DESIGN.md; it lets LLVM drop the negative-index test of ``a[i*n + k]`` in a loop);
+    ``math_errors=False`` drops the checks that make ``math.*`` and ``int(float)`` raise
+    as in CPython (numba.njit's IEEE nan/inf instead; see ``drop_checks``).
     Parameter types must be known (int, float, bool, 1-D float64/int64/bool arrays)."""
     from ..schedule import schedule as make_schedule
     from .codegen import generate
@@ -281,7 +299,7 @@ def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True) -> Kernel
             raise SonError(f"{graph.name}: parameter {pname!r} has type {t}; compile needs int, float, "
                            "bool or a 1-D array (parse with argtypes= or example args=, or use son.jit)")
     t0 = time.perf_counter()
-    g = graph if boundscheck else drop_bounds_checks(graph)
+    g = drop_checks(graph, boundscheck, math_errors)
     t1 = time.perf_counter()
     sched = make_schedule(g)
     t2 = time.perf_counter()
@@ -384,11 +402,13 @@ class JitFunction:
     parsed, optimized and compiled once.  ``graph``, ``schedule``, ``source`` and ``stats``
     are those of the last specialization; ``kernels`` maps argument types to kernels."""
 
-    def __init__(self, fn: Callable, pipeline: str | None, boundscheck: bool, wrap: bool = True):
+    def __init__(self, fn: Callable, pipeline: str | None, boundscheck: bool, wrap: bool = True,
+                 math_errors: bool = True):
         self.py_func = fn
         self.pipeline = pipeline
         self.boundscheck = boundscheck
         self.wrap = wrap
+        self.math_errors = math_errors
         self.kernels: dict[tuple, Kernel] = {}
         self._dispatch: dict[tuple, Any] = {}
         self._last: Kernel | None = None
@@ -416,14 +436,14 @@ class JitFunction:
         # the one place that selects the pipeline son.jit runs
         pipeline = DEFAULT_PIPELINE if self.pipeline is None else self.pipeline
         t0 = time.perf_counter()
-        ikey = _index_key(self.py_func, key, pipeline, self.boundscheck, self.wrap)
+        ikey = _index_key(self.py_func, key, pipeline, (self.boundscheck, self.wrap, self.math_errors))
         k = _index_load(ikey, self.py_func, args, self._rebuild_for(pipeline)) if ikey else None
         if k is not None:
             k.stats = dict(k.stats, index_s=time.perf_counter() - t0, pipeline=pipeline)
         else:
             deps: list | None = [] if ikey else None
             graph, t1, t2 = self._build({"args": list(args)}, pipeline, deps)
-            k = compile(graph, boundscheck=self.boundscheck, wrap=self.wrap)
+            k = compile(graph, boundscheck=self.boundscheck, wrap=self.wrap, math_errors=self.math_errors)
             k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=pipeline)
             if ikey:
                 _index_store(ikey, self.py_func, deps, k)
@@ -465,7 +485,7 @@ class JitFunction:
             from ..schedule import schedule as make_schedule
 
             graph = self._build({"argtypes": [t for _, t in params]}, pipeline, None)[0]
-            g = graph if self.boundscheck else drop_bounds_checks(graph)
+            g = drop_checks(graph, self.boundscheck, self.math_errors)
             return g, make_schedule(g)
 
         return rebuild
@@ -510,24 +530,25 @@ def _is_numba_typing_error(e: Exception) -> bool:
 
 
 def jit(fn: Callable | None = None, *, pipeline: str | None = None, boundscheck: bool = True,
-        wrap: bool = True):
+        wrap: bool = True, math_errors: bool = True):
     """Compile ``fn`` with son on its first call for each combination of argument types
     (ints, floats, bools, 1-D float64/int64/bool arrays).  Use as ``@son.jit`` or
     ``@son.jit(pipeline="peephole", boundscheck=False)``; ``pipeline`` defaults to
-    ``son.passes.DEFAULT_PIPELINE``.  ``boundscheck=False`` and ``wrap=False`` trade
-    son's exact semantics for numba.njit's (see ``compile``)."""
+    ``son.passes.DEFAULT_PIPELINE``.  ``boundscheck=False``, ``wrap=False`` and
+    ``math_errors=False`` trade son's exact semantics for numba.njit's (see ``compile``);
+    all three together compile what numba.njit compiles."""
     if fn is None:
-        return lambda f: JitFunction(f, pipeline, boundscheck, wrap)
+        return lambda f: JitFunction(f, pipeline, boundscheck, wrap, math_errors)
     if not callable(fn):
         raise SonError(f"son.jit decorates a function, not {fn!r}")
-    return JitFunction(fn, pipeline, boundscheck, wrap)
+    return JitFunction(fn, pipeline, boundscheck, wrap, math_errors)
 
 
 # ====================================================================== the son-level index
 # A second process that calls a son.jit function whose kernel is on disk can skip the
 # parse, the passes, the schedule and codegen: ``_index_key`` hashes what the kernel
 # depends on besides the function's outside reads (son's files, versions, the function's
-# source file, argument types, pipeline, boundscheck, wrap); its record lists those reads
+# source file, argument types, pipeline, boundscheck, wrap, math_errors); its record lists those reads
 # (``FunctionParser.note``: every global, closure cell, builtin and module attribute the
 # parse resolved, in the root function and in each inlined callee, with a fingerprint of
 # the value, an inlined function's being its source file text and defaults).  A record
@@ -635,7 +656,7 @@ def _resolve(fn, dotted: str):
     return v
 
 
-def _index_key(fn, key: tuple, pipeline, boundscheck: bool, wrap: bool) -> str | None:
+def _index_key(fn, key: tuple, pipeline, semantics: tuple) -> str | None:
     """The index key of one specialization, or None where the index is not used (son.debug
     on, a pipeline of callables, user passes or rules, annotations, no source file)."""
     import son
@@ -648,7 +669,7 @@ def _index_key(fn, key: tuple, pipeline, boundscheck: bool, wrap: bool) -> str |
     from ..passes import PIPELINES
 
     material = repr((_son_stamp(), fn.__module__, fn.__qualname__, code.co_filename, code.co_firstlineno,
-                     key, pipeline, PIPELINES.get(pipeline), boundscheck, wrap))
+                     key, pipeline, PIPELINES.get(pipeline), semantics))
     return hashlib.sha256(material.encode()).hexdigest()[:32]
 
 

@@ -85,7 +85,17 @@ from ..nodes import (
     XCtrl,
     constant,
 )
-from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES, MathError, math_guards
+from ..nodes.mathfn import (
+    DOMAIN_ERROR,
+    INT_OF_NAN,
+    INT_OUT_OF_RANGE,
+    MATH_FUNCTIONS,
+    MATH_NODES,
+    POW_RANGE_ERROR,
+    RANGE_ERROR,
+    MathError,
+    math_guards,
+)
 from ..nodes.types import BOTTOM, INT, MEM, NONE, TOP, XCTRL, ArrayType, Type
 from ..peephole import Peephole
 from .scope import Scope, flag
@@ -844,8 +854,7 @@ class FunctionParser:
         self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
                    "negative number cannot be raised to a fractional power")
         r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl).keep()
-        self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError,
-                   "numerical result out of range")
+        self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError, POW_RANGE_ERROR)
         a.unkeep(), b.unkeep()
         return r.unkeep()
 
@@ -1078,7 +1087,7 @@ class FunctionParser:
         if not np_flavour:
             for which, exc in math_guards(cls):
                 self.guard(self.op(e, MathError, r, *xs, which=which), exc,
-                           "math range error" if exc is OverflowError else "math domain error")
+                           RANGE_ERROR if exc is OverflowError else DOMAIN_ERROR)
         for x in xs:
             x.unkeep()
         return r.unkeep()
@@ -1097,7 +1106,7 @@ class FunctionParser:
         cls = MATH_NODES[cls_name]
         x.keep()
         r = self.op(e, cls, x).keep()
-        self.guard(self.op(e, MathError, r, x, which="any"), ValueError, "math domain error")
+        self.guard(self.op(e, MathError, r, x, which="any"), ValueError, DOMAIN_ERROR)
         x.unkeep()
         return r.unkeep()
 
@@ -1107,10 +1116,10 @@ class FunctionParser:
         if _kind(x) not in ("float", "number"):
             return self.op(at, ToInt, x)
         x.keep()
-        self.guard(self.op(at, IsNan, x), ValueError, "cannot convert float NaN to integer")
+        self.guard(self.op(at, IsNan, x), ValueError, INT_OF_NAN)
         out = self.op(at, BitOr, self.op(at, LT, x, self.con(-_INT64_LIMIT)),
                       self.op(at, GE, x, self.con(_INT64_LIMIT)))
-        self.guard(out, OverflowError, "float does not fit in int64")
+        self.guard(out, OverflowError, INT_OUT_OF_RANGE)
         x.unkeep()
         return self.op(at, ToInt, x, ctrl=self.scope.ctrl)
 

@@ -113,6 +113,18 @@ INF_FREE = frozenset({"Sin", "Cos", "Tan", "Asin", "Acos", "Acosh", "Sqrt", "Fmo
 globals().update(MATH_NODES)
 
 
+#: the messages of the faults CPython raises where IEEE arithmetic (and numba.njit)
+#: returns a value: a math function's NaN or infinity, ``**``'s overflow, ``int(x)`` of
+#: a NaN or of a float outside int64.  The frontend raises them; ``son.jit(math_errors=
+#: False)`` drops exactly the guards that raise MATH_FAULTS.
+DOMAIN_ERROR, RANGE_ERROR = "math domain error", "math range error"
+POW_RANGE_ERROR = "numerical result out of range"
+INT_OF_NAN, INT_OUT_OF_RANGE = "cannot convert float NaN to integer", "float does not fit in int64"
+MATH_FAULTS = frozenset({(ValueError, DOMAIN_ERROR), (ValueError, RANGE_ERROR), (OverflowError, RANGE_ERROR),
+                         (OverflowError, POW_RANGE_ERROR), (ValueError, INT_OF_NAN),
+                         (OverflowError, INT_OUT_OF_RANGE)})
+
+
 def math_guards(cls: type) -> list[tuple[str, type]]:
     """The ``(MathError which, exception)`` guards CPython's ``math.<f>`` needs after
     the IEEE value: none for TOTAL functions; a domain error raises ValueError, a range
