@@ -120,7 +120,7 @@ globals().update(MATH_NODES)
 DOMAIN_ERROR, RANGE_ERROR = "math domain error", "math range error"
 POW_RANGE_ERROR = "numerical result out of range"
 INT_OF_NAN, INT_OUT_OF_RANGE = "cannot convert float NaN to integer", "float does not fit in int64"
-MATH_FAULTS = frozenset({(ValueError, DOMAIN_ERROR), (ValueError, RANGE_ERROR), (OverflowError, RANGE_ERROR),
+MATH_FAULTS = frozenset({(ValueError, DOMAIN_ERROR), (OverflowError, RANGE_ERROR),
                          (OverflowError, POW_RANGE_ERROR), (ValueError, INT_OF_NAN),
                          (OverflowError, INT_OUT_OF_RANGE)})
 
