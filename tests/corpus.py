@@ -579,6 +579,12 @@ def range_half_int64_steps(a: int):
     return n, last
 
 
+# CPython rounds the exact quotient of two ints once; numba's float(a) / float(b) rounds
+# each operand beyond 2**53 first
+def int_true_division(a: int, b: int):
+    return a / b, (a // 7) / 3, -(2**53 + 1) / b
+
+
 def while_true(n: int):
     i = 0
     while True:
@@ -1067,6 +1073,8 @@ CASES = [
     Case(range_down_by_seven, (int64_edges, int64_edges),
          [(-2**63 + 6, -2**63), (-2**63 + 13, -2**63), (2**63 - 1, 2**63 - 8)]),
     Case(range_half_int64_steps, (int64_edges,), [(-2**63,), (0,), (2**63 - 2,), (-1,)]),
+    Case(int_true_division, (int64_edges, int64_edges.filter(bool)),
+         [(2**53 + 1, 2), (-2**63, 3), (2**63 - 1, -2**63), (0, -5), (1, -2**63 + 1000003), (9, 4)]),
     Case(while_true, (st.integers(-5, 500),), [(0,), (-1,), (100,)]),
     Case(skip_odd, (st.integers(-5, 80),), [(0,), (51,), (80,)]),
     Case(find_factor, (st.integers(-5, 200),), [(0,), (1,), (2,), (97,), (91,)]),

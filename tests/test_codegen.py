@@ -445,14 +445,19 @@ def test_operator_agrees_with_eval(exprs, kinds, samples):
             assert got == want, f"{expr} on {args}: kernel {got} != eval {want}\n{k.source}"
 
 
-def test_int_true_division_beyond_2_53_is_a_documented_difference():
-    """``int / int`` is exact in CPython; the kernel converts both to floats first (as
-    numba does), so with an operand beyond 2**53 the last bit may differ (codegen.py
-    docstring).  Within 2**53 the conversion is exact and so is the result."""
+def test_int_true_division_rounds_once_as_cpython():
+    """``int / int`` is CPython's correctly rounded quotient, also where an operand is
+    beyond 2**53 and numba's ``float(a) / float(b)`` would round it first: ties go to
+    even, INT64_MIN's magnitude is exact, a zero keeps the divisor's sign."""
     g = son.parse_source("def q(a: int, b: int):\n    return a / b\n")
     k = son.compile(g)
-    assert k((1 << 53) + 1, 3) != ((1 << 53) + 1) / 3
-    assert k(1 << 53, 3) == (1 << 53) / 3
+    top = 2**63
+    for a, b in [((1 << 53) + 1, 3), ((1 << 53) + 1, 2), (3 * (1 << 53) + 1, 2), (1 << 53, 3),
+                 (-top, 3), (-top, -top), (top - 1, -top), (1, top - 1), (0, -top), (0, 5), (7, -2),
+                 (-19576507233397874, 4), (1, 1000003 - top)]:
+        got, want = k(a, b), a / b
+        assert got == want and math.copysign(1.0, got) == math.copysign(1.0, want), (a, b, got, want)
+    assert float((1 << 53) + 1) / 3.0 != ((1 << 53) + 1) / 3  # what numba alone computes
 
 
 def test_store_of_a_float_into_an_int_array_checks_as_numpy():

@@ -13,11 +13,9 @@ Three parts:
   alone differs the template says so (``INT64_MIN // -1``, shift counts of 64
   and more, ``~True``, ``float(bool)``, ``np.floor`` of an int, ``math.fmod``,
   ``float ** int``, an int64 compared with a float beyond 2**53, a float stored
-  into an int64 array).  Values the lattice types 'number' get their run-time
-  kind from ``refine_kinds`` (an int-or-bool is an int).
-  One documented difference remains: ``int / int`` with an operand beyond 2**53
-  converts the operands to floats first (as Numba does), where CPython divides
-  exactly; the last bit of the quotient may differ.
+  into an int64 array, ``int / int`` with an operand beyond 2**53, which CPython
+  rounds once and numba three times).  Values the lattice types 'number' get
+  their run-time kind from ``refine_kinds`` (an int-or-bool is an int).
   A value with a single use later in the same block is written inline; every
   other value gets a local ``v<id>``.  A Load is inlined only if no Store of
   its block runs between its place and its use.
@@ -295,6 +293,40 @@ def _tape_grow(a, n):
     b[:len(a)] = a
     return b
 ''',
+    "_int_truediv": '''
+def _int_truediv(a, b):
+    """int / int correctly rounded, as CPython divides ints: float(a) / float(b) rounds
+    twice once an operand is beyond 2**53.  Beyond it, the quotient of the magnitudes
+    is developed in uint64 to 54 bits plus a sticky bit and rounded half to even."""
+    if a == 0 or (-9007199254740992 <= a <= 9007199254740992 and -9007199254740992 <= b <= 9007199254740992):
+        return a / b  # both exact as floats: one rounding (a zero keeps the divisor's sign)
+    one, zero = np.uint64(1), np.uint64(0)
+    big, top = np.uint64(9007199254740992), np.uint64(18014398509481984)
+    x = np.uint64(a) if a >= 0 else np.uint64(-a)  # -INT64_MIN wraps to 2**63 as a uint64
+    y = np.uint64(b) if b >= 0 else np.uint64(-b)
+    m = x // y
+    r = x - m * y
+    e = 0
+    sticky = False
+    while m >= top:
+        sticky |= (m & one) != zero
+        m >>= one
+        e += 1
+    while m < big:
+        r <<= one
+        m <<= one
+        if r >= y:
+            r -= y
+            m |= one
+        e -= 1
+    sticky |= r != zero
+    guard = (m & one) != zero
+    m >>= one
+    if guard and (sticky or (m & one) != zero):
+        m += one
+    q = float(m) * 2.0 ** (e + 1)
+    return -q if (a < 0) != (b < 0) else q
+''',
     "_store_int64": '''
 def _store_int64(v):
     """A float stored into an int64 array, as numpy does it: NaN and values outside int64 raise."""
@@ -315,6 +347,15 @@ def _helper(name: str) -> str:
 def _const(n: Node):
     t = n.type
     return t.con if t.is_constant and t.kind is not None else None
+
+
+def _truediv(n: Node, ops: list[str]) -> str:
+    """``/``; two ints are divided by ``_int_truediv`` (CPython rounds their quotient
+    once, where numba's ``float(a) / float(b)`` rounds three times)."""
+    a, b = n.inputs[1], n.inputs[2]
+    if _kind(a) == "int" and _kind(b) == "int":
+        return f"{_helper('_int_truediv')}({ops[0]}, {ops[1]})"
+    return _binop("/")(n, ops)
 
 
 def _floordiv(n: Node, ops: list[str]) -> str:
@@ -481,7 +522,7 @@ EMIT: dict[type, Emit] = {
     Add: Emit("expr", _binop("+")),
     Sub: Emit("expr", _binop("-")),
     Mul: Emit("expr", _binop("*")),
-    Div: Emit("expr", _binop("/")),
+    Div: Emit("expr", _truediv),
     FloorDiv: Emit("expr", _floordiv, atoms=(0, 1)),
     Mod: Emit("expr", _binop("%")),  # numba: INT64_MIN % -1 == 0, as son
     Pow: Emit("expr", _pow),
