@@ -258,14 +258,14 @@ def drop_checks(graph: Graph, boundscheck: bool = True, math_errors: bool = True
     if boundscheck and math_errors:
         return graph
     g = graph.copy()
-    preds = [n for n in g.nodes() if type(n) is OutOfBounds] if not boundscheck else []
-    guards = []
-    if not math_errors:  # the If above each such Raise, when the Raise hangs off its true side
-        for r in g.nodes():
-            if type(r) is Raise and (r.exc, r.message) in MATH_FAULTS:
-                proj = r.inputs[0]
-                if type(proj) is CProj and type(proj.inputs[0]) is If and proj.index == 0:
-                    guards.append(proj.inputs[0])
+    preds, guards = [], []  # OutOfBounds tests; the Ifs whose true side raises a MATH_FAULT
+    for n in g.nodes():
+        if type(n) is OutOfBounds and not boundscheck:
+            preds.append(n)
+        elif type(n) is Raise and not math_errors and (n.exc, n.message) in MATH_FAULTS:
+            proj = n.inputs[0]
+            if type(proj) is CProj and type(proj.inputs[0]) is If and proj.index == 0:
+                guards.append(proj.inputs[0])
     if not preds and not guards:
         return g
     false = Constant(g, constant(False)).keep()
