@@ -1,7 +1,8 @@
 """Code generation (son/exec/codegen.py): structured control flow, the node table,
 and per-node semantics on edge values.
 
-* The source for small functions is structured: one ``while True:`` per loop,
+* The source for small functions is structured: one ``while True:`` or counted
+  ``for ... in range`` per loop,
   ``if``/``elif``/``else``/``break``/``continue``/``return``/``raise`` and no
   block-dispatch variable; expected texts are checked by reading them.
 * Every node class of ``son.nodes`` is in the emit table (or is abstract).
@@ -86,6 +87,26 @@ def count_to(n: int):
     return s
 
 
+def count_past(n: int):
+    s = 0
+    i = 0
+    while i < n:
+        s += i
+        i += 1
+    return s + i
+
+
+def first_above(a, x: float):
+    k = -1
+    for i in range(len(a) - 1, 0, -1):
+        if a[i] > x:
+            k = i
+            break
+    else:
+        k = len(a)
+    return k * 3
+
+
 def find(a: np.ndarray, x: float):
     for i in range(len(a)):
         if a[i] == x:
@@ -153,18 +174,49 @@ def clamp(x):
 """)
 
 
-def test_while_loop_is_a_while_with_parallel_phi_moves():
+def test_counted_loop_is_a_for_range():
+    """A loop whose header only tests ``i < n`` and whose back edge adds 1 is written
+    ``for i in range(...)``: the for statement assigns i, so no move does."""
     assert normalized(source_of(count_to)) == normalized("""
 def count_to(n):
     v1 = 0
-    v2 = 0
-    while True:
-        if v2 < n:
-            v1, v2 = v1 + v2, v2 + 1
-        else:
-            break
+    for v2 in range(n):
+        v1 = v1 + v2
     return v1
 """)
+
+
+def test_while_loop_is_a_while_with_parallel_phi_moves():
+    """A counter read after the loop ends normally holds n there, where a for loop's
+    variable holds n - 1: that loop stays a ``while``.  (``s + i`` in the body and after
+    the loop is one node, computed in the header.)"""
+    assert normalized(source_of(count_past)) == normalized("""
+def count_past(n):
+    v1 = 0
+    v2 = 0
+    while True:
+        v3 = v1 + v2
+        if v2 < n:
+            v1, v2 = v3, v2 + 1
+        else:
+            break
+    return v3
+""")
+
+
+def test_counted_loop_with_break_keeps_its_else():
+    """Stepping down by one, with a break: what follows the exhausted range is the
+    for loop's ``else`` (without the break that left the while loop)."""
+    src = source_of(first_above, args=[np.zeros(2), 0.5])
+    assert re.search(r"for v\d+ in range\(v\d+, 0, -1\):", src) and "else:" in src
+    assert "while" not in src
+    k = son.jit(first_above)
+    for a in ([], [1.0], [3.0, 1.0, 2.0], [5.0, 4.0, 0.0], [0.0, 9.0, 9.0]):
+        for x in (0.5, 1.5, 8.0):
+            expected = first_above(np.array(a), x)
+            assert run_source(src, "first_above", (np.array(a), x)) == expected, (a, x)
+            assert k(np.array(a), x) == expected, (a, x)
+    assert "else:" in k.source
 
 
 def test_guard_raises_in_place():
@@ -181,11 +233,12 @@ def checked_div(a, b):
 
 @pytest.mark.parametrize("fn", [clamp, count_to, find, find_pair, pair_index, skip_odd, spin])
 def test_control_flow_is_structured(fn):
-    """One ``while True:`` per Loop node, nothing that dispatches on a block number."""
+    """One ``while True:`` or counted ``for`` per Loop node, nothing that dispatches on
+    a block number."""
     g = son.parse(fn)
     src = generate(schedule(g))
     loops = sum(1 for n in g.nodes() if type(n) is nodes.Loop)
-    assert src.count("while True:") == loops
+    assert src.count("while True:") + len(re.findall(r"\bfor v\d+ in range\(", src)) == loops
     assert "while " not in src.replace("while True:", "")
     # a dispatch loop compares one variable with many block numbers; a selector here
     # is compared with at most the few exits of one loop
@@ -195,21 +248,16 @@ def test_control_flow_is_structured(fn):
 
 
 def test_return_inside_loop_is_written_at_the_branch():
-    """An early return inside the loop is a `return` there; the loop condition's exit
-    breaks and returns after the loop."""
+    """An early return inside the loop is a `return` there; the loop ends when its range
+    is exhausted and returns after it."""
     assert normalized(source_of(find)) == normalized("""
 def find(a, x):
     v1 = len(a)
-    v2 = 0
-    while True:
-        if v2 < v1:
-            if (v2 >= v1) | (v2 < -v1):
-                raise IndexError('index out of range')
-            if x == a[v2]:
-                return v2
-            v2 = v2 + 1
-        else:
-            break
+    for v2 in range(v1):
+        if (v2 >= v1) | (v2 < -v1):
+            raise IndexError('index out of range')
+        if x == a[v2]:
+            return v2
     return (-1)
 """)
 
@@ -224,10 +272,10 @@ def test_return_inside_nested_loops():
 
 def test_leaving_two_loops_at_once_uses_a_flag():
     """The inner break that also ends the outer loop (for-else) sets the inner loop's
-    flag; after the inner while the flag breaks the outer loop, whose exits then
-    meet at the code after it through a selector."""
+    flag; after the inner loop the flag breaks the outer loop, whose exhausted range
+    assigns the result in its ``else``."""
     src = source_of(pair_index)
-    assert src.count("while True:") == 2
+    assert len(re.findall(r"for v\d+ in range\(", src)) == 2 and "else:" in src
     (flag,) = set(re.findall(r"\b(_f\d+) = 1", src))
     assert f"if {flag} == 1:\n" in src
     a = np.array([1.0, 2.0, 5.0])
@@ -252,19 +300,21 @@ def first_converged(xs: np.ndarray):
 
 def test_exit_phi_moves_are_written_at_the_break():
     """Both exits of the inner loop reach the same merge through blocks that only
-    pass control on; their phi moves are written before each ``break``, so no
-    selector picks the exit after the loop."""
+    pass control on; their phi moves are written before the ``break`` and in the
+    ``else`` of the exhausted range, so no selector picks the exit after the loop."""
     src = source_of(first_converged)
     assert "_s" not in src and "_f" not in src, src
-    assert len(re.findall(r"v\d+ = v\d+\n\s*break\n", src)) == 2, src
+    assert len(re.findall(r"v\d+ = v\d+\n\s*break\n", src)) == 1, src
+    assert len(re.findall(r"else:\n\s*v\d+ = v\d+\n", src)) == 1, src
     for xs in ([], [1.0], [4.0, 0.5, 9.0], [1e-300, 1e300]):
         a = np.array(xs)
         assert run_source(src, "first_converged", (a,)) == first_converged(a)
 
 
 def test_break_and_continue():
+    """The break leaves for code that only returns: a ``return`` in the loop."""
     src = source_of(skip_odd)
-    assert "break" in src
+    assert src.count("return") == 2 and "for v" in src
     for n in (0, 1, 5, 21, 30):
         assert run_source(src, "skip_odd", (n,)) == skip_odd(n)
 

@@ -46,7 +46,10 @@ Three parts:
   which has no labelled blocks).  Each block is emitted once:
 
   - a block with one forward predecessor is written where that predecessor
-    branches to it (inside the ``if``), a loop header as ``while True:``;
+    branches to it (inside the ``if``), a loop header as ``while True:`` -- or,
+    for a counted loop that stores into no array (``_range_loop``), as
+    ``for i in range(start, stop[, -1]):`` with the exhausted range's exit in
+    its ``else`` (numba types a range loop in less time);
   - a merge block (two or more forward predecessors) is written after the
     code of its immediate dominator, in the *level* of that dominator: a
     statement list ``[x, m1, m2, ...]`` (merge children in reverse
@@ -674,11 +677,17 @@ class _If:
 
 
 class _While:
-    __slots__ = ("body", "breaks")
+    """A loop: ``while True:``, or with ``head`` (``for v5 in range(n):``) a counted loop
+    whose ``orelse`` runs when the range is exhausted (Python's ``for ... else``).
+    ``breaks`` counts the ``break`` statements of the body."""
+
+    __slots__ = ("body", "breaks", "head", "orelse")
 
     def __init__(self):
         self.body: list = []
         self.breaks = 0
+        self.head: str | None = None
+        self.orelse: list = []
 
 
 class _Exit:
@@ -728,7 +737,7 @@ def _falls(stmts: list) -> bool:
     if t is _If:
         return s.falls
     if t is _While:
-        return s.breaks > 0
+        return s.breaks > 0 or (s.head is not None and _falls(s.orelse))
     return True
 
 
@@ -761,6 +770,18 @@ class _Level:
     def dead_member(self) -> bool:
         """Is a guarded member the target of no written branch (its test is never true)?"""
         return bool(self.guarded - self.targeted)
+
+
+@dataclass
+class _Range:
+    """A loop written ``for v<phi> in range(start, stop[, -1])`` (``_Codegen._range_loop``);
+    ``start`` is the text of the start, or None when the entry's phi move assigns it."""
+
+    phi: Node
+    stop: Node
+    step: int
+    start: str | None
+    node: _While | None = None
 
 
 class _LoopFrame:
@@ -965,6 +986,87 @@ class _Codegen:
         #: blocks written in a level (all others are written at the branch to them)
         self.placed = {y for lst in self.at_level.values() for y in lst}
         self.placed.update(y for lst in self.at_out.values() for y in lst)
+        #: loop headers written as ``for i in range(...)`` (known once values are placed)
+        self.ranges: dict = {}
+
+    def _range_loop(self, h) -> _Range | None:
+        """The counted loop headed by ``h``, if it is one Python writes as ``for i in
+        range(start, stop[, -1])``: a header that computes nothing but its test ``i < stop``
+        (``i > stop``), which stays in the loop when true; ``i`` a Phi of ``start`` and
+        ``i + 1`` (``i - 1``) from the one back edge; ``stop`` computed before the loop;
+        and ``i`` not read where the loop has ended normally -- a ``for`` leaves ``i`` at
+        the last value it took, not at ``stop`` (a read after a ``break`` is fine).  numba
+        types and lowers a range loop with fewer operations than the equivalent ``while``
+        (measured: ~4 ms less type inference per loop, benchmarks/kernels.py newton_sqrt).
+        O(uses of i * loop nesting), plus O(blocks) when i is read outside the loop."""
+        t = h.term
+        if (len(h.preds) != 2 or type(t) is not If or len(h.succs) != 2 or self._has_code(h)
+                or not self.in_loop(h.succs[0], h) or self.in_loop(h.succs[1], h)
+                or self.in_loop(h.preds[0], h) or not self.in_loop(h.preds[1], h)):
+            return None
+        cond = t.inputs[1]
+        step = {LT: 1, GT: -1}.get(type(cond))
+        if step is None or cond not in self.inline or self._decided(h) is not None:
+            return None
+        i, stop = cond.inputs[1], cond.inputs[2]
+        if (type(i) is not Phi or i.inputs[0] is not h.head or i in self.mixed or stop in self.mixed
+                or _kind(i) != "int" or _kind(stop) != "int" or self.in_loop(self.block_of[stop], h)):
+            return None
+        nxt = i.inputs[2]
+        if type(nxt) not in (Add, Sub) or nxt.inputs[1] is not i:
+            return None
+        c = _const(nxt.inputs[2])
+        if type(c) is not int or (c if type(nxt) is Add else -c) != step:
+            return None
+        after: set | None = None  # blocks the normal exit reaches, computed when needed
+        for u in i.outputs:
+            bu = self.block_of.get(u)
+            if bu is None:
+                continue
+            at = [bu.preds[k - 1] for k, x in enumerate(u.inputs) if k and x is i] if type(u) is Phi else [bu]
+            for b in at:
+                if self.in_loop(b, h) and not (b is h and type(u) is Phi):
+                    continue  # read in an iteration
+                if after is None:
+                    after = self._after_exit(h)
+                if b is h or b in after:
+                    return None
+        # the start is written in the range when it is a literal or a variable no phi move
+        # into the header assigns; else the entry's move assigns i and the range reads it
+        start, text = i.inputs[1], None
+        if start not in self.mixed and _kind(start) == "int" and start not in self.inline and not (
+                type(start) is Phi and start.inputs[0] is h.head):
+            text = self.text(start)
+        return _Range(i, stop, step, text)
+
+    def _loops_that_store(self) -> set:
+        """The headers of the loops (nested loops included) that store into an array.  They
+        stay ``while`` loops: measured under numba 0.68, bubble_sort's inner loop as a
+        ``for`` over a range ran 2.5x slower (LLVM unrolled it and no longer kept
+        ``a[j + 1]`` in a register for the next iteration's ``a[j]``), while loops that only
+        read ran as fast either way.  O(blocks * loop nesting)."""
+        out: set = set()
+        for b in self.blocks:
+            if any(type(n) is Store for n in b.nodes):
+                h = b.loop
+                while h is not None and h not in out:
+                    out.add(h)
+                    h = self.parent[h]
+        return out
+
+    def _after_exit(self, h) -> set:
+        """The blocks reached from the normal exit of loop ``h`` (its header's false side)
+        before ``h`` runs again: where its counter still holds the value that ended the
+        loop.  (A read of the counter is dominated by ``h``, so a path that enters ``h``
+        again assigns it first.)  O(blocks), run only for a counter read outside its loop."""
+        seen, stack = set(), [h.succs[1]]
+        while stack:
+            b = stack.pop()
+            if b in seen or b is h:
+                continue
+            seen.add(b)
+            stack.extend(b.succs)
+        return seen
 
     def in_loop(self, b, h) -> bool:
         """Is block ``b`` in the loop headed by ``h``?  O(loop nesting)."""
@@ -1213,6 +1315,10 @@ class _Codegen:
         _STATE.kinds, _STATE.helpers = self.kinds, set()
         for b in self.blocks:
             self._prepare_block(b)
+        storing = self._loops_that_store()
+        for h in self.blocks:
+            if type(h.head) is Loop and h not in storing and (r := self._range_loop(h)) is not None:
+                self.ranges[h] = r
         body: list = []
         _drive(self.level(self.blocks[0], body, []))
         _finish(body)
@@ -1278,6 +1384,14 @@ class _Codegen:
         exits = sorted(self.at_out[h], key=lambda b: b.id)
         outlv = _Level(exits, self._new_sel("s")) if exits else None
         w = _While()
+        r = self.ranges.get(h)
+        if r is not None:
+            r.node = w
+            start = r.start if r.start is not None else f"v{r.phi.nid}"
+            args = [self.text(r.stop)] if start == "0" and r.step == 1 else [start, self.text(r.stop)]
+            if r.step != 1:
+                args.append(str(r.step))
+            w.head = f"for v{r.phi.nid} in range({', '.join(_strip(a) for a in args)}):"
         frame = _LoopFrame(h, w, outlv, self._new_sel("f"))
         if outlv is not None:
             out.append(_Lazy(self._phi_inits(outlv, exits)))
@@ -1319,6 +1433,8 @@ class _Codegen:
             out.append(_Exit(self._return_text(t.values)))
         elif tt is Raise:
             out.append(_Exit(_raise_text(t)))
+        elif b in self.ranges:
+            yield self.range_header(b, out, ctx)
         elif tt is If and len(b.succs) == 2 and (k := self._decided(b)) is not None:
             yield self.jump(out, ctx, b, b.succs[0 if k else 1])
         elif tt is If and len(b.succs) == 2 and self._fuse_guards(b, out):
@@ -1333,6 +1449,22 @@ class _Codegen:
             yield self.jump(out, ctx, b, b.succs[0])
         else:
             raise SonError(f"code generation: block B{b.id} ends in {t!r} with {len(b.succs)} successors")
+
+    def range_header(self, h, out: list, ctx: list) -> Iterator:
+        """The test of a ``for`` loop's header is the ``for`` itself: the body is the true
+        side, the false side (the range exhausted) its ``else`` -- without the ``break``
+        that leaves the loop, which would leave the enclosing loop from there."""
+        w = self.ranges[h].node
+        yield self.jump(out, ctx, h, h.succs[0])
+        before = w.breaks
+        yield self.jump(w.orelse, ctx, h, h.succs[1])
+        if w.breaks != before:
+            last = next((x for x in reversed(w.orelse) if type(x) is not _Comment), None)
+            if w.breaks != before + 1 or type(last) is not _Exit or last.text != "break":
+                raise SonError(f"code generation: the exit of loop B{h.id} is not one break "
+                               "(a structuring bug)")
+            w.orelse.remove(last)
+            w.breaks = before
 
     # ------------------------------------------------------------------ guards
     def _decided(self, b) -> bool | None:
@@ -1516,6 +1648,9 @@ class _Codegen:
         if not t.phis:
             return
         mv = [(p, v) for p, v in self.s.moves(src, t) if p.type is not MEM]
+        r = self.ranges.get(t)
+        if r is not None and (r.start is not None or src is t.preds[1]):
+            mv = [(p, v) for p, v in mv if p is not r.phi]  # the for statement assigns it
         if not mv:
             return
         if self.mixed and any(p in self.mixed for p, _ in mv):  # three variables per mixed phi
@@ -1584,6 +1719,7 @@ def _walk_lists(body: list) -> list[list]:
                 stack.append(s.orelse)
             elif t is _While:
                 stack.append(s.body)
+                stack.append(s.orelse)
     return out
 
 
@@ -1678,8 +1814,18 @@ def _render(body: list, indent: int) -> list[str]:
             lines.extend(pad + line for line in s.split("\n"))
         elif t is _Exit:
             lines.append(pad + s.text)
-        elif t is _While:
+        elif t is _While and s.head is None:
             lines.append(pad + "while True:")
+            stack.append((s.body, 0, ind + 1))
+        elif t is _While:
+            lines.append(pad + s.head)
+            if _empty(s.orelse):
+                pass
+            elif s.breaks:
+                stack.append((s.orelse, 0, ind + 1))
+                stack.append(f"{pad}else:")
+            else:  # no break: what runs after the range is exhausted runs after the loop
+                stack.append((s.orelse, 0, ind))
             stack.append((s.body, 0, ind + 1))
         elif t is _If:
             cond, then, orelse = s.cond, s.then, s.orelse
