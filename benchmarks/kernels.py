@@ -8,7 +8,7 @@ int64 arithmetic that LLVM may assume never overflows, IEEE math) and with son's
 exact default semantics (IndexError on a bad index, int64 wrap-around, math
 errors raised as in CPython), numba.njit's time, CPython's time (on a smaller input, against
 son on that input), the first-call latency of son.jit and numba.njit (both cold:
-a fresh kernel cache directory; best of 3; net of one run of the kernel, so it
+a fresh kernel cache directory; best of 5, compiles interleaved; net of one run of the kernel, so it
 is the compile time), and the same latency of son.jit in a second process that
 finds the kernel in the disk cache (parse, passes, codegen and Numba's cache load).
 Targets: median son/numba <= 1.05 and none above 1.2; son >= 50x
@@ -331,7 +331,7 @@ def main() -> None:
     rows = []
     for name in names:
         fn, fast_args, py_args = inputs[name]
-        lat_son, lat_nb, lat_exact = cold_latency(fn, fast_args, 2 if args.quick else 3)
+        lat_son, lat_nb, lat_exact = cold_latency(fn, fast_args, 2 if args.quick else 5)
         nb = numba.njit(fn)
         sj = son.jit(fn, **NUMBA_SEMANTICS)  # compiled into the shared cache for the second process
         sj_exact = son.jit(fn)
@@ -347,7 +347,7 @@ def main() -> None:
         t_exact = best_time(sj_exact, fast_args, reps)
         t_nb = min(t_nb, best_time(nb, fast_args, reps))  # interleave: both see the same load
         t_son = min(t_son, best_time(sj, fast_args, reps))
-        t_py_small = best_time(fn, py_args, 2, budget_s=2.0)
+        t_py_small = best_time(fn, py_args, 3, budget_s=3.0)
         t_son_small = best_time(sj, py_args, reps)
         # first-call latency net of one run of the kernel: the compile (or cache load)
         rows.append({"name": name, "son": t_son, "exact": t_exact, "numba": t_nb,
