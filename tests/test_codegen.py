@@ -219,6 +219,39 @@ def test_counted_loop_with_break_keeps_its_else():
     assert "else:" in k.source
 
 
+def gcd(a: int, b: int):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def ratio(n: int, d: int, x: float):
+    r = 0.0
+    if d != 0:
+        r = n // d
+    if not x:
+        return r
+    return r + 1.0 / x
+
+
+def test_guard_decided_by_an_equivalent_dominating_test_is_not_written():
+    """``b == 0`` (the guard of ``a % b``) is the negation of ``while b:``'s test, and
+    ``d == 0`` of ``d != 0``; ``x == 0.0`` is decided by ``not x`` (for NaN and -0.0 too):
+    no guard is written again, and the results stay CPython's."""
+    src = source_of(gcd)
+    assert "raise" not in src and "if v" in src and "bool(" not in src, src
+    for a, b in [(12, 18), (7, 0), (0, 5), (-12, 18), (12, -18), (0, 0)]:
+        assert run_source(src, "gcd", (a, b)) == gcd(a, b)
+    src = source_of(ratio)
+    assert "raise" not in src and "if not x:" in src and "bool(" not in src, src
+    k = son.jit(ratio)
+    for n, d, x in [(7, 2, 0.0), (7, 0, 2.0), (-7, 2, -0.0), (7, -2, math.nan), (0, 0, math.inf)]:
+        want = _outcome(ratio, (n, d, x))
+        assert _outcome(lambda *a: run_source(src, "ratio", a), (n, d, x)) == want
+        assert _outcome(k, (n, d, x)) == want
+    assert "raise" not in k.source
+
+
 def test_guard_raises_in_place():
     """The zero-divisor guard is an ``if ...: raise`` at the division; the divisor that
     may be -1 is tested (numba's INT64_MIN // -1 is 0, son's is INT64_MIN)."""

@@ -1441,7 +1441,7 @@ class _Codegen:
             last = self._guard_chain(b)[-1]
             yield self.jump(out, ctx, last, last.succs[1])
         elif tt is If and len(b.succs) == 2:
-            node = _If(_strip(self.text(t.inputs[1])))
+            node = _If(self._condition(t.inputs[1]))
             out.append(node)
             yield self.jump(node.then, ctx, b, b.succs[0])
             yield self.jump(node.orelse, ctx, b, b.succs[1])
@@ -1449,6 +1449,18 @@ class _Codegen:
             yield self.jump(out, ctx, b, b.succs[0])
         else:
             raise SonError(f"code generation: block B{b.id} ends in {t!r} with {len(b.succs)} successors")
+
+    def _condition(self, c: Node) -> str:
+        """The text of branch condition ``c``: ``if x:`` (``if not x:``) for an inlined
+        ``bool(x)`` (``not bool(x)``) of a number: numba tests the truth of a condition
+        itself, and the call would be one more function for its type inference to
+        resolve."""
+        negate = type(c) is Not and c in self.inline
+        x = c.inputs[1] if negate else c
+        if type(x) is ToBool and x in self.inline and x.inputs[1] not in self.mixed \
+                and _kind(x.inputs[1]) in ("int", "float", "bool"):
+            return _negate(_strip(self.text(x.inputs[1]))) if negate else _strip(self.text(x.inputs[1]))
+        return _strip(self.text(c))
 
     def range_header(self, h, out: list, ctx: list) -> Iterator:
         """The test of a ``for`` loop's header is the ``for`` itself: the body is the true
@@ -1468,24 +1480,57 @@ class _Codegen:
 
     # ------------------------------------------------------------------ guards
     def _decided(self, b) -> bool | None:
-        """The value of ``b``'s branch condition if a dominating ``if`` on the same node
-        already decided it (the same value: its definition dominates both tests, so it
-        cannot change between them) -- e.g. one bounds check tested again before a
-        store.  Looks up at most 64 dominators.  None if unknown."""
-        pred = b.term.inputs[1]
+        """The value of ``b``'s branch condition if a dominating ``if`` already decided it:
+        on the same node, or on a condition it is equivalent to or the negation of
+        (``_truth_key``: ``b == 0`` under ``while b:``, ``x != y`` under ``x == y``) -- the
+        same value, since the operands' definitions dominate both tests.  E.g. one bounds
+        check tested again before a store, the zero-divisor guard of ``a % b`` in
+        ``while b:``.  Looks up at most 64 dominators.  None if unknown."""
+        key, pol = self._truth_key(b.term.inputs[1])
         x = b
         for _ in range(64):
             d = x.idom
             if d is None:
                 return None
             t = d.term
-            if type(t) is If and t.inputs[1] is pred and len(d.succs) == 2:
-                if self.s.dominates(d.succs[0], b):
-                    return True
-                if self.s.dominates(d.succs[1], b):
-                    return False
+            if type(t) is If and len(d.succs) == 2:
+                key2, pol2 = self._truth_key(t.inputs[1])
+                if key2 == key:
+                    if self.s.dominates(d.succs[0], b):
+                        truth = pol2  # the key's truth where d's condition held
+                    elif self.s.dominates(d.succs[1], b):
+                        truth = not pol2
+                    else:
+                        x = d
+                        continue
+                    return truth if pol else not truth
             x = d
         return None
+
+    def _truth_key(self, p: Node) -> tuple[tuple, bool]:
+        """``(key, polarity)``: condition ``p`` holds exactly when the condition named by
+        ``key`` has the truth ``polarity``.  Keys: ``("nz", x)``, x is truthy (``bool(x)``,
+        ``x != 0``, ``not x`` negated: for a float too, ``bool(nan)`` and ``nan != 0`` are
+        both true); ``("eq", a, b)``, ``a == b`` (``!=`` is its negation, NaN included);
+        else the node itself.  Mixed operands are left alone.  O(1) but for chains of
+        ``not``."""
+        pol = True
+        while type(p) is Not and p.inputs[1] not in self.mixed:
+            p, pol = p.inputs[1], not pol
+        t = type(p)
+        if t is ToBool and p.inputs[1] not in self.mixed:
+            return ("nz", p.inputs[1]), pol
+        if t in (EQ, NE) and p.inputs[1] not in self.mixed and p.inputs[2] not in self.mixed:
+            a, c = p.inputs[1], p.inputs[2]
+            eq = pol if t is EQ else not pol  # the truth of a == c when p holds
+            for x, z in ((a, c), (c, a)):
+                k = _const(z)
+                if type(k) in (int, float, bool) and k == 0 and _kind(x) in ("int", "float", "bool"):
+                    return ("nz", x), not eq
+            return ("eq", *sorted((a, c), key=lambda n: n.nid)), eq
+        if _kind(p) == "bool":
+            return ("nz", p), pol
+        return ("node", p), pol
 
     def _raise_block(self, r) -> bool:
         """Does ``r`` only raise (written where it is branched to, no code of its own)?"""
