@@ -282,10 +282,12 @@ def test_control_flow_is_structured(fn):
 
 def test_return_inside_loop_is_written_at_the_branch():
     """An early return inside the loop is a `return` there; the loop ends when its range
-    is exhausted and returns after it."""
+    is exhausted and returns after it.  The counter, read outside the loop, is assigned
+    before it too (numba refuses a variable it cannot prove assigned)."""
     assert normalized(source_of(find)) == normalized("""
 def find(a, x):
     v1 = len(a)
+    v2 = 0
     for v2 in range(v1):
         if (v2 >= v1) | (v2 < -v1):
             raise IndexError('index out of range')

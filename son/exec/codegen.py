@@ -775,12 +775,14 @@ class _Level:
 @dataclass
 class _Range:
     """A loop written ``for v<phi> in range(start, stop[, -1])`` (``_Codegen._range_loop``);
-    ``start`` is the text of the start, or None when the entry's phi move assigns it."""
+    ``start`` is the text of the start, or None: the range reads the counter, which the
+    entry's phi move assigns."""
 
     phi: Node
     stop: Node
     step: int
     start: str | None
+    keep_move: bool  # the entry's phi move still assigns the counter
     node: _While | None = None
 
 
@@ -1032,12 +1034,15 @@ class _Codegen:
                 if b is h or b in after:
                     return None
         # the start is written in the range when it is a literal or a variable no phi move
-        # into the header assigns; else the entry's move assigns i and the range reads it
+        # into the header assigns; else the entry's move assigns i and the range reads it.
+        # i read after a break keeps its move too: numba may see paths (selector tests it
+        # cannot decide) from an empty range to that read, and refuses a variable that may
+        # be undefined
         start, text = i.inputs[1], None
-        if start not in self.mixed and _kind(start) == "int" and start not in self.inline and not (
-                type(start) is Phi and start.inputs[0] is h.head):
+        if start not in self.mixed and _kind(start) == "int" and start not in self.inline \
+                and not (type(start) is Phi and start.inputs[0] is h.head):
             text = self.text(start)
-        return _Range(i, stop, step, text)
+        return _Range(i, stop, step, text, keep_move=text is None or after is not None)
 
     def _loops_that_store(self) -> set:
         """The headers of the loops (nested loops included) that store into an array.  They
@@ -1694,7 +1699,7 @@ class _Codegen:
             return
         mv = [(p, v) for p, v in self.s.moves(src, t) if p.type is not MEM]
         r = self.ranges.get(t)
-        if r is not None and (r.start is not None or src is t.preds[1]):
+        if r is not None and (not r.keep_move or src is t.preds[1]):
             mv = [(p, v) for p, v in mv if p is not r.phi]  # the for statement assigns it
         if not mv:
             return
