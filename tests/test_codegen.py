@@ -219,6 +219,35 @@ def test_counted_loop_with_break_keeps_its_else():
     assert "else:" in k.source
 
 
+def ranges(a, n: int, m: int):
+    s = 0.0
+    for i in range(1, n):  # empty when n < 1; n - 1 wraps for n = INT64_MIN
+        s += i
+    for i in range(len(a) - 1, -1, -1):  # at most len(a) elements
+        s += a[i]
+    for i in range(m, 3):  # 3 - m may pass INT64_MAX with elements in the range
+        s -= i
+        if abs(s) > 1e6:
+            break
+    return s
+
+
+def test_range_length_must_fit_int64():
+    """numba counts a range's elements in int64: a range written as a ``for`` has a length
+    that fits -- clamped where only an empty range's could wrap, and a loop whose range
+    may have more than INT64_MAX elements stays a ``while``."""
+    src = source_of(ranges, args=[np.zeros(2), 1, 1])
+    assert re.search(r"for v\d+ in range\(1, max\(n, 1\)\):", src), src
+    assert re.search(r"for v\d+ in range\(v\d+, -1, -1\):", src), src
+    assert src.count("while True:") == 1, src
+    k = son.jit(ranges)
+    for n, m in [(5, 0), (0, 2), (INT64_MIN, 2), (3, -INT64_MAX), (-2, INT64_MIN)]:
+        args = (np.array([1.5, -2.0, 4.0]), n, m)
+        want = _outcome(ranges, args)
+        assert _outcome(k, args) == want, args
+        assert _outcome(lambda *x: run_source(src, "ranges", x), args) == want, args
+
+
 def gcd(a: int, b: int):
     while b:
         a, b = b, a % b

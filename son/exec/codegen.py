@@ -156,7 +156,7 @@ from ..nodes import (
     XCtrl,
 )
 from ..nodes.memory import TapeGrow
-from ..nodes.types import BOOL, FLOAT, INT, INT64_MIN, MEM, NONE, NUMBER, TOP, ArrayType, Type
+from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, MEM, NONE, NUMBER, TOP, ArrayType, Type
 
 __all__ = ["EMIT", "Emit", "generate", "return_converter"]
 
@@ -783,6 +783,7 @@ class _Range:
     step: int
     start: str | None
     keep_move: bool  # the entry's phi move still assigns the counter
+    clamp: bool  # an empty range's length may overflow: written with max(stop, start)
     node: _While | None = None
 
 
@@ -1042,7 +1043,16 @@ class _Codegen:
         if start not in self.mixed and _kind(start) == "int" and start not in self.inline \
                 and not (type(start) is Phi and start.inputs[0] is h.head):
             text = self.text(start)
-        return _Range(i, stop, step, text, keep_move=text is None or after is not None)
+        # numba counts a range's elements as (stop - start) // step in int64: a length past
+        # INT64_MAX wraps (range(1, INT64_MIN) would run, range(-INT64_MAX, 6) would not;
+        # son.fuzz seed 2601).  The length must fit: on the side of empty ranges it is
+        # made to fit by clamping (range(1, max(n, 1)) has the elements of range(1, n))
+        (lo_a, hi_a), (lo_b, hi_b) = _int_bounds(start), _int_bounds(stop)
+        lo_d, hi_d = lo_b - hi_a, hi_b - lo_a  # stop - start, as Python ints
+        if (hi_d > INT64_MAX) if step == 1 else (lo_d < -INT64_MAX):
+            return None  # a range with elements may be too long: it stays a while loop
+        clamp = (lo_d < INT64_MIN) if step == 1 else (hi_d > INT64_MAX)
+        return _Range(i, stop, step, text, keep_move=text is None or after is not None, clamp=clamp)
 
     def _loops_that_store(self) -> set:
         """The headers of the loops (nested loops included) that store into an array.  They
@@ -1392,11 +1402,16 @@ class _Codegen:
         r = self.ranges.get(h)
         if r is not None:
             r.node = w
-            start = r.start if r.start is not None else f"v{r.phi.nid}"
-            args = [self.text(r.stop)] if start == "0" and r.step == 1 else [start, self.text(r.stop)]
+            start = _unparen(r.start) if r.start is not None else f"v{r.phi.nid}"
+            stop = _unparen(self.text(r.stop))
+            if r.clamp and r.step == 1:
+                stop = f"max({stop}, {start})"
+            elif r.clamp:
+                start = f"max({start}, {stop})"
+            args = [stop] if start == "0" and r.step == 1 else [start, stop]
             if r.step != 1:
                 args.append(str(r.step))
-            w.head = f"for v{r.phi.nid} in range({', '.join(_strip(a) for a in args)}):"
+            w.head = f"for v{r.phi.nid} in range({', '.join(args)}):"
         frame = _LoopFrame(h, w, outlv, self._new_sel("f"))
         if outlv is not None:
             out.append(_Lazy(self._phi_inits(outlv, exits)))
@@ -1728,6 +1743,23 @@ class _Codegen:
         return f"int({self.text(v)})" if _kind(p) == "int" and _kind(v) == "bool" else _strip(self.text(v))
 
 
+def _int_bounds(n: Node) -> tuple[int, int]:
+    """Bounds of int64 value ``n`` at run time, for a range's length: a constant, ``len``
+    (0 to INT64_MAX), either plus or minus a constant where that cannot wrap; else all
+    of int64.  O(1)."""
+    c = _const(n)
+    if type(c) is int:
+        return c, c
+    t = type(n)
+    if t is ArrayLen:
+        return 0, INT64_MAX
+    if t in (Add, Sub) and type(k := _const(n.inputs[2])) is int and type(n.inputs[1]) is ArrayLen:
+        k = k if t is Add else -k
+        if k <= 0:  # len + k stays within int64
+            return k, INT64_MAX + k
+    return INT64_MIN, INT64_MAX
+
+
 def _outside_range(p1: Node, p2: Node, text: Callable[[Node], str]) -> str | None:
     """``isnan(x) | (x < lo) | (x >= hi)`` (the guards of ``int(x)``) as the one chained
     test ``not (lo <= x < hi)``, which is also true for NaN: measured 25% faster in a
@@ -1746,6 +1778,11 @@ def _outside_range(p1: Node, p2: Node, text: Callable[[Node], str]) -> str | Non
 
 def _raise_text(r: Raise) -> str:
     return f"raise {r.exc.__name__}({r.message!r})"
+
+
+def _unparen(text: str) -> str:
+    """An argument of a call needs no outer parentheses (``range(n, -1, -1)``)."""
+    return text[1:-1] if _balanced_outer(text) else text
 
 
 def _strip(text: str) -> str:
