@@ -593,7 +593,9 @@ class FunctionParser:
         does not repeat it."""
         entry = self.scope
         assumed = self.learned.setdefault(id(s), {})
-        n_exits, n_returns = len(self.g.stop.inputs), len(self.returns)
+        # the exits before the loop, by identity: the peephole may drop one of them (a raise
+        # that became unreachable) while the loop is parsed, so a count would be off
+        exits, n_returns = set(self.g.stop.inputs), len(self.returns)
         for _attempt in range(8):
             self.scope = entry.dup()
             carried, fresh = [], set()
@@ -615,8 +617,10 @@ class FunctionParser:
                 exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, fresh, assumed)
                 break
             except _TypeAssumptionFailed:
-                while len(self.g.stop.inputs) > n_exits:
-                    self.g.stop.remove_input(len(self.g.stop.inputs) - 1)
+                stop = self.g.stop
+                for i in range(len(stop.inputs) - 1, -1, -1):
+                    if stop.inputs[i] not in exits:
+                        stop.remove_input(i)
                 for r in self.returns[n_returns:]:
                     r.drop()
                 del self.returns[n_returns:]
