@@ -1,8 +1,7 @@
 """Found by son.fuzz (seed=2601 index=2156): the kernel ran the body of ``for i2 in
 range(1, n2)`` with n2 = INT64_MIN, an empty range, because numba's length ``n2 - 1``
-wrapped to INT64_MAX ("mismatch in kernel").  Fixed in codegen (``_range_loop``): where
-only an empty range's length can overflow, the loop is written ``range(1, max(n2, 1))``,
-which has the same elements."""
+wrapped to INT64_MAX ("mismatch in kernel").  Fixed in codegen (``_range_loop``): a loop
+whose range length may wrap, on either side, stays a while loop."""
 
 # ruff: noqa  (a generated program)
 
