@@ -593,9 +593,10 @@ class FunctionParser:
         does not repeat it."""
         entry = self.scope
         assumed = self.learned.setdefault(id(s), {})
-        # the exits before the loop, by identity: the peephole may drop one of them (a raise
-        # that became unreachable) while the loop is parsed, so a count would be off
-        exits, n_returns = set(self.g.stop.inputs), len(self.returns)
+        # an attempt's exits are the nodes made after this id (the peephole engine's
+        # watermark): the peephole may drop an earlier exit (a raise that became
+        # unreachable) while the loop is parsed, so a count of Stop's inputs would be off
+        first_new_id, n_returns = self.g._next_id, len(self.returns)
         for _attempt in range(8):
             self.scope = entry.dup()
             carried, fresh = [], set()
@@ -619,7 +620,7 @@ class FunctionParser:
             except _TypeAssumptionFailed:
                 stop = self.g.stop
                 for i in range(len(stop.inputs) - 1, -1, -1):
-                    if stop.inputs[i] not in exits:
+                    if stop.inputs[i] is not None and stop.inputs[i].nid >= first_new_id:
                         stop.remove_input(i)
                 for r in self.returns[n_returns:]:
                     r.drop()
