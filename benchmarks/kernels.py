@@ -3,14 +3,15 @@
     python benchmarks/kernels.py [--quick] [--only NAME ...]
 
 Per kernel: the best-of-N time per call of son.jit with numba.njit's semantics
-(``boundscheck=False, wrap=False, math_errors=False``: unchecked array accesses,
-int64 arithmetic that LLVM may assume never overflows, IEEE math) and with son's
-exact default semantics (IndexError on a bad index, int64 wrap-around, math
-errors raised as in CPython), numba.njit's time, CPython's time (on a smaller input, against
-son on that input), the first-call latency of son.jit and numba.njit (both cold:
-a fresh kernel cache directory; best of 6, compiles interleaved in rotating order; net of one run of the kernel, so it
-is the compile time), and the same latency of son.jit in a second process that
-finds the kernel in the disk cache (parse, passes, codegen and Numba's cache load).
+(``boundscheck=False, wrap=False, math_errors=False``: unchecked array accesses, int64
+arithmetic that LLVM may assume never overflows, IEEE math) and with son's exact default
+semantics (IndexError on a bad index, int64 wrap-around, math errors raised as in
+CPython), numba.njit's time, CPython's time (on a smaller input, against son on that
+input), the first-call latency of son.jit and numba.njit (both cold: a fresh kernel
+cache directory; best of 6, compiles interleaved in rotating order; net of one run of
+the kernel, so it is the compile time), and the same latency of son.jit in a second
+process that finds the kernel in the disk cache (parse, passes, codegen and Numba's
+cache load).
 Targets: median son/numba <= 1.05 and none above 1.2; son >= 50x
 CPython on loop kernels; first-call latency son/numba <= 1.3; warm second
 process < 10% of a cold compile.
