@@ -29,6 +29,7 @@ from son.nodes import (
     Raise,
     Region,
     Return,
+    ZMul,
     ir,
     wrap64,
 )
@@ -271,9 +272,10 @@ def test_every_rule_has_cases():
     control = {"proj_dead", "proj_if_fold", "region_dead_input", "region_collapse", "loop_dead",
                "phi_branch_bool", "region_empty_diamond",
                "phi_same", "stop_dead_exit"}
-    fires = {r for r, _, _ in FIRES} | control
+    fires = {r for r, _, _ in FIRES} | control | {r for r, _, _, fires_, _ in ZMUL_CASES if fires_}
     assert names <= fires, names - fires
-    assert names - control <= {r for r, _, _ in DOES_NOT_FIRE} | {"not_not"}
+    assert names - control <= ({r for r, _, _ in DOES_NOT_FIRE} | {"not_not"}
+                               | {r for r, _, _, fires_, _ in ZMUL_CASES if not fires_})
 
 
 # ---------------------------------------------------------------- the issue's examples
@@ -791,3 +793,46 @@ def test_a_diamond_with_a_phi_stays():
     assert g.rule_hits["region_empty_diamond"] == 0
     assert any(type(n) is If for n in g.nodes())
     check_semantics(src, g)
+
+
+# ---------------------------------------------------------------- zmul (built by son.grad only)
+#: (rule, partial, derivative, fires?, the return line): a constant operand is a float,
+#: a type an unknown parameter of that kind
+ZMUL_CASES = [
+    ("zmul_zero", FLOAT, 0.0, True, "return 0.0"),
+    ("zmul_zero", 0.0, FLOAT, True, "return 0.0"),
+    ("fold", math.inf, 0.0, True, "return 0.0"),  # both constant: eval folds it
+    ("zmul_zero", FLOAT, -0.0, True, "return 0.0"),
+    ("zmul_zero", FLOAT, FLOAT, False, "return zmul(a, b)"),
+    ("zmul_plain", FLOAT, 2.5, True, "return (a*2.5)"),
+    ("zmul_plain", 3.0, FLOAT, True, "return (b*3.0)"),
+    ("zmul_plain", math.inf, FLOAT, False, "return zmul(b, inf)"),
+    ("zmul_plain", math.nan, FLOAT, False, "return zmul(b, nan)"),
+    ("zmul_plain", FLOAT, FLOAT, False, "return zmul(a, b)"),
+]
+
+
+@pytest.mark.parametrize("rule, p, d, fires, want", ZMUL_CASES)
+def test_zmul_rules(rule, p, d, fires, want):
+    """An exactly zero factor absorbs the other (inf, nan); otherwise zmul is a plain
+    product only where no zero can meet a non-finite value."""
+    params = [(n, t) for n, t in (("a", p), ("b", d)) if not isinstance(t, float)]
+    g = Graph("f", params)
+
+    def body(*xs):
+        it = iter(xs)
+        ops = [next(it) if not isinstance(t, float) else Constant(g, constant(t)) for t in (p, d)]
+        return ZMul(g, *ops)
+
+    _function(g, body)
+    Peephole(g).iterate(g.nodes())
+    g.verify()
+    assert _return_line(ir(g)) == want
+    assert (g.rule_hits[rule] > 0) == fires
+    # the rewritten graph means what zmul means, at the edges
+    for args in itertools.product([0.0, -0.0, 1.5, math.inf, math.nan], repeat=len(params)):
+        it = iter(args)
+        pv, dv = (next(it) if not isinstance(t, float) else t for t in (p, d))
+        expect = 0.0 if pv == 0 or dv == 0 else pv * dv
+        got = son.interpret(g, *args)
+        assert got == expect or (math.isnan(got) and math.isnan(expect)), (args, got)

@@ -154,6 +154,7 @@ from ..nodes import (
     ToFloat,
     ToInt,
     XCtrl,
+    ZMul,
 )
 from ..nodes.memory import TapeGrow
 from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, MEM, NONE, NUMBER, TOP, ArrayType, Type
@@ -535,6 +536,10 @@ EMIT: dict[type, Emit] = {
                                          f"{_as_float(n.inputs[2], ops[1])}"),
     IEEEPow: Emit("expr", lambda n, ops: f"{_as_float(n.inputs[1], ops[0])} ** "
                                          f"{_as_float(n.inputs[2], ops[1])}"),
+    # a partial times an adjoint or tangent: an exact zero derivative absorbs inf and nan
+    ZMul: Emit("expr", lambda n, ops: f"(0.0 if {ops[0]} == 0 or {ops[1]} == 0 else "
+                                      f"{_as_float(n.inputs[1], ops[0])} * {_as_float(n.inputs[2], ops[1])})",
+               atoms=(0, 1)),
     Neg: Emit("expr", _unary("-{}", _as_int)),
     BitAnd: Emit("expr", _bitop("&")),
     BitOr: Emit("expr", _bitop("|")),

@@ -7,7 +7,8 @@ and every Return returning the primal values followed by their tangents.  Nothin
 unrolled and no tape is needed: control flow is the primal's, unchanged.
 
 * **Scalars.** A value node with a rule in ``rules.PARTIALS`` gets the tangent
-  ``sum_i p_i * xdot_i`` over its active operands (a zero tangent is represented by
+  ``sum_i p_i * xdot_i`` over its active operands (each product a ``ZMul``: a tangent
+  that is exactly zero contributes zero, even times an inf partial) (a zero tangent is represented by
   None and materialised as ``0.0`` only where a Phi, a Store or a Return needs a
   value).  A Phi gets a tangent Phi on the same Region.
 * **Arrays.** A float64 array whose elements may carry a derivative (an array
@@ -47,7 +48,6 @@ from ..nodes import (
     Graph,
     If,
     Load,
-    Mul,
     Neg,
     NewArray,
     Node,
@@ -56,6 +56,7 @@ from ..nodes import (
     Raise,
     Return,
     Store,
+    ZMul,
 )
 from ..nodes.memory import TapeGrow
 from .rules import DISCRETE, NOT_DIFFERENTIABLE, PARTIALS, Builder, is_differentiable
@@ -327,7 +328,7 @@ class _Forward:
             elif p.type.is_constant and p.type.con == -1.0:
                 terms.append(b.node(Neg, xdot))
             else:
-                terms.append(b.node(Mul, p, xdot))
+                terms.append(b.node(ZMul, p, xdot))  # a zero tangent contributes zero, even times inf
         if not terms:
             return None
         acc = terms[0]

@@ -132,6 +132,7 @@ from ..nodes import (
     Store,
     Sub,
     ToFloat,
+    ZMul,
 )
 from ..nodes.memory import TapeGrow
 from ..nodes.types import BOTTOM, FLOAT, INT, MEM
@@ -678,15 +679,19 @@ class _Reverse:
                 wanted = [(i, p) for i, p in enumerate(parts)
                           if p is not None and n.inputs[i] in self.active]
             need = []
+            partial = t is not Load and t is not Store
             for i, v in wanted:
                 b.pin(v)
-                need.append((i, v if self._available(v) else self._slot(v, pb, blk, seen, slots)))
+                need.append((i, v if self._available(v) else self._slot(v, pb, blk, seen, slots, partial)))
             self.needs[n] = need
 
-    def _slot(self, v: Node, pb, blk: Block, seen: dict, slots: list) -> tuple:
+    def _slot(self, v: Node, pb, blk: Block, seen: dict, slots: list, partial: bool = False) -> tuple:
         """How the adjoint of ``pb`` gets forward value ``v``: recomputed (``("re", v)``),
         recomputed from one recorded leaf (``("re", v, leaf, leaf's slot)``), popped from
-        a tape (in loops) or read from a builder variable (outside loops)."""
+        a tape (in loops) or read from a builder variable (outside loops).  A tape holds
+        every value it is given exactly (``Tapes.push`` asserts it): an int-or-float
+        ('number') partial is pushed as its float, the only way the adjoint uses it, and
+        ``_leaf`` never picks a 'number' leaf."""
         if v in seen:
             return seen[v]
         b = self.b
@@ -696,6 +701,11 @@ class _Reverse:
         elif pb.depth > 0 and (leaf := self._leaf(v, pb)) is not None:
             slot = ("re", v, leaf, self._slot(leaf, pb, blk, seen, slots))
         elif pb.depth > 0:
+            if v.type.kind == "number":
+                assert partial, f"{v!r}: an int-or-float value that is not a partial"
+                # a partial only ever multiplies a float adjoint, where an int operand
+                # is converted first: float(v) is exact for that use, and a tape holds it
+                v = b.pin(b.node(ToFloat, v))
             slot = ("tape", self.tapes.push(blk, v), v.type.kind == "bool", self._nvars)
         else:
             var = f"$rec:{self._nvars}"
@@ -731,7 +741,12 @@ class _Reverse:
                 leaves.add(x)
             if cost > _RECOMPUTE_LIMIT or len(leaves) > 1:
                 return None
-        return leaves.pop() if leaves and v not in leaves else None
+        if not leaves or v in leaves:
+            return None
+        leaf = leaves.pop()
+        # a tape holds a float, an int or a bool exactly; an int-or-float ('number')
+        # leaf would lose its kind (1.5 recorded as 1): record ``v`` itself instead
+        return leaf if leaf.type.kind in ("float", "int", "bool") else None
 
     @property
     def pushed(self) -> dict:
@@ -1186,7 +1201,7 @@ class _Reverse:
             elif type(p) is Constant and p.type.is_con(-1.0):
                 contrib = b.node(Neg, vbar)
             else:
-                contrib = b.node(Mul, p, vbar)
+                contrib = b.node(ZMul, p, vbar)  # a zero adjoint contributes zero, even times inf
             self._accumulate(x, blk, contrib)
 
     def _finish(self, blk: Block) -> None:

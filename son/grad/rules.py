@@ -13,6 +13,9 @@ structurally zero).  ``b`` builds pure data nodes: ``b.node(cls, *operands, **pa
 caller then does not use; the caller kills it (a built node with no user is dead).
 
 Forward mode: ``ydot = sum_i p_i * xdot_i``.  Reverse mode: ``xbar_i += p_i * ybar``.
+Both products are ``ZMul`` (``son.nodes``): an exactly zero tangent, adjoint or partial
+contributes exactly zero, whatever the other factor (a strong zero): ``x * inf`` on a
+path the result does not depend on gives a derivative 0, not ``inf * 0 = nan``.
 
 Every partial is a *total* function: it never raises, whatever the operands (the
 primal's guards do not protect it, and passes may hoist it).  Where a divisor or a
@@ -112,6 +115,7 @@ from ..nodes import (
     ToFloat,
     ToInt,
     XCtrl,
+    ZMul,
     constant,
 )
 from ..nodes.memory import TapeGrow
@@ -217,6 +221,8 @@ def _zero(b, node, ins, out):
 PARTIALS[Add] = _binary(lambda b, x, y, o: b.const(1.0), lambda b, x, y, o: b.const(1.0))
 PARTIALS[Sub] = _binary(lambda b, x, y, o: b.const(1.0), lambda b, x, y, o: b.const(-1.0))
 PARTIALS[Mul] = _binary(lambda b, x, y, o: _float(b, y), lambda b, x, y, o: _float(b, x))
+# zmul's partials are mul's: where d == 0 the product is the constant 0 and d/dp = d = 0
+PARTIALS[ZMul] = PARTIALS[Mul]
 # d(x/y)/dy = -x/y**2 = -out/y
 PARTIALS[Div] = _binary(lambda b, x, y, o: _recip(b, y),
                         lambda b, x, y, o: b.node(Neg, b.node(IEEEDiv, o, y)))

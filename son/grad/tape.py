@@ -62,6 +62,8 @@ class Tapes:
 
     def push(self, blk: Block, value) -> str:
         """Push ``value`` at the end of ``blk``; returns the tape it went on."""
+        assert value.type.kind in ("float", "int", "bool"), \
+            f"tape push of {value!r} of type {value.type}: no tape holds it exactly"
         b, k = self.b, self.kind_of(value)
         arr, n = b.read(f"$tape:{k}", blk), b.read(f"$tape:{k}:n", blk)
         mem = b.read(self.mem, blk)

@@ -34,6 +34,7 @@ from .arith import (
     ToFloat,
     ToInt,
     Unary,
+    ZMul,
 )
 from .control import CFGNode, CProj, If, Loop, Never, Phi, Proj, Raise, Region, Return, Start, Stop, XCtrl
 from .graph import Graph

@@ -222,6 +222,31 @@ class IEEEPow(Binary):
         return FLOAT if a.kind and b.kind else BOTTOM
 
 
+class ZMul(Binary):
+    """``p * d`` where an exactly zero operand gives 0.0 whatever the other is (inf or
+    nan included): the product of a local partial ``p`` and an adjoint or a tangent
+    ``d``.  A derivative that is exactly zero contributes exactly zero (a "strong
+    zero"; JAX's symbolic zeros do it where they are known statically): a partial
+    that is inf on an untaken path (``x * inf``) must not turn the zero adjoint that
+    path leaves into nan, and a zero partial (``0.0 * x``) makes the result constant
+    whatever the adjoint beyond it (``sqrt(0.0 * x)`` has derivative 0, not
+    ``inf * 0``).  Symmetric, so forward over reverse, where a partial and a tangent
+    trade places, keeps the property.  The sign of a zero result is not kept
+    (adjoints and tangents do not keep it anywhere).
+
+    Never built by the frontend: the derivative transforms (son/grad) build it."""
+
+    __slots__ = ()
+    symbol = "zmul"
+    commutative = True
+
+    def eval(self, p, d):
+        return 0.0 if p == 0 or d == 0 else float(p) * float(d)
+
+    def result_type(self, p, d):
+        return FLOAT if p.kind and d.kind else BOTTOM
+
+
 class Neg(Unary):
     __slots__ = ()
     symbol = "-"

@@ -52,6 +52,7 @@ from ..nodes import (
     ToFloat,
     ToInt,
     XCtrl,
+    ZMul,
     constant,
 )
 from ..nodes.types import CTRL, XCTRL
@@ -111,7 +112,7 @@ def _order(x: Node) -> tuple[bool, int]:
 
 
 # ---------------------------------------------------------------- canonical order
-@rule(Add, Mul, BitAnd, BitOr, BitXor, EQ, NE)
+@rule(Add, Mul, ZMul, BitAnd, BitOr, BitXor, EQ, NE)
 def commute(n):
     """a op b -> b op a to put constants right and the older operand left
     (valid: these operators are commutative for ints, bools and IEEE floats)."""
@@ -227,6 +228,25 @@ def mul_minus_one(n):
     """x * -1 -> -x   (ints)."""
     if is_con(n.rhs, -1) and ints(n, n.lhs):
         return Neg(n.graph, n.lhs)
+
+
+@rule(ZMul)
+def zmul_zero(n):
+    """x zmul 0 -> 0.0   (an exactly zero factor absorbs the other, inf and nan too; the
+    engine's ``commute`` puts a constant operand on the right)."""
+    d = n.rhs.type
+    if d.is_constant and d.kind in ("int", "float", "bool") and d.con == 0:
+        return K(n, 0.0)
+
+
+@rule(ZMul)
+def zmul_plain(n):
+    """x zmul c -> x * c   for a finite non-zero float constant ``c`` and a float ``x``:
+    no zero can then meet a non-finite value (``c * 0.0`` is a zero, whose sign zmul does
+    not keep anyway; ``c * inf`` is inf either way)."""
+    c = n.rhs.type
+    if n.lhs.type.kind == "float" and c.kind == "float" and c.is_constant and math.isfinite(c.con):
+        return Mul(n.graph, n.lhs, n.rhs)
 
 
 @rule(Div)
