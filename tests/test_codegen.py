@@ -680,3 +680,99 @@ def test_large_function_is_generated_without_recursion():
     exec(text, reference)  # noqa: S102
     for x, m in ((0, 3), (1500, 2), (-5, 1), (3000, 0)):
         assert ns["big"](x, m) == reference["big"](x, m)
+
+
+# ====================================================================== a returned bool
+def exact(v):
+    """``canon`` plus the Python type (``True`` and ``1`` differ), tuples element-wise."""
+    if isinstance(v, tuple):
+        return tuple(exact(x) for x in v)
+    return type(v).__name__, canon(v)
+
+
+def every_stage(fn, args, pipelines=("peephole", "sccp", "combined", "sccp,combined,dce")) -> dict:
+    """``fn(*args)`` as CPython, the interpreter (raw parse, parse-time peephole, each
+    pipeline) and the kernel of ``son.jit`` give it, each as ``exact``."""
+    types = [type(a) for a in args]
+    out = {"python": exact(fn(*args)),
+           "raw": exact(son.interpret(son.parse(fn, argtypes=types, peephole=False), *args))}
+    g = son.parse(fn, argtypes=types)
+    out["parsed"] = exact(son.interpret(g, *args))
+    for p in pipelines:
+        out[p] = exact(son.interpret(son.optimize(g, p)[0], *args))
+    out["kernel"] = exact(son.jit(fn)(*args))
+    return out
+
+
+def true_or(a, b):
+    if not a:
+        return True
+    return b
+
+
+def number_or_false(x):
+    if x > 0:
+        return x
+    return False
+
+
+def bool_until_the_loop_runs(p, n):
+    x = p
+    for _ in range(n):
+        x = x + 1
+    return x
+
+
+def bool_through_and(p, q, n):
+    x = p
+    for _ in range(n):
+        x = x & q
+    return x
+
+
+def max_of_bool_and_number(p, n):
+    return max(p, n)
+
+
+def min_of_bool_and_number(p, n):
+    return min(n, p)
+
+
+def bool_among_several_values(p, n):
+    return (max(p, n), n, p or n)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (true_or, (0, 5)), (true_or, (1, 5)), (true_or, (0, 2.5)), (true_or, (3, 2.5)),
+    (true_or, (0, False)), (number_or_false, (-1.5,)), (number_or_false, (2.5,)),
+    (number_or_false, (-1,)), (number_or_false, (3,)),
+    (bool_until_the_loop_runs, (True, 0)), (bool_until_the_loop_runs, (True, 2)),
+    (bool_through_and, (True, True, 0)), (bool_through_and, (True, 3, 2)),
+    (bool_through_and, (False, True, 2)),
+    (max_of_bool_and_number, (True, 0)), (max_of_bool_and_number, (True, 1)),
+    (max_of_bool_and_number, (False, 0)), (max_of_bool_and_number, (True, 2)),
+    (max_of_bool_and_number, (True, 0.5)), (max_of_bool_and_number, (False, -0.0)),
+    (max_of_bool_and_number, (True, 1.0)), (min_of_bool_and_number, (True, 1.0)),
+    (min_of_bool_and_number, (False, 0.0)), (min_of_bool_and_number, (True, 2)),
+    (bool_among_several_values, (True, 0)), (bool_among_several_values, (False, 3)),
+], ids=lambda v: v.__name__ if callable(v) else repr(v))
+def test_a_returned_bool_stays_a_bool_in_every_stage(fn, args):
+    """A value that is a bool on one path and an int or a float on another is returned
+    as the object CPython returns, type included (the kernel carries an "is a bool" tag
+    with it: ``(is_float, int, float, is_bool)``, converted back by ``Kernel``)."""
+    stages = every_stage(fn, args)
+    assert {k: v for k, v in stages.items() if v != stages["python"]} == {}
+
+
+def test_returned_bool_tag_is_carried_only_where_needed():
+    """Only returned values that may be a bool or not get a tag; a bool everywhere or an
+    int everywhere returns as before."""
+    src = generate(schedule(son.parse(true_or, argtypes=[int, int])))
+    assert "# son: mixed returns 1 at 0b" in src and src.count("return (False, ") == 2
+    assert run_source(src, "true_or", (0, 5)) is True and type(run_source(src, "true_or", (1, 5))) is int
+    loop = generate(schedule(son.parse(bool_until_the_loop_runs, argtypes=[bool, int])))
+    assert re.search(r"\bv\d+_b = True\b", loop)
+    assert run_source(loop, "bool_until_the_loop_runs", (True, 0)) is True
+    for text in ("def f(a: int, b: int):\n    return a if a else b\n",
+                 "def f(a: int, b: bool):\n    return b if a else a < 2\n"):
+        assert "# son:" not in generate(schedule(son.parse_source(text)))
