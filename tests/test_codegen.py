@@ -776,3 +776,53 @@ def test_returned_bool_tag_is_carried_only_where_needed():
     for text in ("def f(a: int, b: int):\n    return a if a else b\n",
                  "def f(a: int, b: bool):\n    return b if a else a < 2\n"):
         assert "# son:" not in generate(schedule(son.parse_source(text)))
+
+
+# ====================================================================== bit-exact math
+def bits(v: float) -> str:
+    """A float's identity: NaN, else its hex (the sign of -0.0 and every ulp count)."""
+    return "nan" if math.isnan(v) else v.hex()
+
+
+_HYPOT_KERNEL: list = []
+
+
+def hypot_kernel():
+    if not _HYPOT_KERNEL:
+        _HYPOT_KERNEL.append(son.compile(son.parse_source(
+            "import math\ndef h(x: float, y: float):\n    return math.hypot(x, y)\n")))
+    return _HYPOT_KERNEL[0]
+
+
+def test_hypot_is_cpythons_not_libms():
+    """CPython's ``math.hypot`` is its own algorithm (scaled, exact squares, a corrected
+    sqrt); libm's, which numba calls, differs in the last bit (``x = -6.165``)."""
+    def same(x):
+        return math.hypot(x, x)
+
+    x = -6.165
+    assert son.jit(same)(x).hex() == math.hypot(x, x).hex() == "0x1.16fefd3c968cep+3"
+    k = hypot_kernel()
+    assert "_hypot(" in k.source
+    cases = [(564.3685428547808, 605.5351036354675), (1e-310, 1.01899957410954e-310),
+             (5.189049989979414e-309, 1.5464574e-316), (5e-324, -5e-324), (1e308, -1e308),
+             (math.inf, math.nan), (math.nan, -math.inf), (math.nan, 1.0), (-0.0, 0.0), (-0.0, -3.0)]
+    for x, y in cases:
+        assert bits(k(x, y)) == bits(math.hypot(x, y)), (x, y)
+
+
+@settings(max_examples=3000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True),
+       st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True))
+def test_hypot_kernel_is_bit_exact_over_all_floats(x, y):
+    assert bits(hypot_kernel()(x, y)) == bits(math.hypot(x, y))
+
+
+@settings(max_examples=2000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.floats(min_value=-1e300, max_value=1e300), st.integers(0, 60), st.floats(-1.0, 1.0))
+def test_hypot_kernel_is_bit_exact_for_close_and_distant_magnitudes(x, shift, wobble):
+    """Arguments of equal, nearly equal and very different sizes: where the correction
+    step decides the last bit."""
+    k = hypot_kernel()
+    for y in (x, x * (1.0 + wobble * 2.0 ** -shift), math.ldexp(x, -shift)):
+        assert bits(k(x, y)) == bits(math.hypot(x, y)), (x, y)

@@ -335,6 +335,59 @@ def _int_truediv(a, b):
     q = float(m) * 2.0 ** (e + 1)
     return -q if (a < 0) != (b < 0) else q
 ''',
+    "_hypot": '''
+def _hypot(x, y):
+    """math.hypot as CPython 3.11 computes it (vector_norm in Modules/mathmodule.c), not
+    libm's: both scaled by a power of two below 1, squared and summed exactly (Dekker's
+    split products, compensated sums), one sqrt, then a differential correction; a
+    subnormal larger argument divides instead of scaling.  Bit for bit (tests)."""
+    x = abs(x)
+    y = abs(y)
+    if x == math.inf or y == math.inf:
+        return math.inf  # before NaN: hypot(inf, nan) is inf
+    if x != x or y != y:
+        return math.nan
+    big = x if x > y else y
+    if big == 0.0:
+        return big
+    e = math.frexp(big)[1]
+    if e < -1023:  # 2**-e would overflow: CPython divides by the larger one instead
+        csum, frac = 1.0, 0.0
+        for a in (x / big, y / big):
+            a *= a
+            s = csum + a
+            frac += (csum - s) + a
+            csum = s
+        return big * math.sqrt(csum - 1.0 + frac)
+    scale = math.ldexp(1.0, -e)
+    csum, frac1, frac2 = 1.0, 0.0, 0.0
+    for i in range(3):  # x*x, y*y, then -h*h for the correction
+        if i == 0:
+            a = x * scale
+            b = a
+        elif i == 1:
+            a = y * scale
+            b = a
+        else:
+            h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+            a = -h
+            b = h
+        t = a * 134217729.0  # Veltkamp's split: 2**27 + 1
+        ah = t - (t - a)
+        al = a - ah
+        t = b * 134217729.0
+        bh = t - (t - b)
+        bl = b - bh
+        p = ah * bh
+        q = ah * bl + al * bh
+        z = p + q
+        frac1 += p - z + q + al * bl
+        s = csum + z
+        frac2 += (csum - s) + z
+        csum = s
+    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
+    return h / scale
+''',
     "_store_int64": '''
 def _store_int64(v):
     """A float stored into an int64 array, as numpy does it: NaN and values outside int64 raise."""
@@ -431,12 +484,19 @@ def _float_predicate(name: str, for_ints: str) -> Callable[[Node, list[str]], st
 
 #: math functions numba lacks or types differently: written with numpy's (exact) equivalent
 _MATH_ALIASES = {"fmod": "np.fmod"}
+#: math functions CPython computes with its own algorithm instead of libm's (which numba
+#: calls): written with a port of CPython's, in HELPERS
+_MATH_HELPERS = {"hypot": "_hypot"}
 
 
 def _math_call(n: Node, ops: list[str]) -> str:
     """The library function the user called (``math.exp`` or ``np.exp``: they may
-    round differently), on float arguments (numba's ``np.floor(int)`` is an int)."""
-    name = f"np.{n.np_name}" if n.np else _MATH_ALIASES.get(n.math_name, f"math.{n.math_name}")
+    round differently), on float arguments (numba's ``np.floor(int)`` is an int);
+    CPython's own algorithm where it does not call libm (``math.hypot``)."""
+    if not n.np and n.math_name in _MATH_HELPERS:
+        name = _helper(_MATH_HELPERS[n.math_name])
+    else:
+        name = f"np.{n.np_name}" if n.np else _MATH_ALIASES.get(n.math_name, f"math.{n.math_name}")
     args = ", ".join(_as_float(x, t) for x, t in zip(n.inputs[1:], ops))
     return f"{name}({args})"
 
