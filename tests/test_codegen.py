@@ -826,3 +826,52 @@ def test_hypot_kernel_is_bit_exact_for_close_and_distant_magnitudes(x, shift, wo
     k = hypot_kernel()
     for y in (x, x * (1.0 + wobble * 2.0 ** -shift), math.ldexp(x, -shift)):
         assert bits(k(x, y)) == bits(math.hypot(x, y)), (x, y)
+
+
+# ====================================================================== int ** negative constant
+def reciprocal(a):
+    return a ** -1
+
+
+def inverse_square_plus(a):
+    return a ** -2 + 1
+
+
+def float_to_a_big_int(x, n):
+    return x ** n
+
+
+@pytest.mark.parametrize("fn, args", [
+    (reciprocal, (2,)), (reciprocal, (-3,)), (reciprocal, (True,)), (reciprocal, (2.5,)),
+    (reciprocal, (0,)),
+    (inverse_square_plus, (2,)), (inverse_square_plus, (-7,)), (inverse_square_plus, (0.5,)),
+])
+def test_int_to_a_negative_constant_power_is_a_float_whatever_the_base_kind(fn, args):
+    """``a ** -1`` is ``float(a) ** -1.0`` for an int ``a`` (CPython), also where the
+    graph does not know ``a``'s kind (``son.parse(f)``: a 'number' parameter)."""
+    expected = _exact_outcome(fn, args)
+    for peephole in (True, False):
+        g = son.parse(fn, peephole=peephole)  # no types: a is an unknown number
+        assert _exact_outcome(lambda *a, g=g: son.interpret(g, *a), args) == expected
+        for p in ("sccp", "combined"):
+            opt = son.optimize(g, p)[0]
+            assert _exact_outcome(lambda *a, g=opt: son.interpret(g, *a), args) == expected
+    assert _exact_outcome(son.jit(fn), args) == expected
+
+
+@pytest.mark.parametrize("args", [(-1683.8260399493822, -1054653322645390482), (-5.6e188, 1651268830254139925),
+                                  (-2.0, 3), (-0.5, -(2**53) - 1), (-1.0, 2**62 + 1)])
+def test_a_negative_base_to_a_huge_int_power_is_not_fractional(args):
+    """CPython raises a float to an int power as to ``float(n)``, an integer beyond 2**53
+    too: no 'fractional power' ValueError (son compared n with its truncated float)."""
+    expected = _exact_outcome(float_to_a_big_int, args)
+    for g in (son.parse(float_to_a_big_int), son.parse(float_to_a_big_int, argtypes=[float, int])):
+        assert _exact_outcome(lambda *a, g=g: son.interpret(g, *a), args) == expected
+    assert _exact_outcome(son.jit(float_to_a_big_int), args) == expected
+
+
+def _exact_outcome(call, args):
+    """``conftest._outcome`` with the result's type: ``0.5`` and ``ValueError`` differ,
+    so do ``1`` and ``1.0``."""
+    out = _outcome(call, args)
+    return out if out[0] != "ok" else (*out, type(call(*args)).__name__)
