@@ -859,8 +859,9 @@ def test_int_to_a_negative_constant_power_is_a_float_whatever_the_base_kind(fn, 
     assert _exact_outcome(son.jit(fn), args) == expected
 
 
-@pytest.mark.parametrize("args", [(-1683.8260399493822, -1054653322645390482), (-5.6e188, 1651268830254139925),
-                                  (-2.0, 3), (-0.5, -(2**53) - 1), (-1.0, 2**62 + 1)])
+@pytest.mark.parametrize("args", [(-1683.8260399493822, -1054653322645390482),
+                                  (-5.6e188, 1651268830254139925), (-2.0, 3), (-0.5, -(2**53) - 1),
+                                  (-1.0, 2**62 + 1)])
 def test_a_negative_base_to_a_huge_int_power_is_not_fractional(args):
     """CPython raises a float to an int power as to ``float(n)``, an integer beyond 2**53
     too: no 'fractional power' ValueError (son compared n with its truncated float)."""
