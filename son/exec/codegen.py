@@ -991,6 +991,14 @@ class _Codegen:
             if _kind(n) == "number":
                 self.mixed.add(n)
                 continue
+            if type(n) is Phi and (kinds := _phi_kinds(n)) and "None" in kinds and len(kinds) > 1:
+                what = " or ".join(sorted(kinds - {"None"}))
+                what = ("an " if what[0] in "aeiou" else "a ") + what
+                used = "returned " if any(type(u) is Return for u in n.outputs) else ""
+                raise SonError(f"{self.g.name}: a {used}value is None on one path and {what} on "
+                               "another; kernels cannot hold an optional value yet (son.interpret runs "
+                               f"it): return {what} on every path (e.g. math.nan, or a flag with the "
+                               "value, for 'no value') or raise")
             raise SonError(f"{self.g.name}: {n!r} has type {t}, which is not a single int, float, bool or "
                            "array type; numba cannot compile it (give the parameters types)")
         kinds: dict[int, set] = {}  # position of a returned value -> its kinds
@@ -2118,6 +2126,25 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
         return _Codegen(schedule, fname).function(decorator)
     finally:
         _STATE.kinds, _STATE.helpers = {}, set()
+
+
+def _phi_kinds(phi: Node) -> set[str]:
+    """The kinds ('int', 'float', 'bool', 'None', or the type's name) of the values that
+    reach ``phi`` through Phis: what a 'bottom' Phi mixes.  O(Phis and values reached)."""
+    kinds: set[str] = set()
+    seen = {phi}
+    stack = [phi]
+    while stack:
+        for v in stack.pop().inputs[1:]:
+            if v is None or v in seen:
+                continue
+            seen.add(v)
+            if type(v) is Phi and v.type.kind is None and v.type is not NONE:
+                stack.append(v)
+            else:
+                kinds.add("None" if v.type is NONE else "int-or-float number" if v.type.kind == "number"
+                          else v.type.kind or str(v.type))
+    return kinds
 
 
 def _join_kind(a: str | None, b: str) -> str:
