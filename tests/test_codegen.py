@@ -680,3 +680,199 @@ def test_large_function_is_generated_without_recursion():
     exec(text, reference)  # noqa: S102
     for x, m in ((0, 3), (1500, 2), (-5, 1), (3000, 0)):
         assert ns["big"](x, m) == reference["big"](x, m)
+
+
+# ====================================================================== a returned bool
+def exact(v):
+    """``canon`` plus the Python type (``True`` and ``1`` differ), tuples element-wise."""
+    if isinstance(v, tuple):
+        return tuple(exact(x) for x in v)
+    return type(v).__name__, canon(v)
+
+
+def every_stage(fn, args, pipelines=("peephole", "sccp", "combined", "sccp,combined,dce")) -> dict:
+    """``fn(*args)`` as CPython, the interpreter (raw parse, parse-time peephole, each
+    pipeline) and the kernel of ``son.jit`` give it, each as ``exact``."""
+    types = [type(a) for a in args]
+    out = {"python": exact(fn(*args)),
+           "raw": exact(son.interpret(son.parse(fn, argtypes=types, peephole=False), *args))}
+    g = son.parse(fn, argtypes=types)
+    out["parsed"] = exact(son.interpret(g, *args))
+    for p in pipelines:
+        out[p] = exact(son.interpret(son.optimize(g, p)[0], *args))
+    out["kernel"] = exact(son.jit(fn)(*args))
+    return out
+
+
+def true_or(a, b):
+    if not a:
+        return True
+    return b
+
+
+def number_or_false(x):
+    if x > 0:
+        return x
+    return False
+
+
+def bool_until_the_loop_runs(p, n):
+    x = p
+    for _ in range(n):
+        x = x + 1
+    return x
+
+
+def bool_through_and(p, q, n):
+    x = p
+    for _ in range(n):
+        x = x & q
+    return x
+
+
+def max_of_bool_and_number(p, n):
+    return max(p, n)
+
+
+def min_of_bool_and_number(p, n):
+    return min(n, p)
+
+
+def bool_among_several_values(p, n):
+    return (max(p, n), n, p or n)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (true_or, (0, 5)), (true_or, (1, 5)), (true_or, (0, 2.5)), (true_or, (3, 2.5)),
+    (true_or, (0, False)), (number_or_false, (-1.5,)), (number_or_false, (2.5,)),
+    (number_or_false, (-1,)), (number_or_false, (3,)),
+    (bool_until_the_loop_runs, (True, 0)), (bool_until_the_loop_runs, (True, 2)),
+    (bool_through_and, (True, True, 0)), (bool_through_and, (True, 3, 2)),
+    (bool_through_and, (False, True, 2)),
+    (max_of_bool_and_number, (True, 0)), (max_of_bool_and_number, (True, 1)),
+    (max_of_bool_and_number, (False, 0)), (max_of_bool_and_number, (True, 2)),
+    (max_of_bool_and_number, (True, 0.5)), (max_of_bool_and_number, (False, -0.0)),
+    (max_of_bool_and_number, (True, 1.0)), (min_of_bool_and_number, (True, 1.0)),
+    (min_of_bool_and_number, (False, 0.0)), (min_of_bool_and_number, (True, 2)),
+    (bool_among_several_values, (True, 0)), (bool_among_several_values, (False, 3)),
+], ids=lambda v: v.__name__ if callable(v) else repr(v))
+def test_a_returned_bool_stays_a_bool_in_every_stage(fn, args):
+    """A value that is a bool on one path and an int or a float on another is returned
+    as the object CPython returns, type included (the kernel carries an "is a bool" tag
+    with it: ``(is_float, int, float, is_bool)``, converted back by ``Kernel``)."""
+    stages = every_stage(fn, args)
+    assert {k: v for k, v in stages.items() if v != stages["python"]} == {}
+
+
+def test_returned_bool_tag_is_carried_only_where_needed():
+    """Only returned values that may be a bool or not get a tag; a bool everywhere or an
+    int everywhere returns as before."""
+    src = generate(schedule(son.parse(true_or, argtypes=[int, int])))
+    assert "# son: mixed returns 1 at 0b" in src and src.count("return (False, ") == 2
+    assert run_source(src, "true_or", (0, 5)) is True and type(run_source(src, "true_or", (1, 5))) is int
+    loop = generate(schedule(son.parse(bool_until_the_loop_runs, argtypes=[bool, int])))
+    assert re.search(r"\bv\d+_b = True\b", loop)
+    assert run_source(loop, "bool_until_the_loop_runs", (True, 0)) is True
+    for text in ("def f(a: int, b: int):\n    return a if a else b\n",
+                 "def f(a: int, b: bool):\n    return b if a else a < 2\n"):
+        assert "# son:" not in generate(schedule(son.parse_source(text)))
+
+
+# ====================================================================== bit-exact math
+def bits(v: float) -> str:
+    """A float's identity: NaN, else its hex (the sign of -0.0 and every ulp count)."""
+    return "nan" if math.isnan(v) else v.hex()
+
+
+_HYPOT_KERNEL: list = []
+
+
+def hypot_kernel():
+    if not _HYPOT_KERNEL:
+        _HYPOT_KERNEL.append(son.compile(son.parse_source(
+            "import math\ndef h(x: float, y: float):\n    return math.hypot(x, y)\n")))
+    return _HYPOT_KERNEL[0]
+
+
+def test_hypot_is_cpythons_not_libms():
+    """CPython's ``math.hypot`` is its own algorithm (scaled, exact squares, a corrected
+    sqrt); libm's, which numba calls, differs in the last bit (``x = -6.165``)."""
+    def same(x):
+        return math.hypot(x, x)
+
+    x = -6.165
+    assert son.jit(same)(x).hex() == math.hypot(x, x).hex() == "0x1.16fefd3c968cep+3"
+    k = hypot_kernel()
+    assert "_hypot(" in k.source
+    cases = [(564.3685428547808, 605.5351036354675), (1e-310, 1.01899957410954e-310),
+             (5.189049989979414e-309, 1.5464574e-316), (5e-324, -5e-324), (1e308, -1e308),
+             (math.inf, math.nan), (math.nan, -math.inf), (math.nan, 1.0), (-0.0, 0.0), (-0.0, -3.0)]
+    for x, y in cases:
+        assert bits(k(x, y)) == bits(math.hypot(x, y)), (x, y)
+
+
+@settings(max_examples=3000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True),
+       st.floats(allow_nan=True, allow_infinity=True, allow_subnormal=True))
+def test_hypot_kernel_is_bit_exact_over_all_floats(x, y):
+    assert bits(hypot_kernel()(x, y)) == bits(math.hypot(x, y))
+
+
+@settings(max_examples=2000, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@given(st.floats(min_value=-1e300, max_value=1e300), st.integers(0, 60), st.floats(-1.0, 1.0))
+def test_hypot_kernel_is_bit_exact_for_close_and_distant_magnitudes(x, shift, wobble):
+    """Arguments of equal, nearly equal and very different sizes: where the correction
+    step decides the last bit."""
+    k = hypot_kernel()
+    for y in (x, x * (1.0 + wobble * 2.0 ** -shift), math.ldexp(x, -shift)):
+        assert bits(k(x, y)) == bits(math.hypot(x, y)), (x, y)
+
+
+# ====================================================================== int ** negative constant
+def reciprocal(a):
+    return a ** -1
+
+
+def inverse_square_plus(a):
+    return a ** -2 + 1
+
+
+def float_to_a_big_int(x, n):
+    return x ** n
+
+
+@pytest.mark.parametrize("fn, args", [
+    (reciprocal, (2,)), (reciprocal, (-3,)), (reciprocal, (True,)), (reciprocal, (2.5,)),
+    (reciprocal, (0,)),
+    (inverse_square_plus, (2,)), (inverse_square_plus, (-7,)), (inverse_square_plus, (0.5,)),
+])
+def test_int_to_a_negative_constant_power_is_a_float_whatever_the_base_kind(fn, args):
+    """``a ** -1`` is ``float(a) ** -1.0`` for an int ``a`` (CPython), also where the
+    graph does not know ``a``'s kind (``son.parse(f)``: a 'number' parameter)."""
+    expected = _exact_outcome(fn, args)
+    for peephole in (True, False):
+        g = son.parse(fn, peephole=peephole)  # no types: a is an unknown number
+        assert _exact_outcome(lambda *a, g=g: son.interpret(g, *a), args) == expected
+        for p in ("sccp", "combined"):
+            opt = son.optimize(g, p)[0]
+            assert _exact_outcome(lambda *a, g=opt: son.interpret(g, *a), args) == expected
+    assert _exact_outcome(son.jit(fn), args) == expected
+
+
+@pytest.mark.parametrize("args", [(-1683.8260399493822, -1054653322645390482),
+                                  (-5.6e188, 1651268830254139925), (-2.0, 3), (-0.5, -(2**53) - 1),
+                                  (-1.0, 2**62 + 1)])
+def test_a_negative_base_to_a_huge_int_power_is_not_fractional(args):
+    """CPython raises a float to an int power as to ``float(n)``, an integer beyond 2**53
+    too: no 'fractional power' ValueError (son compared n with its truncated float)."""
+    expected = _exact_outcome(float_to_a_big_int, args)
+    for g in (son.parse(float_to_a_big_int), son.parse(float_to_a_big_int, argtypes=[float, int])):
+        assert _exact_outcome(lambda *a, g=g: son.interpret(g, *a), args) == expected
+    assert _exact_outcome(son.jit(float_to_a_big_int), args) == expected
+
+
+def _exact_outcome(call, args):
+    """``conftest._outcome`` with the result's type: ``0.5`` and ``ValueError`` differ,
+    so do ``1`` and ``1.0``."""
+    out = _outcome(call, args)
+    return out if out[0] != "ok" else (*out, type(call(*args)).__name__)

@@ -592,3 +592,56 @@ def test_the_subset_still_parses_after_errors():
     g = son.parse_source("def f(a, b):\n    return a * b + 1\n", filename=FILE)
     g.verify()
     assert son.interpret(g, 3, 4) == 13
+
+
+# ---------------------------------------------------------------------------------------------
+# Globals read as constants: an int outside int64 is refused as a literal is (it used to
+# fold to its int64 wrap: ``K = 2**64 - 1; return K`` gave -1), so is a numpy scalar whose
+# arithmetic is not son's.
+
+BEYOND_INT64 = 2**64 - 1
+BELOW_INT64 = -(2**63) - 1
+FLOAT32_GLOBAL = np.float32(0.1)
+UINT64_GLOBAL = np.uint64(5)
+INT64_GLOBAL = np.int64(7)
+
+
+def returns_beyond_int64():
+    return BEYOND_INT64
+
+
+def adds_below_int64(x: float):
+    return x + BELOW_INT64
+
+
+def scales_by_float32(x: float):
+    return x * FLOAT32_GLOBAL
+
+
+def reads_uint64():
+    return UINT64_GLOBAL
+
+
+@pytest.mark.parametrize("fn, name, col, needle", [
+    (returns_beyond_int64, "BEYOND_INT64", 11, "outside int64"),
+    (adds_below_int64, "BELOW_INT64", 15, "outside int64"),
+    (scales_by_float32, "FLOAT32_GLOBAL", 15, "float32"),
+    (reads_uint64, "UINT64_GLOBAL", 11, "uint64"),
+], ids=["int_above", "int_below_in_an_expression", "np_float32", "np_uint64"])
+def test_global_outside_sons_numbers_is_refused_where_it_is_read(fn, name, col, needle):
+    line = fn.__code__.co_firstlineno + 1
+    for stage in (lambda: son.parse(fn), lambda: son.parse(fn, peephole=False), lambda: son.jit(fn)(
+            *([1.0] * fn.__code__.co_argcount))):
+        with pytest.raises(SonSyntaxError) as info:
+            stage()
+        e = info.value
+        assert (e.filename, e.lineno, e.col) == (__file__, line, col), str(e)
+        assert name in str(e) and needle in str(e)
+
+
+def test_global_int64_numpy_scalar_is_a_constant():
+    def f():
+        return INT64_GLOBAL + 1
+
+    r = son.interpret(son.parse(f))
+    assert r == 8 and type(r) is int

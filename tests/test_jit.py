@@ -548,3 +548,28 @@ def test_kernel_found_by_the_index_converts_mixed_returns(tmp_path, monkeypatch)
     for a in (np.zeros(0), np.array([0.25, 0.5])):
         assert _outcome(again, (a,)) == run_python(mod.acc, (a,))
     assert again.stats["index"]
+
+
+def positive_or_none(x: float):
+    if x > 0:
+        return x
+    return None
+
+
+def int_or_none(n):
+    if n > 0:
+        return n
+    return None
+
+
+@pytest.mark.parametrize("fn, args, kind", [(positive_or_none, (1.5,), "a float"),
+                                           (int_or_none, (3,), "an int")])
+def test_a_number_or_none_is_refused_by_kernels_naming_the_cause(fn, args, kind):
+    """The interpreter returns CPython's number or None; a kernel cannot hold an optional
+    value yet: the refusal says so (it blamed missing parameter types, which were given)."""
+    assert son.interpret(son.parse(fn, argtypes=[type(a) for a in args]), *args) == fn(*args)
+    with pytest.raises(son.SonError) as info:
+        son.jit(fn)(*args)
+    msg = str(info.value)
+    assert f"None on one path and {kind} on another" in msg and "optional value" in msg, msg
+    assert fn.__name__ in msg and "give the parameters types" not in msg

@@ -40,6 +40,11 @@ Three parts:
   generated source says so in a ``# son: mixed returns`` line, which
   ``return_converter`` reads to build the Python-side conversion (``Kernel``
   applies it).  Functions without mixed values generate exactly as before.
+  A returned value that may be a bool on one path and an int or a float on another
+  (``return True`` / ``return n``; ``max(p, 0)``) would come back as numba's int:
+  its position is marked ``<i>b`` and returned as ``(is_float, int, float, is_bool)``,
+  and the Phis, ``min``/``max`` and ``&|^`` on its way carry a run-time tag ``v7_b``
+  (``_Codegen._bool_tags``), so ``Kernel`` rebuilds CPython's ``True``.
 
 * **Structured control flow** from the dominator tree and the loop forest
   (in the spirit of Ramsey, "Beyond Relooper", ICFP 2022, adapted to Python,
@@ -331,6 +336,59 @@ def _int_truediv(a, b):
     q = float(m) * 2.0 ** (e + 1)
     return -q if (a < 0) != (b < 0) else q
 ''',
+    "_hypot": '''
+def _hypot(x, y):
+    """math.hypot as CPython 3.11 computes it (vector_norm in Modules/mathmodule.c), not
+    libm's: both scaled by a power of two below 1, squared and summed exactly (Dekker's
+    split products, compensated sums), one sqrt, then a differential correction; a
+    subnormal larger argument divides instead of scaling.  Bit for bit (tests)."""
+    x = abs(x)
+    y = abs(y)
+    if x == math.inf or y == math.inf:
+        return math.inf  # before NaN: hypot(inf, nan) is inf
+    if x != x or y != y:
+        return math.nan
+    big = x if x > y else y
+    if big == 0.0:
+        return big
+    e = math.frexp(big)[1]
+    if e < -1023:  # 2**-e would overflow: CPython divides by the larger one instead
+        csum, frac = 1.0, 0.0
+        for a in (x / big, y / big):
+            a *= a
+            s = csum + a
+            frac += (csum - s) + a
+            csum = s
+        return big * math.sqrt(csum - 1.0 + frac)
+    scale = math.ldexp(1.0, -e)
+    csum, frac1, frac2 = 1.0, 0.0, 0.0
+    for i in range(3):  # x*x, y*y, then -h*h for the correction
+        if i == 0:
+            a = x * scale
+            b = a
+        elif i == 1:
+            a = y * scale
+            b = a
+        else:
+            h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+            a = -h
+            b = h
+        t = a * 134217729.0  # Veltkamp's split: 2**27 + 1
+        ah = t - (t - a)
+        al = a - ah
+        t = b * 134217729.0
+        bh = t - (t - b)
+        bl = b - bh
+        p = ah * bh
+        q = ah * bl + al * bh
+        z = p + q
+        frac1 += p - z + q + al * bl
+        s = csum + z
+        frac2 += (csum - s) + z
+        csum = s
+    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
+    return h / scale
+''',
     "_store_int64": '''
 def _store_int64(v):
     """A float stored into an int64 array, as numpy does it: NaN and values outside int64 raise."""
@@ -427,12 +485,19 @@ def _float_predicate(name: str, for_ints: str) -> Callable[[Node, list[str]], st
 
 #: math functions numba lacks or types differently: written with numpy's (exact) equivalent
 _MATH_ALIASES = {"fmod": "np.fmod"}
+#: math functions CPython computes with its own algorithm instead of libm's (which numba
+#: calls): written with a port of CPython's, in HELPERS
+_MATH_HELPERS = {"hypot": "_hypot"}
 
 
 def _math_call(n: Node, ops: list[str]) -> str:
     """The library function the user called (``math.exp`` or ``np.exp``: they may
-    round differently), on float arguments (numba's ``np.floor(int)`` is an int)."""
-    name = f"np.{n.np_name}" if n.np else _MATH_ALIASES.get(n.math_name, f"math.{n.math_name}")
+    round differently), on float arguments (numba's ``np.floor(int)`` is an int);
+    CPython's own algorithm where it does not call libm (``math.hypot``)."""
+    if not n.np and n.math_name in _MATH_HELPERS:
+        name = _helper(_MATH_HELPERS[n.math_name])
+    else:
+        name = f"np.{n.np_name}" if n.np else _MATH_ALIASES.get(n.math_name, f"math.{n.math_name}")
     args = ", ".join(_as_float(x, t) for x, t in zip(n.inputs[1:], ops))
     return f"{name}({args})"
 
@@ -592,7 +657,12 @@ _INT_OPERANDS: dict[type, tuple[int, ...]] = {
 #: the result kind of ``min``/``max`` of an int and a float depends on the values
 _PICKS = {Min: "<", Max: ">"}  # Python: min(a, b) is b if b < a else a; max likewise with >
 _BY_KIND = {"int": INT, "float": FLOAT, "bool": BOOL}
-#: first line of a kernel that returns mixed values: ``# son: mixed returns <n> at <i> <j>...``
+#: nodes whose value is one of their operands (a bool stays a bool), and those whose
+#: value is a bool only when both operands are: the carriers of a returned bool's tag
+_BOOL_THROUGH = (Phi, Min, Max)
+_BOOL_IF_BOTH = (BitAnd, BitOr, BitXor)
+#: first line of a kernel that returns mixed values: ``# son: mixed returns <n> at <i> <j>b...``
+#: (``<j>b``: a value that may be a bool, returned with its tag)
 _MIXED_MARK = "# son: mixed returns "
 
 
@@ -609,18 +679,26 @@ class _View:
 def return_converter(source: str) -> Callable | None:
     """For generated ``source`` whose function returns mixed values, the function that
     turns its result into the Python value (each ``(is_float, int, float)`` into an
-    int or a float); None if it returns none.  O(length of the source)."""
-    m = re.search("^" + re.escape(_MIXED_MARK) + r"(\d+) at ([\d ]+)$", source, re.M)
+    int or a float, each ``(is_float, int, float, is_bool)`` -- a position marked ``<i>b``
+    -- into a bool, an int or a float); None if it returns none.  O(length of the source)."""
+    m = re.search("^" + re.escape(_MIXED_MARK) + r"(\d+) at ([\db ]+)$", source, re.M)
     if m is None:
         return None
-    count, at = int(m.group(1)), frozenset(int(x) for x in m.group(2).split())
-
-    def one(r):
-        return r if r is None else r[2] if r[0] else r[1]
-
+    count = int(m.group(1))
+    at = {int(x.rstrip("b")): _one_tagged if x.endswith("b") else _one_mixed for x in m.group(2).split()}
     if count == 1:
-        return one
-    return lambda rs: tuple(one(r) if k in at else r for k, r in enumerate(rs))
+        return at[0]
+    return lambda rs: tuple(at[k](r) if k in at else r for k, r in enumerate(rs))
+
+
+def _one_mixed(r):
+    """``(is_float, int, float)`` (or None) as the Python value."""
+    return r if r is None else r[2] if r[0] else r[1]
+
+
+def _one_tagged(r):
+    """``(is_float, int, float, is_bool)`` (or None) as the Python value."""
+    return r if r is None else bool(r[1]) if r[3] else r[2] if r[0] else r[1]
 
 
 # ====================================================================== literals
@@ -838,7 +916,10 @@ class _Codegen:
         _STATE.kinds = self.kinds
         self.mixed: set[Node] = set()  # values that are an int or a float at run time
         self.mixed_at: list[int] = []  # positions of the returned values that are mixed
+        self.bool_at: list[int] = []  # positions of the returned values that may be a bool or not
+        self.booltag: set[Node] = set()  # values that carry a run-time "is a bool" tag ``v<id>_b``
         self._check_types()
+        self._bool_tags()
         self._structure_info()
 
     # ------------------------------------------------------------------ names and types
@@ -915,6 +996,14 @@ class _Codegen:
             if _kind(n) == "number":
                 self.mixed.add(n)
                 continue
+            if type(n) is Phi and (kinds := _phi_kinds(n)) and "None" in kinds and len(kinds) > 1:
+                what = " or ".join(sorted(kinds - {"None"}))
+                what = ("an " if what[0] in "aeiou" else "a ") + what
+                used = "returned " if any(type(u) is Return for u in n.outputs) else ""
+                raise SonError(f"{self.g.name}: a {used}value is None on one path and {what} on "
+                               "another; kernels cannot hold an optional value yet (son.interpret runs "
+                               f"it): return {what} on every path (e.g. math.nan, or a flag with the "
+                               "value, for 'no value') or raise")
             raise SonError(f"{self.g.name}: {n!r} has type {t}, which is not a single int, float, bool or "
                            "array type; numba cannot compile it (give the parameters types)")
         kinds: dict[int, set] = {}  # position of a returned value -> its kinds
@@ -933,6 +1022,71 @@ class _Codegen:
                 what = "returns" if len(kinds) == 1 else f"returns as value {i + 1}"
                 raise SonError(f"{self.g.name}: {what} {' and '.join(sorted(values))} on different paths; "
                                "numba needs one type: return one kind of value")
+
+    def _bool_tags(self) -> None:
+        """Which returned values may be a bool on one path and an int or a float on another
+        (``return True`` here, ``return n`` there; ``x = p`` then ``x += 1`` in a loop;
+        ``max(p, 0)``): numba holds such a value as an int (or a mixed value), so CPython's
+        ``True`` would come back as ``1``.  Their positions (``self.bool_at``) leave the
+        kernel as ``(is_float, int, float, is_bool)``; the values on the way to them whose
+        bool-ness is decided at run time (``self.booltag``: Phis, and ``min``/``max``/``&``
+        ``|`` ``^``, which may pass a bool on) carry a tag variable ``v<id>_b`` assigned with
+        them.  Only returned values need it: elsewhere a bool and its int are the same value.
+        A fixpoint over the 'number' values, then one walk back from the returns:
+        O(passes * those values + returns)."""
+        cands = [n for n in self.block_of if not n.is_cfg and n.type.kind == "number"
+                 and type(n) in _BOOL_THROUGH + _BOOL_IF_BOTH]
+        may: set[Node] = set()  # values that may be a bool at run time (and may be another kind)
+
+        def maybe(x: Node | None) -> bool:
+            return x is not None and (x.type.kind == "bool" or x in may)
+
+        changed = bool(cands)
+        while changed:
+            changed = False
+            for n in cands:
+                if n not in may and (any if type(n) in _BOOL_THROUGH else all)(
+                        maybe(x) for x in n.inputs[1:] if x is not None):
+                    may.add(n)
+                    changed = True
+        classes: dict[int, set] = {}  # position -> 'bool' / 'other' / 'dyn' over the returns
+        returned: list[Node] = []
+        for r in self.g.returns():
+            if r in self.block_of:
+                for i, v in enumerate(r.values):
+                    if v.type is not NONE:
+                        c = "bool" if v.type.kind == "bool" else "dyn" if v in may else "other"
+                        classes.setdefault(i, set()).add(c)
+                        returned.append((i, v))
+        self.bool_at = sorted(i for i, cs in classes.items() if "dyn" in cs or {"bool", "other"} <= cs)
+        stack = [v for i, v in returned if i in self.bool_at and v in may]
+        while stack:
+            n = stack.pop()
+            if n not in self.booltag:
+                self.booltag.add(n)
+                stack.extend(x for x in n.inputs[1:] if x in may)
+
+    def tag(self, x: Node) -> str:
+        """The text of "``x`` is a bool now" (see ``_bool_tags``)."""
+        if x.type.kind == "bool":
+            return "True"
+        return f"v{x.nid}_b" if x in self.booltag else "False"
+
+    def _tag_code(self, n: Node) -> str:
+        """``v<id>_b = ...`` for a tagged ``min``/``max`` (the tag of the operand it picks,
+        by the same comparison) or ``&``/``|``/``^`` (a bool only if both operands are)."""
+        a, b = n.inputs[1], n.inputs[2]
+        ta, tb = self.tag(a), self.tag(b)
+        if type(n) in _BOOL_IF_BOTH:
+            return f"v{n.nid}_b = " + (ta if tb == "True" else tb if ta == "True" else f"{ta} and {tb}")
+        if ta == tb:
+            return f"v{n.nid}_b = {ta}"
+
+        def leaf(ops: list[str]) -> str:
+            test = _compare(_PICKS[type(n)])(_View(b, a), [ops[1], ops[0]])
+            return f"{tb} if {_strip(test)} else {ta}"
+
+        return f"v{n.nid}_b = {_strip(self._cases_text(self._cases(n, leaf)))}"
 
     def _structure_info(self) -> None:
         """Loop membership, forward predecessors, and where each block is written."""
@@ -1114,7 +1268,7 @@ class _Codegen:
             e = EMIT.get(type(n))
             if e is None:
                 raise SonError(f"code generation does not know node class {type(n).__name__} ({n!r})")
-            if e.role != "expr" or self._constant(n) is not None or n in self.mixed:
+            if e.role != "expr" or self._constant(n) is not None or n in self.mixed or n in self.booltag:
                 continue
             use = self._single_use(n, b)
             if use is None:
@@ -1308,7 +1462,8 @@ class _Codegen:
         a, b = (n.inputs[1], n.inputs[2]) if pick else (None, None)
 
         def leaf(ops: list[str]) -> list:
-            if pick and {_kind(a), _kind(b)} == {"int", "float"}:  # min/max of an int and a float
+            ks = {_kind(a), _kind(b)} if pick else set()
+            if len(ks) == 2 and "float" in ks:  # min/max of an int (or a bool) and a float
                 view = _View(b, a)
                 test = _compare(pick)(view, [ops[1], ops[0]])
                 node = _If(_strip(test))
@@ -1347,9 +1502,11 @@ class _Codegen:
                 lines.append(decorator)
             lines.extend(HELPERS[h].strip("\n").splitlines())
             lines.extend(["", ""])
-        if self.mixed_at:
+        if self.mixed_at or self.bool_at:
             count = next(len(r.values) for r in self.g.returns() if r in self.block_of)
-            lines.append(f"{_MIXED_MARK}{count} at {' '.join(map(str, self.mixed_at))}")
+            at = sorted(set(self.mixed_at) | set(self.bool_at))
+            marks = " ".join(f"{i}b" if i in self.bool_at else str(i) for i in at)
+            lines.append(f"{_MIXED_MARK}{count} at {marks}")
         if decorator:
             lines.append(decorator)
         lines.append(f"def {self.name}({', '.join(self.param_names)}):")
@@ -1447,6 +1604,8 @@ class _Codegen:
                 out.append(e.fn(n, self.operands(n)))
             elif e.role in ("expr", "alloc") and n not in self.inline and self._constant(n) is None:
                 out.append(f"v{n.nid} = {self.expression(n)}")
+            if n in self.booltag:
+                out.append(self._tag_code(n))
         t = b.term
         tt = type(t)
         if tt is Return:
@@ -1649,9 +1808,17 @@ class _Codegen:
 
     def _return_text(self, values: list[Node]) -> str:
         """``return v`` for one value, ``return (v1, v2)`` (a tuple) for several; a value
-        at a mixed position as ``(is_float, int, float)``."""
-        texts = [_strip(self.text(v)) if k not in self.mixed_at or v.type is NONE else
-                 f"({', '.join(self.slots(v))})" for k, v in enumerate(values)]
+        at a mixed position as ``(is_float, int, float)``, at a position that may hold a
+        bool (``self.bool_at``) as ``(is_float, int, float, is_bool)``."""
+        texts = []
+        for k, v in enumerate(values):
+            if v.type is NONE or (k not in self.mixed_at and k not in self.bool_at):
+                texts.append(_strip(self.text(v)))
+            elif k not in self.bool_at:
+                texts.append(f"({', '.join(self.slots(v))})")
+            else:  # with its tag: (is_float, int, float, is_bool)
+                slots = self.slots(v) if v in self.mixed else self._case_slots(v, self.text(v))
+                texts.append(f"({', '.join(slots)}, {self.tag(v)})")
         if len(values) == 1:
             return f"return {texts[0]}"
         return f"return ({', '.join(texts)})"
@@ -1706,6 +1873,8 @@ class _Codegen:
                     names.extend(f"{v} = {z}" for v, z in zip(self.slots(p), ("False", "0", "0.0")))
                 elif _kind(p) in zero:
                     names.append(f"v{p.nid} = {zero[_kind(p)]}")
+                if p in self.booltag:
+                    names.append(f"v{p.nid}_b = False")
         text = "; ".join(names) or None
         return lambda: text if lv.dead_member() else None
 
@@ -1730,6 +1899,10 @@ class _Codegen:
         else:
             lhs = [f"v{p.nid}" for p, _ in mv]
             rhs = [self._move_text(p, v) for p, v in mv]
+        for p, v in mv:  # and the tag of a phi that may hold a returned bool
+            if p in self.booltag:
+                lhs.append(f"v{p.nid}_b")
+                rhs.append(self.tag(v))
         if len(lhs) == 1:
             out.append(f"{lhs[0]} = {rhs[0]}")
             return
@@ -1958,6 +2131,25 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
         return _Codegen(schedule, fname).function(decorator)
     finally:
         _STATE.kinds, _STATE.helpers = {}, set()
+
+
+def _phi_kinds(phi: Node) -> set[str]:
+    """The kinds ('int', 'float', 'bool', 'None', or the type's name) of the values that
+    reach ``phi`` through Phis: what a 'bottom' Phi mixes.  O(Phis and values reached)."""
+    kinds: set[str] = set()
+    seen = {phi}
+    stack = [phi]
+    while stack:
+        for v in stack.pop().inputs[1:]:
+            if v is None or v in seen:
+                continue
+            seen.add(v)
+            if type(v) is Phi and v.type.kind is None and v.type is not NONE:
+                stack.append(v)
+            else:
+                kinds.add("None" if v.type is NONE else "int-or-float number" if v.type.kind == "number"
+                          else v.type.kind or str(v.type))
+    return kinds
 
 
 def _join_kind(a: str | None, b: str) -> str:

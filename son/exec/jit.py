@@ -202,7 +202,8 @@ class Kernel:
         self._convert = [_converter(self.name, n, t) for n, t in self.params]
         self._nargs = len(self.params)
         #: a kernel returning a value that is an int or a float (decided at run time) returns
-        #: it as (is_float, int, float): this makes it the Python int or float again
+        #: it as (is_float, int, float), one that may be a bool with an is_bool tag after
+        #: them: this makes it the Python bool, int or float again
         self._result = return_converter(source)
 
     @property

@@ -766,8 +766,20 @@ class FunctionParser:
         return self.constant_value(v, name, at)
 
     def constant_value(self, v, name: str, at: ast.AST) -> Node:
+        """A global (or module attribute) read as a constant: an int must fit int64, as a
+        literal must (folded, it would wrap silently), and a numpy scalar must be one whose
+        arithmetic is son's (int64, float64, bool): an ``np.float32`` or ``np.uint64``
+        global computes in its own dtype under CPython."""
+        if isinstance(v, np.generic) and type(v) not in (np.int64, np.float64, np.bool_) \
+                and isinstance(v, (np.integer, np.floating, np.bool_)):
+            raise self.error(at, f"global {name!r} is a numpy {type(v).__name__}; son computes only with "
+                                 "int64, float64 and bool (convert it: int(...), float(...))", "global")
         if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)) or v is None:
-            return self.con(v.item() if isinstance(v, np.generic) else v)
+            v = v.item() if isinstance(v, np.generic) else v
+            if type(v) is int and not -(1 << 63) <= v < (1 << 63):
+                raise self.error(at, f"global {name!r} is the int {v}, which is outside int64 (son's "
+                                     "ints are int64; a literal that large is refused too)", "global")
+            return self.con(v)
         raise self.error(at, f"{name!r} is a {type(v).__name__}; son reads only int, float and "
                              "bool globals as values", "global")
 
@@ -837,8 +849,11 @@ class FunctionParser:
 
         ka, kb = a.type.kind, b.type.kind
         ints = ka in ("int", "bool") and kb in ("int", "bool")
-        if ints and b.type.is_constant and b.type.con < 0:
-            a = self.op(at, ToFloat, a)  # CPython: int ** negative int is a float
+        negative_int = kb in ("int", "bool") and b.type.is_constant and b.type.con < 0
+        if negative_int and ka in ("int", "bool", "number"):
+            # CPython: int ** negative int is float(a) ** float(b), whatever a's static kind
+            # (a float base is unchanged by ToFloat); then the float rules below apply
+            a = self.op(at, ToFloat, a)
         elif ints:
             if self.guard(self.op(at, LT, b, self.con(0)), ValueError,
                           "int ** negative int has no int64 value"):
@@ -853,11 +868,14 @@ class FunctionParser:
         negative_finite = self.op(at, BitAnd, self.op(at, LT, b, zero), self.op(at, IsFinite, b))
         self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), negative_finite),
                    ZeroDivisionError, "0.0 cannot be raised to a negative power")
-        fractional = self.op(at, BitAnd, self.op(at, IsFinite, b),
-                             self.op(at, NE, b, self.op(at, MATH_NODES["Trunc"], b, np=True)))
-        negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
-        self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
-                   "negative number cannot be raised to a fractional power")
+        if b.type.kind not in ("int", "bool"):  # an int exponent is never fractional (CPython
+            # compares float(b), an integer beyond 2**53 too, not b with its truncated float)
+            bf = self.op(at, ToFloat, b) if b.type.kind == "number" else b
+            fractional = self.op(at, BitAnd, self.op(at, IsFinite, bf),
+                                 self.op(at, NE, bf, self.op(at, MATH_NODES["Trunc"], bf, np=True)))
+            negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
+            self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
+                       "negative number cannot be raised to a fractional power")
         r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl).keep()
         self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError, POW_RANGE_ERROR)
         a.unkeep(), b.unkeep()

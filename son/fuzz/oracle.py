@@ -61,7 +61,7 @@ STAGES = ("python", *PIPELINES, "kernel")
 
 #: ``son.compile`` refusals that are documented limits, not bugs (codegen.py)
 REFUSALS = ("on different paths", "unknown at compile time", "has no single type",
-            "is not a single int, float, bool or array type")
+            "is not a single int, float, bool or array type", "cannot hold an optional value")
 
 
 # ====================================================================== deviations

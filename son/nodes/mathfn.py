@@ -50,7 +50,9 @@ class MathCall(Node):
             try:
                 return getattr(math, self.math_name)(*xs)
             except (ValueError, OverflowError):
-                pass  # the IEEE value; the guard after this node raises
+                # the IEEE value, which the guard after this node turns into the error:
+                # math converts ints to floats first (numpy's int fmod(82, 0) is 0, not nan)
+                xs = tuple(float(x) for x in xs)
         with np.errstate(all="ignore"):
             return float(getattr(np, self.np_name)(*xs))
 
