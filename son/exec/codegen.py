@@ -411,6 +411,14 @@ def _const(n: Node):
     return t.con if t.is_constant and t.kind is not None else None
 
 
+def _zmul(n: Node, ops: list[str]) -> str:
+    """A partial times a derivative, a zero derivative absorbing a non-finite partial;
+    the partial's test first (``math.isfinite`` of a loop-invariant partial is hoisted,
+    and the derivative's loop-carried chain carries no test in the common case)."""
+    p, d = _as_float(n.inputs[1], ops[0]), _as_float(n.inputs[2], ops[1])
+    return f"({p} * {d} if math.isfinite({p}) else (0.0 if {d} == 0 else {p} * {d}))"
+
+
 def _truediv(n: Node, ops: list[str]) -> str:
     """``/``; two ints are divided by ``_int_truediv`` (CPython rounds their quotient
     once, where numba's ``float(a) / float(b)`` rounds three times)."""
@@ -602,9 +610,7 @@ EMIT: dict[type, Emit] = {
     IEEEPow: Emit("expr", lambda n, ops: f"{_as_float(n.inputs[1], ops[0])} ** "
                                          f"{_as_float(n.inputs[2], ops[1])}"),
     # a partial times an adjoint or tangent: an exact zero derivative absorbs inf and nan
-    ZMul: Emit("expr", lambda n, ops: f"(0.0 if {ops[0]} == 0 or {ops[1]} == 0 else "
-                                      f"{_as_float(n.inputs[1], ops[0])} * {_as_float(n.inputs[2], ops[1])})",
-               atoms=(0, 1)),
+    ZMul: Emit("expr", _zmul, atoms=(0, 1)),
     Neg: Emit("expr", _unary("-{}", _as_int)),
     BitAnd: Emit("expr", _bitop("&")),
     BitOr: Emit("expr", _bitop("|")),

@@ -48,7 +48,6 @@ from ..nodes import (
     Graph,
     If,
     Load,
-    Neg,
     NewArray,
     Node,
     Phi,
@@ -56,10 +55,9 @@ from ..nodes import (
     Raise,
     Return,
     Store,
-    ZMul,
 )
 from ..nodes.memory import TapeGrow
-from .rules import DISCRETE, NOT_DIFFERENTIABLE, PARTIALS, Builder, is_differentiable
+from .rules import DISCRETE, NOT_DIFFERENTIABLE, PARTIALS, Builder, is_differentiable, product
 
 __all__ = ["TANGENT_ARRAY_NODES", "jvp_graph", "tangent_params"]
 
@@ -319,16 +317,11 @@ class _Forward:
             return b.pin(Load(self.g, n.inputs[0], n.inputs[1], self.atan[n.inputs[2]], n.inputs[3]))
         ps = PARTIALS[t](b, n, list(n.inputs), n)
         terms = []
-        for x, p in zip(n.inputs, ps):
+        for i, (x, p) in enumerate(zip(n.inputs, ps)):
             xdot = self.tan.get(x) if x is not None else None
             if p is None or xdot is None:
                 continue
-            if p.type.is_constant and p.type.con == 1.0:
-                terms.append(xdot)
-            elif p.type.is_constant and p.type.con == -1.0:
-                terms.append(b.node(Neg, xdot))
-            else:
-                terms.append(b.node(ZMul, p, xdot))  # a zero tangent contributes zero, even times inf
+            terms.append(product(b, n, i, p, xdot))  # a zero tangent contributes zero, even times inf
         if not terms:
             return None
         acc = terms[0]

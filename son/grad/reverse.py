@@ -132,12 +132,11 @@ from ..nodes import (
     Store,
     Sub,
     ToFloat,
-    ZMul,
 )
 from ..nodes.memory import TapeGrow
 from ..nodes.types import BOTTOM, FLOAT, INT, MEM
 from ..peephole import Peephole
-from .rules import PARTIALS, is_differentiable
+from .rules import PARTIALS, is_differentiable, product
 from .ssa import Block, Builder
 from .tape import DTYPES, Tapes
 
@@ -1196,13 +1195,7 @@ class _Reverse:
             x = n.inputs[i]
             if x not in self.adj_vars:
                 continue
-            if type(p) is Constant and p.type.is_con(1.0):
-                contrib = vbar
-            elif type(p) is Constant and p.type.is_con(-1.0):
-                contrib = b.node(Neg, vbar)
-            else:
-                contrib = b.node(ZMul, p, vbar)  # a zero adjoint contributes zero, even times inf
-            self._accumulate(x, blk, contrib)
+            self._accumulate(x, blk, product(b, n, i, p, vbar))  # a zero adjoint contributes zero
 
     def _finish(self, blk: Block) -> None:
         """The end of the backward sweep: return (value,) gradients."""

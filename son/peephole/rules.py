@@ -112,7 +112,7 @@ def _order(x: Node) -> tuple[bool, int]:
 
 
 # ---------------------------------------------------------------- canonical order
-@rule(Add, Mul, ZMul, BitAnd, BitOr, BitXor, EQ, NE)
+@rule(Add, Mul, BitAnd, BitOr, BitXor, EQ, NE)
 def commute(n):
     """a op b -> b op a to put constants right and the older operand left
     (valid: these operators are commutative for ints, bools and IEEE floats)."""
@@ -232,8 +232,7 @@ def mul_minus_one(n):
 
 @rule(ZMul)
 def zmul_zero(n):
-    """x zmul 0 -> 0.0   (an exactly zero factor absorbs the other, inf and nan too; the
-    engine's ``commute`` puts a constant operand on the right)."""
+    """p zmul 0 -> 0.0   (an exactly zero derivative absorbs any partial, inf and nan too)."""
     d = n.rhs.type
     if d.is_constant and d.kind in ("int", "float", "bool") and d.con == 0:
         return K(n, 0.0)
@@ -241,11 +240,13 @@ def zmul_zero(n):
 
 @rule(ZMul)
 def zmul_plain(n):
-    """x zmul c -> x * c   for a finite non-zero float constant ``c`` and a float ``x``:
-    no zero can then meet a non-finite value (``c * 0.0`` is a zero, whose sign zmul does
-    not keep anyway; ``c * inf`` is inf either way)."""
-    c = n.rhs.type
-    if n.lhs.type.kind == "float" and c.kind == "float" and c.is_constant and math.isfinite(c.con):
+    """p zmul d -> p * d   for floats, when ``p`` is a finite constant (zmul differs from
+    IEEE's product only for a non-finite ``p``) or ``d`` a non-zero constant (only a
+    zero ``d`` absorbs)."""
+    p, d = n.lhs.type, n.rhs.type
+    if p.kind != "float" or d.kind != "float":
+        return None
+    if (p.is_constant and math.isfinite(p.con)) or (d.is_constant and d.con != 0):
         return Mul(n.graph, n.lhs, n.rhs)
 
 
