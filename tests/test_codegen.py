@@ -876,3 +876,29 @@ def _exact_outcome(call, args):
     so do ``1`` and ``1.0``."""
     out = _outcome(call, args)
     return out if out[0] != "ok" else (*out, type(call(*args)).__name__)
+
+
+def np_floor_of_int(x: int):
+    return np.floor(x) * 3 + 1
+
+
+def np_ceil_of_bool(b: bool):
+    return np.ceil(b)
+
+
+def np_trunc_of_int(x: int):
+    return np.trunc(x) // 2
+
+
+@pytest.mark.parametrize("fn, args", [(np_floor_of_int, (2**60 + 1,)), (np_floor_of_int, (-7,)),
+                                      (np_ceil_of_bool, (True,)), (np_trunc_of_int, (-(2**62) - 3,))])
+def test_numpy_rounding_of_an_int_keeps_the_int(fn, args):
+    """numpy 2.x rounds an int to itself, in its dtype: ``np.floor(2**60 + 1) * 3`` is
+    exact, not a float's rounding; a bool stays a bool."""
+    want = fn(*args)
+    for g in (son.parse(fn), son.parse(fn, peephole=False)):
+        got = son.interpret(g, *args)
+        assert got == want and isinstance(got, bool) == isinstance(want, (bool, np.bool_)), (got, want)
+        assert not isinstance(got, float)
+    got = son.jit(fn)(*args)
+    assert got == want and not isinstance(got, float)

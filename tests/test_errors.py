@@ -645,3 +645,23 @@ def test_global_int64_numpy_scalar_is_a_constant():
 
     r = son.interpret(son.parse(f))
     assert r == 8 and type(r) is int
+
+
+def fmod_of_ints(a: int, b: int):
+    return np.fmod(a, b)
+
+
+def floor_of_a_number(a):
+    return np.floor(a) + 1.0
+
+
+@pytest.mark.parametrize("fn, col", [(fmod_of_ints, 11), (floor_of_a_number, 11)])
+def test_numpy_integer_loops_son_does_not_compute_are_refused_where_called(fn, col):
+    """``np.fmod`` of ints is C's integer remainder and ``np.floor`` of a value that may
+    be an int keeps its dtype: refused at the call, never a float that looks right."""
+    line = fn.__code__.co_firstlineno + 1
+    with pytest.raises(SonSyntaxError) as info:
+        son.parse(fn)
+    e = info.value
+    assert (e.filename, e.lineno, e.col) == (__file__, line, col), str(e)
+    assert "float(" in str(e)

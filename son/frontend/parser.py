@@ -102,6 +102,12 @@ from .scope import Scope, flag
 from .signature import param_types
 from .source import FunctionSource, source_of
 
+#: numpy functions with integer loops: an int argument gives an int result (floor,
+#: ceil, trunc since numpy 2.x; fmod always, C's remainder, 0 for a zero divisor)
+_NP_INT_LOOPS = {"Fmod": "C's integer remainder (0 for a zero divisor)"}
+if np.floor(np.int64(1)).dtype.kind != "f":
+    _NP_INT_LOOPS.update(dict.fromkeys(("Floor", "Ceil", "Trunc"), "the integer itself"))
+
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
            ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
            ast.LShift: Shl, ast.RShift: Shr}
@@ -1104,6 +1110,14 @@ class FunctionParser:
 
     def call_math(self, e, cls, np_flavour: bool, name: str) -> Node:
         xs = self.scalars(e, name, self.args(e, name, cls.arity, cls.arity))
+        if np_flavour and cls.__name__ in _NP_INT_LOOPS and all(_kind(x) != "float" for x in xs):
+            # numpy computes these on ints in the ints' dtype, not as floats
+            if cls.__name__ != "Fmod" and all(_kind(x) in ("int", "bool") for x in xs):
+                return xs[0]  # np.floor(3) is np.int64(3), np.ceil(True) np.True_: the value itself
+            what = "ints" if cls.__name__ == "Fmod" else "an int"
+            raise self.error(e, f"{name}() of {what} (or a value that may be one) computes in numpy's "
+                                f"integer dtype, {_NP_INT_LOOPS[cls.__name__]}; son computes it for floats: "
+                                "convert with float(...) first", name)
         for x in xs:
             x.keep()
         r = self.op(e, cls, *xs, np=np_flavour).keep()
