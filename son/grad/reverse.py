@@ -118,6 +118,7 @@ from ..nodes import (
     IEEEDiv,
     If,
     Load,
+    Max,
     Min,
     Mul,
     Neg,
@@ -268,9 +269,19 @@ class _Reverse:
         self.live = live
         self.glob = {b for b in S.blocks
                      if b.depth == 0 and all(S.dominates(b, r) for r in self.rets)}
+        self._families()
         act: set[Node] = set()
-        work = [p for i in self.argnums if (p := P.param(i)) is not None]
-        act.update(work)
+        work: list[Node] = []
+
+        def activate(x: Node) -> None:
+            for m in self.members.get(self.fam.get(x), (x,)):
+                if m not in act:
+                    act.add(m)
+                    work.append(m)
+
+        for i in self.argnums:
+            if (p := P.param(i)) is not None:
+                activate(p)
         while work:
             n = work.pop()
             for u in n.outputs:
@@ -279,16 +290,16 @@ class _Reverse:
                 t = type(u)
                 if t is Store:
                     if u.inputs[4] is n and is_differentiable(n):
-                        arr = u.inputs[2]
-                        if arr not in act:
-                            act.add(arr)
-                            work.append(arr)
+                        activate(u.inputs[2])
                     if u.inputs[2] is n or u.inputs[4] is n:
                         act.add(u)
                     continue
                 if t is Load and u.inputs[2] is not n:
                     continue
                 if u.type is MEM or not (is_differentiable(u) or isinstance(u.type, ArrayType)):
+                    continue
+                if isinstance(u.type, ArrayType):
+                    activate(u)
                     continue
                 act.add(u)
                 work.append(u)
@@ -298,28 +309,87 @@ class _Reverse:
         act &= self._reaching()  # a Store reaches nothing by itself: kept with its array
         self.active = act | {n for n in work_stores if n.inputs[2] in act}
         self.arrays: dict[Node, Node | None] = {}  # active primal array -> its adjoint (later)
-        for n in self.active:
-            if not isinstance(n.type, ArrayType):
+        self.grown: list[Node] = []  # roots of active families with a TapeGrow (adjoint at J)
+        for rep in {self.fam[n] for n in act if isinstance(n.type, ArrayType)}:
+            self._check_family(rep)
+            for m in self.members[rep]:
+                self.arrays[m] = None
+
+    def _families(self) -> None:
+        """Group the primal's arrays into *families*: an array and the arrays made from it
+        by ``TapeGrow`` (the same array, or a copy of it with more room) and by array
+        Phis (one of their inputs) -- union-find, O(N) near-linear.  ``self.fam`` maps
+        every array to its family's representative, ``self.members`` a representative to
+        the family, ``self.roots`` to the family's allocations and parameters."""
+        parent: dict[Node, Node] = {}
+
+        def find(x: Node) -> Node:
+            root = x
+            while parent[root] is not root:
+                root = parent[root]
+            while parent[x] is not root:  # path compression
+                parent[x], x = root, parent[x]
+            return root
+
+        arrays = [n for n in self.P.nodes() if n.type is not MEM and isinstance(n.type, ArrayType)]
+        for n in arrays:
+            parent[n] = n
+        for n in arrays:
+            if type(n) is Phi:
+                ins = [x for x in n.inputs[1:] if x is not None]
+            elif type(n) is TapeGrow:
+                ins = [n.inputs[2]]
+            else:
                 continue
-            t = type(n)
-            ok = (t is Proj or (t is NewArray and S.block_of[n] in self.glob))
-            if not ok and any(type(x) is TapeGrow for x in P.nodes()):
-                raise SonError(f"grad of {P.name}: not yet differentiable: reverse mode over a "
-                               "gradient whose loops record on tapes; for second derivatives use "
-                               "forward mode over reverse mode (son.jvp(son.grad(f)))")
-            if not ok or n.type.dtype != "float64":
-                what = ("an array allocated inside a loop or a branch" if t is NewArray else
-                        "an array chosen by control flow (a Phi of arrays)" if t is Phi else
-                        f"an array of dtype {n.type.dtype}" if ok else f"an array made by {n.label}")
-                raise SonError(f"grad of {P.name}: not yet differentiable: {what}, "
-                               f"{_where(P, n)}; allocate float arrays before any loop or branch")
-            self.arrays[n] = None
+            for x in ins:
+                if x in parent:
+                    ra, rb = find(n), find(x)
+                    if ra is not rb:
+                        parent[ra] = rb
+        self.fam = {n: find(n) for n in arrays}
+        self.members: dict[Node, list[Node]] = {}
+        self.roots: dict[Node, list[Node]] = {}
+        for n in arrays:
+            rep = self.fam[n]
+            self.members.setdefault(rep, []).append(n)
+            if type(n) not in (Phi, TapeGrow):
+                self.roots.setdefault(rep, []).append(n)
+
+    def _check_family(self, rep: Node) -> None:
+        """An active family needs one adjoint array for all its members: it must have
+        exactly one root, a parameter or a float64 ``NewArray`` outside loops in a block
+        dominating every Return (a ``TapeGrow`` family: a ``NewArray``), else ``SonError``
+        naming the construct.  A family with a ``TapeGrow`` (a tape of an inner gradient)
+        gets its adjoint at the start of the backward sweep (``_build_J``), with the
+        largest capacity the tape reached."""
+        P, S = self.P, self.S
+        roots = self.roots.get(rep, [])
+        members = self.members[rep]
+        grows = any(type(m) is TapeGrow for m in members)
+        if len(roots) != 1:
+            n = next((m for m in members if type(m) is Phi), members[0])
+            what = ("an array chosen by control flow (a Phi of arrays)" if type(n) is Phi
+                    else f"an array made by {n.label}")
+            raise SonError(f"grad of {P.name}: not yet differentiable: {what}, "
+                           f"{_where(P, n)}; allocate float arrays before any loop or branch")
+        (n,) = roots
+        t = type(n)
+        ok = ((t is Proj and n.inputs[0] is P.start and not grows)
+              or (t is NewArray and S.block_of[n] in self.glob))
+        if not ok or n.type.dtype != "float64":
+            what = ("an array allocated inside a loop or a branch" if t is NewArray else
+                    f"an array of dtype {n.type.dtype}" if ok else f"an array made by {n.label}")
+            raise SonError(f"grad of {P.name}: not yet differentiable: {what}, "
+                           f"{_where(P, n)}; allocate float arrays before any loop or branch")
+        if grows:
+            self.grown.append(n)
 
     def _reaching(self) -> set[Node]:
         """Float values (and arrays) whose derivative can reach a returned value: backward
-        over the inputs of float nodes, and from a Load of an array to every value
-        stored into it.  O(N + E)."""
+        over the inputs of float nodes, and from a Load of an array to every array of its
+        family (``_families``) and every value stored into them.  O(N + E)."""
         seen: set[Node] = set()
+        fams: set[Node] = set()
         work = [r.term.inputs[2] for r in self.rets]
         while work:
             n = work.pop()
@@ -328,9 +398,12 @@ class _Reverse:
                 continue  # ints and bools pass no derivative on
             seen.add(n)
             work.extend(x for x in n.inputs[1:] if x is not None)
-            if type(n) is Load:
-                arr = n.inputs[2]
-                work.extend(u.inputs[4] for u in arr.outputs if type(u) is Store and u.inputs[2] is arr)
+            rep = self.fam.get(n.inputs[2]) if type(n) is Load else None
+            if rep is not None and rep not in fams:  # every value stored into the family
+                fams.add(rep)
+                for arr in self.members[rep]:
+                    work.append(arr)
+                    work.extend(u.inputs[4] for u in arr.outputs if type(u) is Store and u.inputs[2] is arr)
         return seen
 
     # ================================================================ forward sweep
@@ -355,6 +428,8 @@ class _Reverse:
                 self._stores.setdefault(self._alias_class(n.inputs[2]), []).append(n)
         self._nvars = 0
         self.edge_pushes: list = []
+        for root in self.grown:
+            b.declare(f"$cap:{self.fam[root].nid}", INT, lambda: b.const(0))
         for h in S.blocks:
             if h.is_loop_header and h in self.live:
                 b.declare(f"$trip:{h.id}", INT, lambda: b.const(0))
@@ -467,10 +542,22 @@ class _Reverse:
         self.orig[c] = n
         if type(n) is Store or c.type is MEM:
             b.write("mem", blk, c)
-        if n in self.arrays:  # the adjoint array, allocated next to the array
+        if n not in self.arrays:
+            return
+        rep = self.fam[n]
+        if self.roots[rep][0] in self.grown:  # a tape: track its largest capacity
+            var = f"$cap:{rep.nid}"
+            length = b.node(ArrayLen, c)
+            if type(n) is TapeGrow:
+                length = b.node(Max, b.read(var, blk), length)
+            if type(n) is not Phi:
+                b.write(var, blk, length)
+        elif type(n) is not Phi:  # the family's adjoint array, allocated next to its root
             length = b.node(ArrayLen, c)
             ctrl = c.inputs[0] if type(n) is NewArray else b.entry_ctrl
-            self.arrays[n] = b.raw(NewArray, ctrl, length, dtype="float64", fill="zeros")
+            adj = b.raw(NewArray, ctrl, length, dtype="float64", fill="zeros")
+            for m in self.members[rep]:
+                self.arrays[m] = adj
 
     def _available(self, v: Node) -> bool:
         """Can the backward sweep use forward value ``v`` directly?  Iterative, memoized."""
@@ -526,12 +613,15 @@ class _Reverse:
         return self.S.block_of[load] not in reach
 
     def _alias_class(self, arr: Node):
-        """The alias class of a primal array: itself (a ``NewArray``), 'param' or 'other'."""
-        t = type(arr)
-        if t is NewArray:
-            return arr
-        if t is Proj and arr.inputs[0] is self.P.start:
+        """The alias class of a primal array: the ``NewArray`` its family
+        (``_families``: through ``TapeGrow`` and array Phis) comes from, 'param' for a
+        family of parameters, or 'other' (a family with several roots, or another kind
+        of root)."""
+        roots = self.roots.get(self.fam.get(arr), ())
+        if roots and all(type(r) is Proj and r.inputs[0] is self.P.start for r in roots):
             return "param"
+        if len(roots) == 1 and type(roots[0]) is NewArray:
+            return roots[0]
         return "other"
 
     def _iv_step(self, ph: Node) -> int | None:
@@ -668,7 +758,7 @@ class _Reverse:
             t = type(n)
             if t is Load or t is Store:
                 wanted = [(3, fm[n.inputs[3]])]
-            elif t in (Proj, Constant, NewArray, Phi):
+            elif t in (Proj, Constant, NewArray, Phi, TapeGrow):
                 continue
             else:
                 rule = PARTIALS.get(t)
@@ -971,6 +1061,12 @@ class _Reverse:
         zero = b.const(0.0)
         for var in self.adj_vars.values():
             b.write(var, blk, zero)
+        for root in self.grown:  # one adjoint for every version of a tape: its largest
+            rep = self.fam[root]
+            adj = b.raw(NewArray, blk.ctrl, b.read(f"$cap:{rep.nid}", blk), dtype="float64",
+                        fill="zeros")
+            for m in self.members[rep]:
+                self.arrays[m] = adj
         izero = b.const(0)
         for h in self.cases:
             b.write(f"$sel:{h.id}", blk, izero)
