@@ -437,6 +437,11 @@ def test_grad_of_grad_through_a_long_while_loop_with_branches_and_arrays(interpr
         assert close(d2, hv((x, a.copy()), (1.0,))[1], 1e-12), (x, d2)
         fd = (g1(x + 1e-6, a.copy()) - g1(x - 1e-6, a.copy())) / 2e-6
         assert close(d2, fd, 1e-6), (x, d2, fd)
+    # d/da (d/dx f): the outer derivative with respect to the array parameter
+    row = son.grad(son.grad(long_while, interpret=True), argnums=1, interpret=interpret)(0.37, a.copy())
+    hva = son.jvp(son.grad(long_while, interpret=True), argnums=(1,), interpret=True)
+    want = np.array([hva((0.37, a.copy()), (e,))[1] for e in np.eye(len(a))])
+    assert close(row, want, 1e-12), (row, want)
 
 
 @pytest.mark.parametrize("interpret", [True, False], ids=["interpreted", "compiled"])

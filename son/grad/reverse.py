@@ -66,21 +66,45 @@ header leaves R_L when it is 0, else takes R_L's back edge, decrementing it.  Ev
 adjoint loop body is acyclic between R_L's header and its back edge, so the result is
 reducible and goes through the structured code generator.
 
-**Arrays.**  A float64 array parameter (or a float64 ``NewArray`` outside loops in a
-block dominating every Return) that an active value reaches gets an adjoint array of
-zeros of its length.  ``y = a[i]`` adds ``ybar`` to ``abar[i]``; ``a[i] = v`` moves
-``abar[i]`` into ``vbar`` and zeroes it, so arrays written and read again are handled.
-The backward sweep reads a primal array only to re-load a value no later Store can
-have changed (``_reloadable``).
-Other active arrays (allocated in loops or branches, chosen by a Phi) are refused with
-a ``SonError`` naming the construct.
+**Arrays.**  Arrays come in *families* (``_families``): an array, the array Phis that
+choose it and the ``TapeGrow``s that grow it (the same array while it has room, else
+a copy with more).  A family that an active value reaches gets one adjoint array of
+zeros when it has one root, a float64 parameter or a float64 ``NewArray`` outside
+loops in a block dominating every Return: allocated next to the root, of its length.
+``y = a[i]`` adds ``ybar`` to ``abar[i]``; ``a[i] = v`` moves ``abar[i]`` into
+``vbar`` and zeroes it, so arrays written and read again are handled.  The backward
+sweep reads a primal array only to re-load a value no later Store into its family can
+have changed (``_reloadable``; the family is the alias class).
+Other active arrays (allocated in loops or branches, a Phi of two allocations) are
+refused with a ``SonError`` naming the construct.
+
+**Reverse over reverse** (``grad(grad(f))`` through loops).  The primal is then a
+gradient whose loops push on and pop from tapes (``son.grad.tape``): a ``NewArray`` at
+entry, threaded through loop Phis and ``TapeGrow``s, one family per tape.  A push is a
+Store of a value at the count, a pop a Load at count - 1, so the rules above are their
+adjoints: a push's is ``vbar += tbar[n]; tbar[n] = 0``, a pop's ``tbar[n-1] += ybar``
+(the float tape's values are active; the int tape never is).  A ``TapeGrow`` that
+copies is the identity on the elements that existed, and the tape discipline uses
+versions linearly (once grown, the old version is never read or written again: the
+tape is one builder variable, and only ``son.grad.tape`` and ``_reserve`` make
+``TapeGrow``), so one adjoint array serves every version of a tape, indexed alike.
+It must be as long as the largest version: the forward sweep keeps the family's
+largest capacity in a builder variable (``$cap``: ``max($cap, len(grown))`` after each
+``TapeGrow``, O(1)) and the backward sweep allocates the adjoint tape, zeroed, at its
+start (``_build_J``).  Nothing else changes: the inner tape's Stores, Loads and counts
+are recorded and replayed like any array access (an index that is an induction
+variable is rebuilt, others are taped on the outer gradient's own tapes), and the
+result can be differentiated again (third derivatives).  Cost: O(1) nodes per
+``TapeGrow``; at run time one int ``max`` per grow, and an adjoint tape of 8 bytes per
+slot of the largest inner tape, allocated and zeroed once (O(slots)).
 
 Costs: forward sweep O(N), backward sweep O(N) nodes built (plus O(k) branches for a
 k-way merge and O(exits) for a loop's dispatch), each variable read of the SSA builder
 O(log) amortized (see ``son.grad.ssa``; blocks are built in a loop-contiguous
 topological order for it); analyses O(N + E) (``_reloadable``: O(B + E) per array
 alias class; ``_recomp_info`` memoized, ``_leaf`` O(_RECOMPUTE_LIMIT) per value;
-``_fold_phi_webs`` O(phis)).  At run time the gradient does a constant amount of work
+``_fold_phi_webs`` O(phis); ``_families`` a union-find over array Phis and
+``TapeGrow``s, O(N) near-linear).  At run time the gradient does a constant amount of work
 per primal operation (at most ``_RECOMPUTE_LIMIT`` rebuilt nodes per recorded value
 saved), and tape memory is 8 bytes per recorded value per iteration (recorded: the
 partials and array indices of active nodes that are neither available nor
@@ -95,8 +119,8 @@ merge index) and 8 on the false side (``cos(x)`` is computed once, outside the
 loop); nested loops add 8 bytes per inner loop execution (its trip count).
 
 Not yet differentiable (``SonError`` naming the construct): active arrays allocated
-in loops or branches, or chosen by a Phi; reverse mode over a gradient whose loops
-use tapes (forward over reverse works).  A value is active when it depends on a
+in loops or branches, or chosen by a Phi between two different arrays (two
+allocations, two parameters, or one of each).  A value is active when it depends on a
 differentiated parameter and can reach the result (through data, and from a Load to
 the values stored into its array).
 """
@@ -592,10 +616,11 @@ class _Reverse:
     def _reloadable(self, load: Node) -> bool:
         """Does primal Load ``load`` read what its array holds when the function returns
         (so the backward sweep may load it again)?  Yes when no Store that may write the
-        array is reachable from the Load's block (the block itself included).  A Store
-        into a parameter may write any parameter (one array may be passed twice), a
-        Store into an array that is neither a parameter nor a ``NewArray`` may write
-        anything; a ``NewArray`` is written only through itself.  Per array: one
+        array is reachable from the Load's block (the block itself included).  Stores
+        are grouped by ``_alias_class``: a Store into a parameter may write any
+        parameter (one array may be passed twice), a Store into an array whose family
+        has no single root may write anything; a ``NewArray`` is written only through
+        its family (itself, its Phis, its grown copies: a tape).  Per array: one
         backward walk from the blocks of its Stores, O(B + E)."""
         arr = self._alias_class(load.inputs[2])
         reach = self._store_reach.get(arr)
