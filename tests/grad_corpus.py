@@ -23,7 +23,9 @@ Every entry of ``CASES`` is a ``GradCase``:
   issue 5 is covered);
 * ``order2`` — which second-order checks apply: ``"grad"`` (``son.grad`` of
   ``son.grad``; straight-line and branching code with a scalar first argnum),
-  ``"hvp"`` (``son.jvp`` of ``son.grad``; any smooth function, loops included),
+  ``"hvp"`` (``son.jvp`` of ``son.grad``; any smooth function, loops included;
+  where the hvp argument is a float, ``son.grad`` of ``son.grad`` through the loops
+  too, ``LOOP_GRAD2`` in ``test_grad.py``),
   or ``""`` (none: the gradient is piecewise constant, or there is nothing new
   to learn).
 

@@ -4,7 +4,8 @@ and exactly zero adjoints and tangents contributing exactly zero (no ``inf * 0 =
 from a path the result does not depend on).
 
 Every function runs through the gradient kernel, the interpreted gradient,
-``value_and_grad``, forward mode (``jvp``), and forward over reverse (``jvp(grad)``),
+``value_and_grad``, forward mode (``jvp``), forward over reverse (``jvp(grad)``) and
+reverse over reverse (``grad(grad)``, through the tapes of the inner gradient's loops),
 against forward mode and central differences of CPython.  Arguments are non-integers
 away from 0, +-1 and 2: a value truncated to an int there stays whole and hides a bug.
 """
@@ -268,6 +269,32 @@ def test_forward_over_reverse_of_a_value_that_changes_kind(f):
         g, h = hvp((x,), (1.0,))
         assert close(g, d1(x)), (f.__name__, x, g)
         assert close(h, (d1(x + 1e-6) - d1(x - 1e-6)) / 2e-6, 1e-6), (f.__name__, x, h)
+
+
+@pytest.mark.parametrize("f", KIND_CHANGES, ids=[f.__name__ for f in KIND_CHANGES])
+def test_reverse_over_reverse_of_a_value_that_changes_kind(f):
+    """grad(grad) through the loops (and their tapes) of every shape, for every float
+    parameter (two_parameters: both second derivatives and the mixed one), equal to
+    forward over reverse to rounding."""
+    nargs = 2 if f is two_parameters else 1
+    for k in range(nargs):
+        hvp = son.jvp(son.grad(f, argnums=k, interpret=True), argnums=(k,), interpret=True)
+        for j in range(nargs):
+            gg = son.grad(son.grad(f, argnums=k, interpret=True), argnums=j, interpret=True)
+            mixed = son.jvp(son.grad(f, argnums=k, interpret=True), argnums=(j,), interpret=True)
+            for x in POINTS:
+                args = _args(f, x)
+                want = (hvp if j == k else mixed)(args, (1.0,))[1]
+                assert close(gg(*args), want), (f.__name__, k, j, x, gg(*args), want)
+
+
+@pytest.mark.parametrize("f", [int_start_product, nested_loops, while_data_dependent, arms_of_an_if,
+                               stored_into_an_array, early_break])
+def test_reverse_over_reverse_compiled(f):
+    gg = son.grad(son.grad(f))
+    hvp = son.jvp(son.grad(f, interpret=True), interpret=True)
+    for x in POINTS:
+        assert close(gg(x), hvp((x,), (1.0,))[1]), (f.__name__, x, gg(x))
 
 
 @pytest.mark.parametrize("f", KIND_CHANGES, ids=[f.__name__ for f in KIND_CHANGES])

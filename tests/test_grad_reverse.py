@@ -1,8 +1,8 @@
 """Reverse mode (son/grad/reverse.py): gradients through branches, data-dependent loops,
 nested loops, early exits and arrays, checked against central finite differences on
 CPython and against closed forms, through the interpreter, after SCCP, and through a
-handful of compiled kernels; second derivatives by reverse-over-reverse (loop-free)
-and forward-over-reverse (loops)."""
+handful of compiled kernels; second derivatives by reverse-over-reverse (through
+branches, and through loops whose tapes it differentiates) and forward-over-reverse."""
 
 from __future__ import annotations
 
@@ -420,10 +420,20 @@ def test_forward_over_reverse_hessian_vector_product_on_a_loop():
     assert close(hvp, central_difference(d1, [1.1, 7], 0))
 
 
-def test_reverse_over_a_gradient_with_tapes_is_refused_clearly():
+def test_reverse_over_reverse_through_a_loop_that_records_on_tapes():
+    """The inner gradient pushes on and pops from its tapes; the outer one gives the
+    tape family (NewArray, TapeGrow, Phis) one adjoint array: equal to forward over
+    reverse, and to central differences of the gradient."""
+    jvp_graph = pytest.importorskip("son.grad.forward").jvp_graph
     g1 = grad_graph(son.parse(branch_in_loop, argtypes=(float, int)), (0,), False)
-    with pytest.raises(SonError, match="tape"):
-        grad_graph(g1, (0,), False)
+    assert any(type(n) is TapeGrow for n in g1.nodes())
+    g2 = grad_graph(g1, (0,), False)
+    h = jvp_graph(g1, (0,))
+    d1 = lambda x, n: son.interpret(g1, x, n)  # noqa: E731
+    for x, n in [(1.1, 7), (0.3, 40), (-0.8, 3), (2.0, 0)]:
+        d2 = son.interpret(g2, x, n)
+        assert d2 == pytest.approx(son.interpret(h, x, n, 1.0)[1], rel=1e-12, abs=1e-12)
+        assert close(d2, central_difference(d1, [x, n], 0))
 
 
 # ---------------------------------------------------------------- errors

@@ -66,21 +66,45 @@ header leaves R_L when it is 0, else takes R_L's back edge, decrementing it.  Ev
 adjoint loop body is acyclic between R_L's header and its back edge, so the result is
 reducible and goes through the structured code generator.
 
-**Arrays.**  A float64 array parameter (or a float64 ``NewArray`` outside loops in a
-block dominating every Return) that an active value reaches gets an adjoint array of
-zeros of its length.  ``y = a[i]`` adds ``ybar`` to ``abar[i]``; ``a[i] = v`` moves
-``abar[i]`` into ``vbar`` and zeroes it, so arrays written and read again are handled.
-The backward sweep reads a primal array only to re-load a value no later Store can
-have changed (``_reloadable``).
-Other active arrays (allocated in loops or branches, chosen by a Phi) are refused with
-a ``SonError`` naming the construct.
+**Arrays.**  Arrays come in *families* (``_families``): an array, the array Phis that
+choose it and the ``TapeGrow``s that grow it (the same array while it has room, else
+a copy with more).  A family that an active value reaches gets one adjoint array of
+zeros when it has one root, a float64 parameter or a float64 ``NewArray`` outside
+loops in a block dominating every Return: allocated next to the root, of its length.
+``y = a[i]`` adds ``ybar`` to ``abar[i]``; ``a[i] = v`` moves ``abar[i]`` into
+``vbar`` and zeroes it, so arrays written and read again are handled.  The backward
+sweep reads a primal array only to re-load a value no later Store into its family can
+have changed (``_reloadable``; the family is the alias class).
+Other active arrays (allocated in loops or branches, a Phi of two allocations) are
+refused with a ``SonError`` naming the construct.
+
+**Reverse over reverse** (``grad(grad(f))`` through loops).  The primal is then a
+gradient whose loops push on and pop from tapes (``son.grad.tape``): a ``NewArray`` at
+entry, threaded through loop Phis and ``TapeGrow``s, one family per tape.  A push is a
+Store of a value at the count, a pop a Load at count - 1, so the rules above are their
+adjoints: a push's is ``vbar += tbar[n]; tbar[n] = 0``, a pop's ``tbar[n-1] += ybar``
+(the float tape's values are active; the int tape never is).  A ``TapeGrow`` that
+copies is the identity on the elements that existed, and the tape discipline uses
+versions linearly (once grown, the old version is never read or written again: the
+tape is one builder variable, and only ``son.grad.tape`` and ``_reserve`` make
+``TapeGrow``), so one adjoint array serves every version of a tape, indexed alike.
+It must be as long as the largest version: the forward sweep keeps the family's
+largest capacity in a builder variable (``$cap``: ``max($cap, len(grown))`` after each
+``TapeGrow``, O(1)) and the backward sweep allocates the adjoint tape, zeroed, at its
+start (``_build_J``).  Nothing else changes: the inner tape's Stores, Loads and counts
+are recorded and replayed like any array access (an index that is an induction
+variable is rebuilt, others are taped on the outer gradient's own tapes), and the
+result can be differentiated again (third derivatives).  Cost: O(1) nodes per
+``TapeGrow``; at run time one int ``max`` per grow, and an adjoint tape of 8 bytes per
+slot of the largest inner tape, allocated and zeroed once (O(slots)).
 
 Costs: forward sweep O(N), backward sweep O(N) nodes built (plus O(k) branches for a
 k-way merge and O(exits) for a loop's dispatch), each variable read of the SSA builder
 O(log) amortized (see ``son.grad.ssa``; blocks are built in a loop-contiguous
 topological order for it); analyses O(N + E) (``_reloadable``: O(B + E) per array
 alias class; ``_recomp_info`` memoized, ``_leaf`` O(_RECOMPUTE_LIMIT) per value;
-``_fold_phi_webs`` O(phis)).  At run time the gradient does a constant amount of work
+``_fold_phi_webs`` O(phis); ``_families`` a union-find over array Phis and
+``TapeGrow``s, O(N) near-linear).  At run time the gradient does a constant amount of work
 per primal operation (at most ``_RECOMPUTE_LIMIT`` rebuilt nodes per recorded value
 saved), and tape memory is 8 bytes per recorded value per iteration (recorded: the
 partials and array indices of active nodes that are neither available nor
@@ -95,8 +119,8 @@ merge index) and 8 on the false side (``cos(x)`` is computed once, outside the
 loop); nested loops add 8 bytes per inner loop execution (its trip count).
 
 Not yet differentiable (``SonError`` naming the construct): active arrays allocated
-in loops or branches, or chosen by a Phi; reverse mode over a gradient whose loops
-use tapes (forward over reverse works).  A value is active when it depends on a
+in loops or branches, or chosen by a Phi between two different arrays (two
+allocations, two parameters, or one of each).  A value is active when it depends on a
 differentiated parameter and can reach the result (through data, and from a Load to
 the values stored into its array).
 """
@@ -118,6 +142,7 @@ from ..nodes import (
     IEEEDiv,
     If,
     Load,
+    Max,
     Min,
     Mul,
     Neg,
@@ -267,9 +292,19 @@ class _Reverse:
         self.live = live
         self.glob = {b for b in S.blocks
                      if b.depth == 0 and all(S.dominates(b, r) for r in self.rets)}
+        self._families()
         act: set[Node] = set()
-        work = [p for i in self.argnums if (p := P.param(i)) is not None]
-        act.update(work)
+        work: list[Node] = []
+
+        def activate(x: Node) -> None:
+            for m in self.members.get(self.fam.get(x), (x,)):
+                if m not in act:
+                    act.add(m)
+                    work.append(m)
+
+        for i in self.argnums:
+            if (p := P.param(i)) is not None:
+                activate(p)
         while work:
             n = work.pop()
             for u in n.outputs:
@@ -278,16 +313,16 @@ class _Reverse:
                 t = type(u)
                 if t is Store:
                     if u.inputs[4] is n and is_differentiable(n):
-                        arr = u.inputs[2]
-                        if arr not in act:
-                            act.add(arr)
-                            work.append(arr)
+                        activate(u.inputs[2])
                     if u.inputs[2] is n or u.inputs[4] is n:
                         act.add(u)
                     continue
                 if t is Load and u.inputs[2] is not n:
                     continue
                 if u.type is MEM or not (is_differentiable(u) or isinstance(u.type, ArrayType)):
+                    continue
+                if isinstance(u.type, ArrayType):
+                    activate(u)
                     continue
                 act.add(u)
                 work.append(u)
@@ -297,28 +332,87 @@ class _Reverse:
         act &= self._reaching()  # a Store reaches nothing by itself: kept with its array
         self.active = act | {n for n in work_stores if n.inputs[2] in act}
         self.arrays: dict[Node, Node | None] = {}  # active primal array -> its adjoint (later)
-        for n in self.active:
-            if not isinstance(n.type, ArrayType):
+        self.grown: list[Node] = []  # roots of active families with a TapeGrow (adjoint at J)
+        for rep in {self.fam[n] for n in act if isinstance(n.type, ArrayType)}:
+            self._check_family(rep)
+            for m in self.members[rep]:
+                self.arrays[m] = None
+
+    def _families(self) -> None:
+        """Group the primal's arrays into *families*: an array and the arrays made from it
+        by ``TapeGrow`` (the same array, or a copy of it with more room) and by array
+        Phis (one of their inputs) -- union-find, O(N) near-linear.  ``self.fam`` maps
+        every array to its family's representative, ``self.members`` a representative to
+        the family, ``self.roots`` to the family's allocations and parameters."""
+        parent: dict[Node, Node] = {}
+
+        def find(x: Node) -> Node:
+            root = x
+            while parent[root] is not root:
+                root = parent[root]
+            while parent[x] is not root:  # path compression
+                parent[x], x = root, parent[x]
+            return root
+
+        arrays = [n for n in self.P.nodes() if n.type is not MEM and isinstance(n.type, ArrayType)]
+        for n in arrays:
+            parent[n] = n
+        for n in arrays:
+            if type(n) is Phi:
+                ins = [x for x in n.inputs[1:] if x is not None]
+            elif type(n) is TapeGrow:
+                ins = [n.inputs[2]]
+            else:
                 continue
-            t = type(n)
-            ok = (t is Proj or (t is NewArray and S.block_of[n] in self.glob))
-            if not ok and any(type(x) is TapeGrow for x in P.nodes()):
-                raise SonError(f"grad of {P.name}: not yet differentiable: reverse mode over a "
-                               "gradient whose loops record on tapes; for second derivatives use "
-                               "forward mode over reverse mode (son.jvp(son.grad(f)))")
-            if not ok or n.type.dtype != "float64":
-                what = ("an array allocated inside a loop or a branch" if t is NewArray else
-                        "an array chosen by control flow (a Phi of arrays)" if t is Phi else
-                        f"an array of dtype {n.type.dtype}" if ok else f"an array made by {n.label}")
-                raise SonError(f"grad of {P.name}: not yet differentiable: {what}, "
-                               f"{_where(P, n)}; allocate float arrays before any loop or branch")
-            self.arrays[n] = None
+            for x in ins:
+                if x in parent:
+                    ra, rb = find(n), find(x)
+                    if ra is not rb:
+                        parent[ra] = rb
+        self.fam = {n: find(n) for n in arrays}
+        self.members: dict[Node, list[Node]] = {}
+        self.roots: dict[Node, list[Node]] = {}
+        for n in arrays:
+            rep = self.fam[n]
+            self.members.setdefault(rep, []).append(n)
+            if type(n) not in (Phi, TapeGrow):
+                self.roots.setdefault(rep, []).append(n)
+
+    def _check_family(self, rep: Node) -> None:
+        """An active family needs one adjoint array for all its members: it must have
+        exactly one root, a parameter or a float64 ``NewArray`` outside loops in a block
+        dominating every Return (a ``TapeGrow`` family: a ``NewArray``), else ``SonError``
+        naming the construct.  A family with a ``TapeGrow`` (a tape of an inner gradient)
+        gets its adjoint at the start of the backward sweep (``_build_J``), with the
+        largest capacity the tape reached."""
+        P, S = self.P, self.S
+        roots = self.roots.get(rep, [])
+        members = self.members[rep]
+        grows = any(type(m) is TapeGrow for m in members)
+        if len(roots) != 1:
+            n = next((m for m in members if type(m) is Phi), members[0])
+            what = ("an array chosen by control flow (a Phi of arrays)" if type(n) is Phi
+                    else f"an array made by {n.label}")
+            raise SonError(f"grad of {P.name}: not yet differentiable: {what}, "
+                           f"{_where(P, n)}; allocate float arrays before any loop or branch")
+        (n,) = roots
+        t = type(n)
+        ok = ((t is Proj and n.inputs[0] is P.start and not grows)
+              or (t is NewArray and S.block_of[n] in self.glob))
+        if not ok or n.type.dtype != "float64":
+            what = ("an array allocated inside a loop or a branch" if t is NewArray else
+                    f"an array of dtype {n.type.dtype}" if ok else f"an array made by {n.label}")
+            raise SonError(f"grad of {P.name}: not yet differentiable: {what}, "
+                           f"{_where(P, n)}; allocate float arrays before any loop or branch")
+        if grows:
+            self.grown.append(n)
 
     def _reaching(self) -> set[Node]:
         """Float values (and arrays) whose derivative can reach a returned value: backward
-        over the inputs of float nodes, and from a Load of an array to every value
-        stored into it.  O(N + E)."""
+        over the inputs of float nodes, and from a Load of an array to every array of its
+        family (``_families``) and every value stored into them.  O(N + E)."""
         seen: set[Node] = set()
+        fams: set[Node] = set()
         work = [r.term.inputs[2] for r in self.rets]
         while work:
             n = work.pop()
@@ -327,9 +421,12 @@ class _Reverse:
                 continue  # ints and bools pass no derivative on
             seen.add(n)
             work.extend(x for x in n.inputs[1:] if x is not None)
-            if type(n) is Load:
-                arr = n.inputs[2]
-                work.extend(u.inputs[4] for u in arr.outputs if type(u) is Store and u.inputs[2] is arr)
+            rep = self.fam.get(n.inputs[2]) if type(n) is Load else None
+            if rep is not None and rep not in fams:  # every value stored into the family
+                fams.add(rep)
+                for arr in self.members[rep]:
+                    work.append(arr)
+                    work.extend(u.inputs[4] for u in arr.outputs if type(u) is Store and u.inputs[2] is arr)
         return seen
 
     # ================================================================ forward sweep
@@ -354,6 +451,8 @@ class _Reverse:
                 self._stores.setdefault(self._alias_class(n.inputs[2]), []).append(n)
         self._nvars = 0
         self.edge_pushes: list = []
+        for root in self.grown:
+            b.declare(f"$cap:{self.fam[root].nid}", INT, lambda: b.const(0))
         for h in S.blocks:
             if h.is_loop_header and h in self.live:
                 b.declare(f"$trip:{h.id}", INT, lambda: b.const(0))
@@ -466,10 +565,22 @@ class _Reverse:
         self.orig[c] = n
         if type(n) is Store or c.type is MEM:
             b.write("mem", blk, c)
-        if n in self.arrays:  # the adjoint array, allocated next to the array
+        if n not in self.arrays:
+            return
+        rep = self.fam[n]
+        if self.roots[rep][0] in self.grown:  # a tape: track its largest capacity
+            var = f"$cap:{rep.nid}"
+            length = b.node(ArrayLen, c)
+            if type(n) is TapeGrow:
+                length = b.node(Max, b.read(var, blk), length)
+            if type(n) is not Phi:
+                b.write(var, blk, length)
+        elif type(n) is not Phi:  # the family's adjoint array, allocated next to its root
             length = b.node(ArrayLen, c)
             ctrl = c.inputs[0] if type(n) is NewArray else b.entry_ctrl
-            self.arrays[n] = b.raw(NewArray, ctrl, length, dtype="float64", fill="zeros")
+            adj = b.raw(NewArray, ctrl, length, dtype="float64", fill="zeros")
+            for m in self.members[rep]:
+                self.arrays[m] = adj
 
     def _available(self, v: Node) -> bool:
         """Can the backward sweep use forward value ``v`` directly?  Iterative, memoized."""
@@ -504,10 +615,11 @@ class _Reverse:
     def _reloadable(self, load: Node) -> bool:
         """Does primal Load ``load`` read what its array holds when the function returns
         (so the backward sweep may load it again)?  Yes when no Store that may write the
-        array is reachable from the Load's block (the block itself included).  A Store
-        into a parameter may write any parameter (one array may be passed twice), a
-        Store into an array that is neither a parameter nor a ``NewArray`` may write
-        anything; a ``NewArray`` is written only through itself.  Per array: one
+        array is reachable from the Load's block (the block itself included).  Stores
+        are grouped by ``_alias_class``: a Store into a parameter may write any
+        parameter (one array may be passed twice), a Store into an array whose family
+        has no single root may write anything; a ``NewArray`` is written only through
+        its family (itself, its Phis, its grown copies: a tape).  Per array: one
         backward walk from the blocks of its Stores, O(B + E)."""
         arr = self._alias_class(load.inputs[2])
         reach = self._store_reach.get(arr)
@@ -525,12 +637,15 @@ class _Reverse:
         return self.S.block_of[load] not in reach
 
     def _alias_class(self, arr: Node):
-        """The alias class of a primal array: itself (a ``NewArray``), 'param' or 'other'."""
-        t = type(arr)
-        if t is NewArray:
-            return arr
-        if t is Proj and arr.inputs[0] is self.P.start:
+        """The alias class of a primal array: the ``NewArray`` its family
+        (``_families``: through ``TapeGrow`` and array Phis) comes from, 'param' for a
+        family of parameters, or 'other' (a family with several roots, or another kind
+        of root)."""
+        roots = self.roots.get(self.fam.get(arr), ())
+        if roots and all(type(r) is Proj and r.inputs[0] is self.P.start for r in roots):
             return "param"
+        if len(roots) == 1 and type(roots[0]) is NewArray:
+            return roots[0]
         return "other"
 
     def _iv_step(self, ph: Node) -> int | None:
@@ -667,7 +782,7 @@ class _Reverse:
             t = type(n)
             if t is Load or t is Store:
                 wanted = [(3, fm[n.inputs[3]])]
-            elif t in (Proj, Constant, NewArray, Phi):
+            elif t in (Proj, Constant, NewArray, Phi, TapeGrow):
                 continue
             else:
                 rule = PARTIALS.get(t)
@@ -970,6 +1085,12 @@ class _Reverse:
         zero = b.const(0.0)
         for var in self.adj_vars.values():
             b.write(var, blk, zero)
+        for root in self.grown:  # one adjoint for every version of a tape: its largest
+            rep = self.fam[root]
+            adj = b.raw(NewArray, blk.ctrl, b.read(f"$cap:{rep.nid}", blk), dtype="float64",
+                        fill="zeros")
+            for m in self.members[rep]:
+                self.arrays[m] = adj
         izero = b.const(0)
         for h in self.cases:
             b.write(f"$sel:{h.id}", blk, izero)

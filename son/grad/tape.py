@@ -17,6 +17,17 @@ Before a counted loop reverse mode reserves room for all its iterations at once
 (``_reserve`` in ``son.grad.reverse``: one ``TapeGrow`` with a larger count), so such
 a loop's pushes never copy the tape.
 
+Tapes can be differentiated (reverse over reverse, ``son.grad(son.grad(f))``): to the
+outer transform a tape is an ordinary float64 array family -- the ``NewArray``, its
+loop Phis and its ``TapeGrow``s -- with one adjoint array; a push (a Store) and a pop
+(a Load) get the adjoints of any Store and Load.  That relies on two properties kept
+here: a tape is used linearly (one builder variable: once grown, the old version is
+never touched again), and ``TapeGrow`` copies the elements that existed unchanged, so
+the adjoint of a grow is the identity on them and one adjoint array, as long as the
+largest version, serves every version (see "Reverse over reverse" in
+``son.grad.reverse``).  Forward over reverse grows a tangent tape alongside
+(``TANGENT_ARRAY_NODES`` in ``son.grad.forward``).
+
 Costs: a push or pop is O(1) amortized (growth doubles); memory is 8 bytes per
 recorded value, at most twice the number recorded plus 16 slots per tape, or what a
 counted loop reserved (its trip count times its pushes per iteration, at most 2**22
