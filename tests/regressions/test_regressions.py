@@ -27,8 +27,10 @@ def test_there_are_cases():
 def test_regression_agrees_with_cpython_in_every_stage(path):
     case = runpy.run_path(str(path))
     r = check(path.read_text(), case["ARGS"])
-    assert r.status == "ok", "\n".join(str(f) for f in r.failures) or r.detail
     oracle = case.get("ORACLE")
+    # a gradient case may hold an int-or-float accumulator whose kernel son.compile refuses
+    assert r.status == "ok" or (oracle and r.status == "refused"), \
+        "\n".join(str(f) for f in r.failures) or r.detail
     if oracle:
         assert oracle in ("grad", "grad-kernel"), oracle
         g = check_grad(path.read_text(), case["ARGS"], compiled=oracle == "grad-kernel")
