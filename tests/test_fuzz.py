@@ -146,20 +146,20 @@ def test_a_wrong_pass_is_caught_and_shrunk_to_a_regression(buggy_stage, tmp_path
 
 
 def test_parallel_campaign_counts_every_program():
-    t = run(4, seed=3, jobs=2, kernel=False, out=None)
+    t = run(4, seed=3, jobs=2, kernel=False, out=None, grad=False)
     assert t.programs == 4 and t.counts["ok"] + t.counts["refused"] == 4, t.report()
 
 
 def test_workers_that_reach_their_quota_are_replaced():
     """Two workers of two programs each check seven programs: each one that ends is
     replaced while the other is still producing results, and no program is lost."""
-    t = run(7, seed=3, jobs=2, kernel=False, out=None, per_worker=2)
+    t = run(7, seed=3, jobs=2, kernel=False, out=None, per_worker=2, grad=False)
     assert t.programs == 7 and sorted(t.indices) == list(range(7)), t.report()
 
 
 def test_fixed_seed_campaign_agrees_in_every_stage(tmp_path):
     """>= 500 programs through every stage, kernels included (about two minutes alone)."""
-    t = run(CAMPAIGN_N, seed=CAMPAIGN_SEED, jobs=0, kernel=True, out=tmp_path)
+    t = run(CAMPAIGN_N, seed=CAMPAIGN_SEED, jobs=0, kernel=True, out=tmp_path, grad=False)
     report = t.report()
     print(report)
     assert t.programs == CAMPAIGN_N
@@ -188,16 +188,173 @@ def test_grad_oracle_agrees_with_finite_differences_on_a_smooth_program():
     from son.fuzz.grad import available, check_grad
 
     assert available()
-    status, failures = check_grad(SMOOTH, [(0.5, 3, 2.0), (1.5, 4, -0.75), (2.0, 0, 1.25)])
-    assert status == "ok" and failures == []
+    r = check_grad(SMOOTH, [(0.5, 3, 2.0), (1.5, 4, -0.75), (2.0, 0, 1.25)])
+    assert r.status == "ok" and r.failures == []
+    # every partial of every point compared reverse against forward and against the stencil
+    assert r.counts["points"] == 3 and r.counts["modes"] == r.counts["fd"] == 6
+    assert r.counts["value"] == 3 and r.counts["singular"] == 0
 
 
-def test_grad_oracle_catches_a_wrong_gradient(monkeypatch):
+POWER = "def f(x: float, y: float):\n    return x * x * y + y\n"
+POWER_ARGS = [(1.5, -0.75), (-2.25, 0.37)]
+
+
+@pytest.fixture
+def wrong_mode(monkeypatch):
+    """``wrong_mode(name, factor)``: son's transform ``name`` becomes the real one with its
+    derivatives scaled by ``factor`` (a wrong rule in one mode, or in both)."""
+    real = {name: getattr(son, name) for name in ("grad", "value_and_grad", "jvp")}
+
+    def scaled(name: str, factor: float) -> None:
+        def make(fn, argnums, **kw):
+            df = real[name](fn, argnums, **kw)
+            if name == "grad":
+                return lambda *a: tuple(factor * g for g in df(*a))
+            if name == "value_and_grad":
+                return lambda *a: (lambda v, g: (v, tuple(factor * x for x in g)))(*df(*a))
+            return lambda p, t: (lambda v, d: (v, factor * d))(*df(p, t))
+
+        monkeypatch.setattr(son, name, make)
+
+    return scaled
+
+
+def test_grad_oracle_catches_reverse_mode_disagreeing_with_forward(wrong_mode):
     from son.fuzz.grad import check_grad
 
-    def wrong_grad(fn, argnums, interpret=False):
-        return lambda *a: tuple(1.0 for _ in argnums)  # d/dx of x*x is not 1
+    wrong_mode("grad", 1.25)
+    wrong_mode("value_and_grad", 1.25)
+    r = check_grad(POWER, POWER_ARGS)
+    assert [f.stage for f in r.failures] == ["grad-vs-jvp", "grad-vs-jvp"], r.failures
+    assert "finite differences" in str(r.failures[0])
 
-    monkeypatch.setattr(son, "grad", wrong_grad)
-    status, failures = check_grad("def f(x: float):\n    return x * x\n", [(1.5,), (-2.0,)])
-    assert [f.stage for f in failures] == ["grad", "grad"]
+
+def test_grad_oracle_says_when_forward_mode_is_the_wrong_one(wrong_mode):
+    from son.fuzz.grad import check_grad
+
+    wrong_mode("jvp", 0.5)
+    r = check_grad(POWER, POWER_ARGS)
+    assert [f.stage for f in r.failures] == ["jvp-vs-fd", "jvp-vs-fd"], r.failures
+
+
+def test_grad_oracle_catches_a_rule_both_modes_share(wrong_mode):
+    from son.fuzz.grad import check_grad
+
+    for name in ("grad", "value_and_grad", "jvp"):
+        wrong_mode(name, 1.1)  # well above the stencil's error
+    r = check_grad(POWER, POWER_ARGS)
+    assert [f.stage for f in r.failures] == ["grad-vs-fd", "grad-vs-fd"], r.failures
+
+
+def test_grad_oracle_compares_value_and_grad_with_cpython(monkeypatch):
+    from son.fuzz.grad import check_grad
+
+    real = son.value_and_grad
+
+    def off_by_a_bit(fn, argnums, **kw):
+        vg = real(fn, argnums, **kw)
+        return lambda *a: (lambda v, g: (v + 1e-9, g))(*vg(*a))
+
+    monkeypatch.setattr(son, "value_and_grad", off_by_a_bit)
+    r = check_grad(POWER, POWER_ARGS[:1])
+    assert [f.stage for f in r.failures] == ["grad-value"], r.failures
+
+
+def test_grad_oracle_does_not_flag_correct_gradients_at_kinks_and_branches():
+    from son.fuzz.grad import check_grad
+
+    src = ("def f(x: float, y: float):\n    if x > y:\n        return max(x, 0.5) * y\n"
+           "    return abs(x - 0.25) + min(x * y, 1.5)\n")
+    r = check_grad(src, [(0.5, 0.3), (0.25, 1.5), (-0.6, 2.5), (1.5, 1.5)])
+    assert r.status == "ok" and not r.failures, r.failures
+    assert r.counts["modes"] == 8 and 0 < r.counts["fd"] < 8  # the stencil declines the kinks
+
+
+def test_grad_oracle_classifies_singular_points():
+    """A point whose CPython run meets an infinity is singular: equal infinities and a
+    disagreement nothing can arbitrate are counted apart, not failures."""
+    from son.fuzz.grad import _classify, check_grad
+
+    r = check_grad("import math\n\ndef f(x: float):\n    return x * math.inf\n", [(1.5,), (-0.75,)])
+    assert not r.failures and r.counts["points"] == r.counts["singular"] == 2
+    assert r.counts["singular-partials"] == 2 and r.counts["modes"] == 0
+    nan, inf = math.nan, math.inf
+    assert _classify(nan, 0.0, None, True, 1.5, 10.0) == "singular"
+    assert _classify(inf, inf, None, True, 1.5, 10.0) == "singular"
+    assert _classify(nan, 0.0, 0.0, True, 1.5, 10.0)[0] == "grad-vs-jvp"   # the stencil sides with jvp
+    assert _classify(0.0, nan, 0.0, True, 1.5, 10.0)[0] == "jvp-vs-fd"     # ... with grad
+    assert _classify(nan, 0.0, None, False, 1.5, 10.0)[0] == "grad-vs-jvp"  # nothing singular
+    assert _classify(3.0, 3.0 * (1 + 1e-14), None, False, 1.5, 10.0) == "modes"
+    assert _classify(3.0, 3.0 * (1 + 1e-9), None, False, 1.5, 10.0)[0] == "grad-vs-jvp"
+    assert _classify(3.0, 3.0, 3.0 + 1e-7, False, 1.5, 10.0) == "fd"
+
+
+def test_grad_oracle_compares_the_compiled_gradient_with_the_interpreted_one(monkeypatch):
+    from son.fuzz.grad import check_grad
+
+    r = check_grad(POWER, POWER_ARGS, compiled=True)
+    assert not r.failures and r.counts["kernel"] == 2
+    real = son.grad
+
+    def negated_kernel(fn, argnums, interpret=False, **kw):
+        df = real(fn, argnums, interpret=interpret, **kw)
+        return df if interpret else (lambda *a: tuple(-g for g in df(*a)))
+
+    monkeypatch.setattr(son, "grad", negated_kernel)
+    r = check_grad(POWER, POWER_ARGS, compiled=True)
+    assert [f.stage for f in r.failures] == ["grad-kernel", "grad-kernel"], r.failures
+
+
+def test_a_wrong_gradient_is_shrunk_to_a_regression_case_that_rechecks_it(wrong_mode, tmp_path):
+    from son.fuzz.grad import check_grad
+
+    wrong_mode("grad", 1.25)
+    wrong_mode("value_and_grad", 1.25)
+    args = [(1.5, 3, -0.75), (0.37, 1, 2.3)]
+    small, small_args, failure = shrink(SMOOTH, args, kernel=False, grad=True)
+    assert failure is not None and failure.signature == ("mismatch", "grad-vs-jvp")
+    assert len(small) < len(SMOOTH) and len(small_args) == 1
+    assert all(a not in (0.0, 1.0, -1.0) for a in small_args[0] if type(a) is float)
+    path = tmp_path / "case.py"
+    path.write_text(regression_text(small, small_args, failure, "test", oracle="grad"))
+    case = runpy.run_path(str(path))
+    assert case["ORACLE"] == "grad"
+    assert [f.signature for f in check_grad(path.read_text(), case["ARGS"]).failures] == [failure.signature]
+
+
+def test_generator_makes_most_programs_gradient_comparable():
+    """Under the gradient oracle at least 40% of the programs compare reverse mode
+    against forward mode at some point (the primal-only mix: about 10%)."""
+    from son.fuzz.grad import check_grad
+
+    n = 300
+    compared = sum(check_grad(p.source, p.args).counts["modes"] > 0
+                   for p in (generate(31, i) for i in range(n)))
+    assert compared >= 0.4 * n, compared
+
+
+def test_gradient_programs_leave_the_other_indices_as_they_were():
+    """The gradient mix replaces a share of the indices by gradient programs, deterministically;
+    every other index gives the program of the primal-only mix."""
+    from son.fuzz.generator import GRAD_FLOAT_ARGS
+
+    same = changed = 0
+    for i in range(60):
+        a, b, c = generate(9, i), generate(9, i), generate(9, i, grad=False)
+        assert a.source == b.source and args_literal(a.args) == args_literal(b.args)
+        same += a.source == c.source
+        changed += a.source != c.source
+    assert same > 15 and changed > 15
+    text = "\n".join(generate(9, i).source for i in range(200))
+    for shape in ("acc1 = 1\n", "* math.inf", "float(", "max(", "min(", "abs(", "while ", "range(n0)",
+                  "acc2 = ", "**"):
+        assert shape in text, shape
+    floats = [x for i in range(200) for t in generate(9, i).args for x in t if type(x) is float]
+    assert sum(x in GRAD_FLOAT_ARGS for x in floats) > len(floats) // 3
+
+
+def test_campaign_reports_how_far_the_gradient_oracle_got():
+    t = run(6, seed=777, jobs=0, kernel=False, out=None)
+    report = t.report()
+    assert t.grad["checked"] >= 4 and t.grad["modes"] >= 1, report
+    assert "compared reverse vs forward" in report and "singular" in report

@@ -6,11 +6,12 @@
     small, args, failure = shrink(p.source, p.args)   # a minimal program failing the same way
     totals = run(500, seed=1)            # a campaign in this process (jobs=J: J workers)
 
-``python -m son.fuzz --n 20000 --seed 1 --jobs 2`` runs a campaign from the shell
-(``--grad`` adds son.grad against finite differences).  Modules: ``generator``
+``python -m son.fuzz --n 20000 --seed 1 --jobs 2`` runs a campaign from the shell,
+the gradient oracle included (``--no-grad`` leaves it out).  Modules: ``generator``
 (programs and arguments), ``oracle`` (CPython with son's documented deviations,
 every stage, outcomes), ``shrink`` (delta debugging over the syntax tree, regression
-files), ``campaign`` (parallel runs and totals), ``grad`` (the gradient oracle).
+files), ``campaign`` (parallel runs and totals), ``grad`` (the gradient oracle:
+reverse against forward mode, both against finite differences).
 """
 
 from .campaign import Totals, run

@@ -2,9 +2,13 @@
 
 Prints a progress bar, then the number of programs, mismatches, crashes,
 generator rejects, refused kernels, programs that met int64 wrap-around, the
-seconds spent in each stage, and one line per failure with the regression
+seconds spent in each stage, how many programs reached each comparison of the
+gradient oracle (reverse vs forward mode, finite differences, singular points,
+the gradient kernel, refusals), and one line per failure with the regression
 case its shrunk program was written to (``--out``).  Exit status 1 when
-anything failed.  ``--show I`` prints program I of the seed and its arguments.
+anything failed.  The gradient oracle is on by default (``--no-grad`` switches
+it off and generates the primal-only program mix; ``--grad`` is accepted for old
+command lines).  ``--show I`` prints program I of the seed and its arguments.
 """
 
 from __future__ import annotations
@@ -22,8 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="worker processes; 0 runs in this process")
     ap.add_argument("--no-kernel", action="store_true", help="skip the Numba kernel stage")
     ap.add_argument("--no-shrink", action="store_true", help="report failures without shrinking them")
-    ap.add_argument("--grad", action="store_true",
-                    help="also check son.grad against finite differences (float parameters)")
+    ap.add_argument("--no-grad", dest="grad", action="store_false",
+                    help="skip the gradient oracle (son.grad vs son.jvp vs finite differences) and "
+                         "generate the primal-only program mix")
+    ap.add_argument("--grad", dest="grad", action="store_true",
+                    help="the gradient oracle (the default; kept for old command lines)")
+    ap.set_defaults(grad=True)
     ap.add_argument("--out", type=Path, default=Path("fuzz-failures"),
                     help="directory for shrunk failing programs (default ./fuzz-failures)")
     ap.add_argument("--timeout", type=float, default=60.0, help="seconds per program (default 60)")
@@ -34,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         from .generator import generate
         from .shrink import args_literal
 
-        p = generate(a.seed, a.show)
+        p = generate(a.seed, a.show, grad=a.grad)
         print(p.source)
         print(f"ARGS = {args_literal(p.args)}")
         return 0
@@ -52,14 +60,18 @@ def main(argv: list[str] | None = None) -> int:
                 bad += 1
                 bar.write(f"FAIL {item['label']}: {item['failure']}")
                 bar.set_postfix(failures=bad)
+            if item.get("grad", {}).get("failure"):
+                bad += 1
+                bar.write(f"GRAD {item['label']}: {item['grad']['failure']}")
+                bar.set_postfix(failures=bad)
 
         totals = run(a.n, a.seed, a.jobs, a.start, kernel=not a.no_kernel,
                      out=None if a.no_shrink else a.out, shrink_failures=not a.no_shrink,
                      timeout=a.timeout, progress=progress, grad=a.grad)
     print(f"python -m son.fuzz --n {a.n} --seed {a.seed} --start {a.start} --jobs {a.jobs}"
-          + (" --no-kernel" if a.no_kernel else "") + (" --grad" if a.grad else ""))
+          + (" --no-kernel" if a.no_kernel else "") + ("" if a.grad else " --no-grad"))
     print(totals.report())
-    return 1 if totals.failures else 0
+    return 1 if totals.failed else 0
 
 
 if __name__ == "__main__":

@@ -14,10 +14,14 @@ Kernels are compiled into a temporary ``SON_CACHE_DIR`` (one per worker,
 removed at the end: every program is new, so a disk cache only costs time, and
 the user's cache stays untouched); the verifier is on; each failing program is
 shrunk (``shrink.shrink``) into ``out`` as a regression case named by seed and
-index.
+index.  With ``grad`` (the default) every program on which the interpreter stages
+agreed with CPython also goes through the gradient oracle (``son.fuzz.grad``; one
+in ``GRAD_KERNEL_EVERY`` with its gradient compiled), and a gradient failure is
+shrunk into ``out`` as ``..._grad.py``.
 
 Cost: the sum of the programs' oracle runs divided by ``jobs``; Numba's compile
-of one kernel per program dominates (see ``Totals.report``).
+of one kernel per program dominates (see ``Totals.report``); the gradient oracle
+adds a few ms per program, plus a compile for one in ``GRAD_KERNEL_EVERY``.
 """
 
 from __future__ import annotations
@@ -34,9 +38,22 @@ from typing import Callable
 __all__ = ["Totals", "check_one", "run"]
 
 
+#: one program in this many (by index) also compiles its gradient with Numba (``check_grad``'s
+#: ``compiled``) and compares the kernel with the interpreted gradient
+GRAD_KERNEL_EVERY = 20
+
+#: program-level gradient outcomes, in the order the report prints them
+GRAD_REACHED = (("checked", "checked"), ("modes", "compared reverse vs forward"),
+                ("fd", "compared with finite differences"), ("singular", "had singular points"),
+                ("kernel", "compared the gradient kernel"), ("refused", "refused"), ("skipped", "skipped"),
+                ("failed", "failed"))
+
+
 @dataclass
 class Totals:
-    """What a campaign found: counts by status, seconds by stage, the failures."""
+    """What a campaign found: counts by status, seconds by stage, the failures; ``grad``
+    counts programs by how far the gradient oracle got with them (``GRAD_REACHED``),
+    ``grad_points`` the points and partial derivatives (``son.fuzz.grad``'s counts)."""
 
     counts: Counter = field(default_factory=Counter)
     times: Counter = field(default_factory=Counter)
@@ -44,7 +61,8 @@ class Totals:
     failures: list[dict] = field(default_factory=list)
     rejects: list[dict] = field(default_factory=list)
     grad: Counter = field(default_factory=Counter)
-    grad_failures: list[str] = field(default_factory=list)
+    grad_points: Counter = field(default_factory=Counter)
+    grad_failures: list[dict] = field(default_factory=list)
     wall: float = 0.0
     #: the program indices checked, in the order their results came
     indices: list[int] = field(default_factory=list)
@@ -52,11 +70,16 @@ class Totals:
     def add(self, item: dict) -> None:
         self.counts[item["status"]] += 1
         self.indices.append(item["index"])
-        if "grad" in item:
-            g = item["grad"]
-            self.grad[g if g in ("ok", "skipped", "refused", "crash") else "mismatch"] += 1
-            if g not in ("ok", "skipped", "refused"):
-                self.grad_failures.append(f"{item['label']}: {g}")
+        g = item.get("grad")
+        if g is not None:
+            self.grad["checked"] += 1
+            self.grad[g["status"]] += g["status"] in ("refused", "skipped")
+            for key in ("modes", "fd", "singular", "kernel"):
+                self.grad[key] += g["counts"].get(key, 0) > 0
+            self.grad_points.update(g["counts"])
+            if g["failure"]:
+                self.grad["failed"] += 1
+                self.grad_failures.append(item)
         self.times.update(item["times"])
         self.wrapped += item["wraps"] > 0
         if item["status"] in ("mismatch", "crash"):
@@ -67,6 +90,11 @@ class Totals:
     @property
     def programs(self) -> int:
         return sum(self.counts.values())
+
+    @property
+    def failed(self) -> bool:
+        """Whether any stage or the gradient oracle failed."""
+        return bool(self.failures or self.grad_failures)
 
     def report(self) -> str:
         n = max(self.programs, 1)
@@ -81,52 +109,91 @@ class Totals:
             where = f"  -> {f['file']}" if f.get("file") else ""
             lines.append(f"FAIL {f['label']}: {f['failure']}{where}")
         if self.grad:
-            lines.append("son.grad vs finite differences: " + "  ".join(f"{k} {v}" for k, v in
-                                                                       sorted(self.grad.items())))
-            lines += [f"GRAD {g}" for g in self.grad_failures[:20]]
+            lines.append("gradient oracle, programs that " + ",  ".join(
+                f"{what} {self.grad[key]} ({100 * self.grad[key] / n:.1f}%)" for key, what in GRAD_REACHED))
+            p = self.grad_points
+            lines.append(f"gradient oracle, points {p['points']}  singular {p['singular']}  values compared "
+                         f"{p['value']}  partials reverse vs forward {p['modes']}  with finite differences "
+                         f"{p['fd']}  singular partials {p['singular-partials']}  "
+                         f"kernel points {p['kernel']}")
+            kinds = Counter(f["grad"]["stage"] for f in self.grad_failures)
+            if kinds:
+                lines.append("gradient failures by stage: "
+                             + "  ".join(f"{k} {v}" for k, v in kinds.most_common()))
+            for f in self.grad_failures:
+                where = f"  -> {f['grad_file']}" if f.get("grad_file") else ""
+                lines.append(f"GRAD {f['label']}: {f['grad']['failure']}{where}")
         for f in self.rejects[:10]:
             lines.append(f"REJECT {f['label']}: {f['detail']}")
         return "\n".join(lines)
 
 
 def check_one(seed: int, index: int, kernel: bool = True, out: Path | None = None,
-              shrink_failures: bool = True, timeout: float = 60.0, grad: bool = False) -> dict:
+              shrink_failures: bool = True, timeout: float = 60.0, grad: bool = True) -> dict:
     """Generate and check one program; a plain dict (it crosses process boundaries).
-    ``grad``: also son.grad against finite differences (``son.fuzz.grad``), reported in
-    ``item['grad']`` ('ok', 'skipped', 'refused: ...' or the first failure)."""
+    ``grad``: also the gradient oracle (``son.fuzz.grad``) where every interpreter stage
+    agreed with CPython, reported in ``item['grad']`` (status, counts, first failure);
+    one program in ``GRAD_KERNEL_EVERY`` compiles its gradient too (when ``kernel``)."""
     from .generator import generate
     from .oracle import check
 
-    p = generate(seed, index)
+    p = generate(seed, index, grad=grad)
     r = check(p.source, p.args, kernel=kernel, timeout=timeout)
     item = {"label": p.label, "index": index, "status": r.status, "times": dict(r.times),
             "wraps": r.wraps, "detail": r.detail[:300], "failure": str(r.failures[0]) if r.failures else ""}
-    if grad and r.status == "ok":
-        from .grad import available, check_grad
+    if grad and r.status in ("ok", "refused"):  # 'refused': the kernel only; the interpreter agreed
+        from .grad import available
 
         if available():
-            t0 = time.perf_counter()
-            try:
-                status, failures = check_grad(p.source, p.args)
-            except Exception as e:  # noqa: BLE001 - son.grad failing is a finding, not a campaign crash
-                status, failures = "crash", [f"{type(e).__name__}: {e}"]
-            item["times"]["grad"] = time.perf_counter() - t0
-            item["grad"] = str(failures[0]) if failures else status.split(":")[0]
+            compiled = kernel and index % GRAD_KERNEL_EVERY == 0
+            item["grad"] = _grad_one(p.source, p.args, compiled, item["times"], timeout)
     if r.failed and shrink_failures and out is not None:
         try:
             item["file"] = str(save_failure(p.source, p.args, f"seed={seed} index={index}",
                                             f"fuzz_s{seed}_i{index}", out, kernel))
         except Exception as e:  # noqa: BLE001 - report the failure unshrunk rather than lose it
             item["file"] = f"(not shrunk: {type(e).__name__}: {e})"
+    if item.get("grad", {}).get("failure") and shrink_failures and out is not None:
+        try:
+            item["grad_file"] = str(save_failure(p.source, p.args, f"seed={seed} index={index}",
+                                                 f"fuzz_s{seed}_i{index}_grad", out, kernel, grad=True,
+                                                 compiled=item["grad"]["compiled"]))
+        except Exception as e:  # noqa: BLE001
+            item["grad_file"] = f"(not shrunk: {type(e).__name__}: {e})"
     return item
 
 
-def save_failure(source: str, args: list, origin: str, stem: str, out: Path, kernel: bool = True) -> Path:
-    """Shrink a failing program and write it to ``out/stem.py``."""
+def _grad_one(source: str, args: list, compiled: bool, times: dict, timeout: float) -> dict:
+    """The gradient oracle on one program, as a plain dict; ``stage`` names the first
+    failure's stage ('timeout' when it ran out of time)."""
+    from .grad import check_grad
+    from .oracle import _deadline, _Timeout
+
+    t0 = time.perf_counter()
+    status, counts, failure, stage = "crash", {}, "", ""
+    try:
+        with _deadline(timeout):
+            g = check_grad(source, args, compiled=compiled)
+        status, counts = g.status, dict(g.counts)
+        if g.failures:
+            failure, stage = str(g.failures[0]), g.failures[0].stage
+    except _Timeout as e:
+        failure, stage = f"crash in timeout (gradient oracle): {e}", "timeout"
+    except Exception as e:  # noqa: BLE001 - son.grad failing is a finding, not a campaign crash
+        failure, stage = f"crash in grad: {type(e).__name__}: {e}", "grad"
+    times["grad-kernel" if compiled else "grad"] = time.perf_counter() - t0
+    return {"status": status, "counts": counts, "failure": failure, "stage": stage, "compiled": compiled}
+
+
+def save_failure(source: str, args: list, origin: str, stem: str, out: Path, kernel: bool = True,
+                 grad: bool = False, compiled: bool = False) -> Path:
+    """Shrink a failing program and write it to ``out/stem.py``; ``grad``: a failure of the
+    gradient oracle (``compiled``: with the gradient kernel)."""
     from .shrink import regression_text, shrink, write_regression
 
-    small, small_args, failure = shrink(source, args, kernel=kernel)
-    return write_regression(Path(out), stem, regression_text(small, small_args, failure, origin))
+    small, small_args, failure = shrink(source, args, kernel=kernel, grad=grad, compiled=compiled)
+    oracle = ("grad-kernel" if compiled else "grad") if grad else None
+    return write_regression(Path(out), stem, regression_text(small, small_args, failure, origin, oracle))
 
 
 #: programs one worker process checks before a fresh one takes over (bounds its memory)
@@ -152,7 +219,7 @@ def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str 
         item = check_one(seed, index, kernel, Path(out) if out else None, shrink_failures, timeout, grad)
         results.put((index, item))
         slots[slot] = -1
-        if item["failure"].startswith("crash in timeout"):
+        if item["failure"].startswith("crash in timeout") or item.get("grad", {}).get("stage") == "timeout":
             # the deadline's exception may have left numba half-way through a compile (its
             # locks, caches, a module import): end this worker, the driver starts a new one
             return
@@ -160,10 +227,11 @@ def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str 
 
 def run(n: int, seed: int = 0, jobs: int = 0, start: int = 0, kernel: bool = True,
         out: Path | None = None, shrink_failures: bool = True, timeout: float = 60.0,
-        progress: Callable[[dict], None] | None = None, grad: bool = False,
+        progress: Callable[[dict], None] | None = None, grad: bool = True,
         per_worker: int = PROGRAMS_PER_WORKER) -> Totals:
     """Check programs ``start .. start+n-1`` of ``seed``; ``progress(item)`` after each;
-    with ``jobs``, each worker process checks at most ``per_worker`` programs."""
+    with ``jobs``, each worker process checks at most ``per_worker`` programs; ``grad``
+    (the default): the gradient oracle too, on the generator's gradient-biased mix."""
     totals = Totals()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="son-fuzz-") as cache:  # kernels: never the user's cache

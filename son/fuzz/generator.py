@@ -20,6 +20,19 @@ tuple assignment.  It is biased towards what optimizers prove: constants
 carried through loop phis, dead branches, congruent expressions, twin
 induction variables, loop-invariant expressions.
 
+With the gradient oracle on (``generate(..., grad=True)``, the default) a share
+``GRAD_SHARE`` of the indices (drawn from the pair by a stream of its own, so
+the other indices give exactly the programs of ``grad=False``) are *gradient
+programs* (``_Gen.grad_main``): one to three float parameters with moderate
+non-integral arguments (``GRAD_FLOAT_ARGS``, a few ``GRAD_SPECIAL_ARGS``), maybe
+a small int and a bool, a float result, and a body of the shapes where reverse
+mode has gone wrong: accumulators started at an int and updated in loops
+(``for``, ``while``, nested, with ``*``, ``/``, ``max``, ``min``, ``abs``,
+``**``, an ``if`` choosing between ``*x`` and ``+1``, two coupled accumulators,
+an early ``break``), infinite constants, float comparisons turned into floats,
+branches on floats and ``math`` calls in their domain, mixed with a few of the
+ordinary statements above.
+
 Termination is by construction: a ``for`` over a literal range is short, and
 every other loop counts a hidden ``fuel`` local and breaks once it passes
 ``FUEL`` (after which every loop breaks on its first iteration).
@@ -56,6 +69,14 @@ FLOAT_LITERALS = ["0.0", "-0.0", "1.0", "0.5", "2.5", "-1.5", "1e308", "1e-320",
 INT_ARGS = [0, 1, -1, 2, 3, 7, -8, 100, 2 ** 31, 2 ** 62, INT64_MAX, INT64_MIN, INT64_MIN + 1]
 FLOAT_ARGS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 1e308, -1e308, 5e-324, math.nan, math.inf,
               -math.inf, 1e16 + 1]
+
+#: the share of programs that are gradient programs when the gradient oracle is on
+GRAD_SHARE = 0.5
+#: float arguments of gradient programs: moderate and not integral (0, +-1 and 2 hide a
+#: derivative truncated to an int: 1 * 1 * 1 is exact on an int tape)
+GRAD_FLOAT_ARGS = [0.37, 0.821, 1.5, -1.25, 2.75, -0.6, 1.1, 3.3, -2.4, 0.73, -1.7, 2.3, 1.35, -0.45]
+#: ... and a few that make a point singular (an infinite or NaN intermediate)
+GRAD_SPECIAL_ARGS = [math.inf, -math.inf, math.nan, 0.0, 1e300]
 
 #: math functions of one float argument (domain errors included on purpose)
 MATH1 = ["math.sqrt", "math.exp", "math.log", "math.sin", "math.cos", "math.tan", "math.tanh",
@@ -480,6 +501,144 @@ class _Gen:
         sig = ", ".join(n if untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
         return [f"def f({sig}):"] + _indent(body), params
 
+    # ------------------------------------------------------------------ gradient programs
+    def grad_main(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """A gradient program's ``f`` (see the module docstring) and its parameters."""
+        r = self.rng
+        fn = _Func("float")
+        params = [(f"x{i}", "float") for i in range(r.choice([1, 1, 2, 2, 3]))]
+        if r.random() < 0.5:
+            params.append(("n0", "int"))
+        if r.random() < 0.15:
+            params.append(("p0", "bool"))
+        r.shuffle(params)
+        for name, k in params:
+            fn.vars[k].append(name)
+        body = ["fuel = 0"]
+        made: list[str] = []
+        for _ in range(r.randint(1, 3)):
+            shape = _choice(r, [("acc", 6), ("coupled", 2), ("inf", 2), ("cmp", 2), ("branch", 2),
+                                ("math", 2)])
+            lines, v = getattr(self, f"grad_{shape}")(fn)
+            body += lines
+            fn.vars["float"].append(v)  # an int-started accumulator too: int or float at run time
+            fn.mutable.append(v)
+            made.append(v)
+        self.budget = r.choice([0, 0, 1, 2, 3])  # a few ordinary statements among the shapes
+        if self.budget:
+            body += self.block(fn, 2, self.budget)
+        terms = made + r.sample([p for p, k in params if k == "float"], r.choice([0, 0, 1]))
+        r.shuffle(terms)
+        if r.random() < 0.2:
+            terms.append(self.expr(fn, "float", 2))
+        ret = terms[0]
+        for t in terms[1:]:  # every shape reaches the result
+            ret += f" {r.choice(['+', '+', '*', '-'])} {t}"
+        body.append(f"return {ret}")
+        untyped = r.random() < 0.15  # unannotated: son's 'number' kind, specialized on the call
+        sig = ", ".join(n if untyped and k != "bool" else f"{n}: {k}" for n, k in params)
+        return [f"def f({sig}):"] + _indent(body), params
+
+    def _x(self, fn: _Func) -> str:
+        return self.rng.choice([v for v in fn.vars["float"] if v.startswith("x")])
+
+    def _grad_loop(self, fn: _Func, body: list[str]) -> list[str]:
+        """``body`` (which may read the loop variable ``i{k}`` named by ``{i}``) in a short
+        loop: a literal range, ``range(n0)``, a counted while loop or two nested ranges."""
+        r = self.rng
+        iv = self.fresh(fn, "i")
+        body = [s.replace("{i}", iv) for s in body]
+        kinds = ["range", "range", "while", "nested"] + (["param"] if "n0" in fn.vars["int"] else [])
+        kind = r.choice(kinds)
+        if r.random() < 0.2:  # an early exit
+            body = body + [f"if {iv} > 1:", f"    {r.choice(['break', 'continue'])}"]
+        if kind == "range":
+            return [f"for {iv} in range({r.randint(2, 4)}):"] + _indent(body)
+        if kind == "param":
+            return [f"for {iv} in range(n0):"] + _indent(body)
+        if kind == "while":
+            # the count first: a 'continue' must not skip it
+            return [f"{iv} = 0", f"while {iv} < {r.randint(2, 4)}:"] + _indent([f"{iv} += 1"] + body)
+        jv = self.fresh(fn, "j")
+        inner = [f"for {jv} in range({r.randint(1, 3)}):"] + _indent(body)
+        return [f"for {iv} in range(2):"] + _indent(inner)
+
+    def grad_acc(self, fn: _Func) -> tuple[list[str], str]:
+        """An accumulator started at an int literal, updated with a float in a loop."""
+        r = self.rng
+        acc, x = self.fresh(fn, "acc"), self._x(fn)
+        y = self._x(fn)
+        updates = [f"{acc} = {acc} * {x}", f"{acc} = {acc} / {x}", f"{acc} = {x} / {acc} + {x}",
+                   f"{acc} = max({x} * {{i}}, 1)", f"{acc} = min({acc}, 10) * {x}",
+                   f"{acc} = abs({acc}) * {x}", f"{acc} = {acc} * {acc} + {x}", f"{acc} = {acc} ** 2 + {x}",
+                   f"{acc} *= {x}", f"{acc} = {acc} + {y} * {{i}}", f"{acc} = math.sin({acc}) * {x}",
+                   f"{acc} = max({acc}, {x}) - {y}", f"{acc} = min({acc} * {x}, {acc} + {y})",
+                   f"{acc} = {acc} * {x} + 1", f"{acc} = {acc} - {y} / ({x} + 4.5)"]
+        step = [r.choice(updates) for _ in range(r.choice([1, 1, 2]))]
+        x = r.random()
+        if x < 0.35:  # the two arms of an if: a float update and an int one
+            cond = r.choice(["{i} % 2 == 0", f"{self._x(fn)} > {r.choice(['0.5', '-0.3', '1.2'])}",
+                             f"{acc} > {r.choice(['1', '2.5', '-1'])}"]
+                            + (["p0"] if "p0" in fn.vars["bool"] else []))
+            other = f"{acc} = {acc} + {r.choice(['1', '2', '-1'])}"
+            step = [f"if {cond}:"] + _indent(step) + ["else:", f"    {other}"]
+        start = r.choice(["1", "1", "3", "-2", "2", "0.5"])
+        return [f"{acc} = {start}"] + self._grad_loop(fn, step), acc
+
+    def grad_coupled(self, fn: _Func) -> tuple[list[str], str]:
+        """Two int-started accumulators that feed each other."""
+        r = self.rng
+        p, q, x = self.fresh(fn, "acc"), self.fresh(fn, "acc"), self._x(fn)
+        step = r.choice([[f"{p}, {q} = {q} * {x}, {p} + {x}"],
+                         [f"{p} = {p} * {x} + {q}", f"{q} = {q} - {p} * 0.25"],
+                         [f"{q} = max({p}, {q}) * {x}", f"{p} = {p} + 1"]])
+        lines = [f"{p} = {r.choice(['1', '3'])}", f"{q} = {r.choice(['0', '2', '-2'])}"]
+        return lines + self._grad_loop(fn, step), p
+
+    def grad_inf(self, fn: _Func) -> tuple[list[str], str]:
+        """An infinite constant: a non-finite partial on a path whose adjoint is zero."""
+        r = self.rng
+        v, x = self.fresh(fn, "u"), self._x(fn)
+        y = self._x(fn)
+        inf = r.choice(["math.inf", "-math.inf"])
+        first = r.choice([f"{v} = {x} * {inf}", f"{v} = {inf} if {x} > 3.0 else {x} * {y}",
+                          f"{v} = min({x} * {inf}, {y})", f"{v} = {x} / 1e-320"])
+        lines = [first]
+        if "n0" in fn.vars["int"] and r.random() < 0.4:
+            lines += ["if n0 > 2:", f"    return {v}"]
+        lines.append(r.choice([f"{v} = 10.0 + float({x} > {v})", f"{v} = float({v} < {y}) * {y}",
+                               f"{v} = {y} if {v} > {x} else {x}", f"{v} = max({v}, {y}) * 0.0 + {x}",
+                               f"{v} = 2.0 * {x} if math.isinf({v}) else {v}"]))
+        return lines, v
+
+    def grad_cmp(self, fn: _Func) -> tuple[list[str], str]:
+        """A comparison of floats turned into a float."""
+        r = self.rng
+        v, x, y = self.fresh(fn, "c"), self._x(fn), self._x(fn)
+        return [r.choice([f"{v} = float({x} > {y}) * {x}", f"{v} = {x} if {x} > {y} else {y} * 0.5",
+                          f"{v} = {x} * float({x} > 0.3) + int({y} < {x})",
+                          f"{v} = float({x} <= 1.2) + {y} * float(not {x} > {y})",
+                          f"{v} = abs({x} - {y}) + max({x}, {y})"])], v
+
+    def grad_branch(self, fn: _Func) -> tuple[list[str], str]:
+        """A branch on a float: a kink between two smooth pieces."""
+        r = self.rng
+        v, x, y = self.fresh(fn, "b"), self._x(fn), self._x(fn)
+        c = r.choice(["0.5", "-0.2", "1.2", y])
+        return [f"if {x} > {c}:", f"    {v} = {x} * {x} - {y}",
+                f"elif {x} < -{c}:" if c != y else f"elif {x} < {y} - 1.0:", f"    {v} = -{x} * {y}",
+                "else:", f"    {v} = 3 * {x} + 1"], v
+
+    def grad_math(self, fn: _Func) -> tuple[list[str], str]:
+        """``math`` calls inside their domain."""
+        r = self.rng
+        v, x, y = self.fresh(fn, "m"), self._x(fn), self._x(fn)
+        return [f"{v} = " + r.choice([f"math.sin({x} * {y})", f"math.exp({x} * 0.5) - {y}",
+                                      f"math.tanh({x}) * {y}", f"math.sqrt({x} * {x} + 0.25)",
+                                      f"math.log(abs({x}) + 0.5)", f"math.atan2({x}, {y})",
+                                      f"math.hypot({x}, {y})", f"abs({x}) ** 1.5", f"math.cos({x}) ** 2",
+                                      f"{x} ** 3 - 2 * {y}"])], v
+
 
 def _indent(lines: list[str]) -> list[str]:
     return ["    " + s for s in lines]
@@ -488,10 +647,21 @@ def _indent(lines: list[str]) -> list[str]:
 HEADER = "import math\n\nimport numpy as np\nimport numpy.typing as npt\n"
 
 
-def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int) -> list[tuple]:
-    """``count`` argument tuples for parameters of the given kinds."""
+def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int,
+                  grad: bool = False) -> list[tuple]:
+    """``count`` argument tuples for parameters of the given kinds; ``grad``: those of a
+    gradient program (moderate non-integral floats, small ints)."""
 
     def one(k: str):
+        if grad and k == "float":
+            if rng.random() < 0.08:
+                return rng.choice(GRAD_SPECIAL_ARGS)
+            if rng.random() < 0.6:
+                return rng.choice(GRAD_FLOAT_ARGS)
+            x = round(rng.uniform(0.2, 3.6), 3)
+            return (x if min(abs(x - 1), abs(x - 2), abs(x - 3)) > 0.05 else x + 0.125) * rng.choice([1, -1])
+        if grad and k == "int":
+            return rng.choice([0, 1, 2, 3, 3, 4, 5, -1])
         if k == "int":
             return rng.choice(INT_ARGS) if rng.random() < 0.6 else rng.randint(-20, 20)
         if k == "float":
@@ -508,11 +678,21 @@ def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int)
     return [tuple(one(k) for _, k in params) for _ in range(count)]
 
 
-def generate(seed: int, index: int) -> Program:
-    """Program number ``index`` of the campaign with ``seed`` (deterministic)."""
+def generate(seed: int, index: int, grad: bool = True) -> Program:
+    """Program number ``index`` of the campaign with ``seed`` (deterministic); ``grad``:
+    the mix for the gradient oracle, where a share ``GRAD_SHARE`` of the indices are
+    gradient programs and the others are the programs of ``grad=False``."""
     rng = random.Random(f"son-fuzz:{seed}:{index}")
     g = _Gen(rng)
     parts = [HEADER]
+    if grad and random.Random(f"son-fuzz-grad:{seed}:{index}").random() < GRAD_SHARE:
+        g.mixed = False
+        if rng.random() < 0.3:
+            parts.append("\n".join(g.helper(0)) + "\n")
+        lines, params = g.grad_main()
+        parts.append("\n".join(lines) + "\n")
+        return Program(seed, index, "\n\n".join(parts),
+                       generate_args(rng, params, rng.randint(3, 5), grad=True))
     for h in range(rng.choice([0, 0, 1, 1, 2])):
         parts.append("\n".join(g.helper(h)) + "\n")
     lines, params = g.main()

@@ -66,16 +66,27 @@ REFUSALS = ("on different paths", "unknown at compile time", "has no single type
 
 # ====================================================================== deviations
 class _Runtime:
-    """Hooks the instrumented CPython copy calls; ``wraps`` counts int64 wrap-arounds."""
+    """Hooks the instrumented CPython copy calls; ``wraps`` counts int64 wrap-arounds,
+    ``nonfinite`` the float intermediates that were inf or NaN (what makes a point
+    singular for the gradient oracle, ``son.fuzz.grad``)."""
 
     def __init__(self):
         self.wraps = 0
+        self.nonfinite = 0
 
     def wrap(self, v):
         """DESIGN.md, Semantics: ``int`` is int64 with two's-complement wrap-around."""
         if type(v) is int and not INT64_MIN <= v <= INT64_MAX:
             self.wraps += 1
             v = (v - INT64_MIN) % 2 ** 64 + INT64_MIN
+        elif type(v) is float and not math.isfinite(v):
+            self.nonfinite += 1
+        return v
+
+    def seen(self, v):
+        """Count a non-finite float (a call's result or a constant such as ``math.inf``)."""
+        if type(v) is float and not math.isfinite(v):
+            self.nonfinite += 1
         return v
 
     def binop(self, op: str, a, b):
@@ -113,7 +124,7 @@ class _Runtime:
 
     def item(self, v):
         """decisions.md: an array element is read as a Python scalar (as Numba does)."""
-        return v.item() if isinstance(v, np.generic) else v
+        return self.seen(v.item() if isinstance(v, np.generic) else v)
 
 
 #: documented deviation -> the _Runtime hook that implements it
@@ -142,7 +153,12 @@ def _hook(name: str, *args: ast.expr) -> ast.Call:
 
 
 class _Instrument(ast.NodeTransformer):
-    """Rewrites int-producing operators, casts and array reads into ``_Runtime`` hooks."""
+    """Rewrites int-producing operators, casts and array reads into ``_Runtime`` hooks;
+    with ``track``, also every other call's result and every ``math.*`` constant go
+    through ``seen`` (operators and array reads always count non-finite floats)."""
+
+    def __init__(self, track: bool = False):
+        self.track = track
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
@@ -170,6 +186,13 @@ class _Instrument(ast.NodeTransformer):
         if hook == "to_int":
             inner = node if ast.unparse(node.func) != "int" else node.args[0]
             return _hook("to_int", inner)
+        return _hook("seen", node) if self.track and not _is_hook(node) else node
+
+    def visit_Attribute(self, node):
+        self.generic_visit(node)
+        if self.track and isinstance(node.ctx, ast.Load) and getattr(node.value, "id", None) == "math" \
+                and node.attr in ("inf", "nan"):
+            return _hook("seen", node)
         return node
 
     def visit_Subscript(self, node):
@@ -179,10 +202,15 @@ class _Instrument(ast.NodeTransformer):
         return node
 
 
-def instrument(source: str) -> ast.Module:
+def _is_hook(node: ast.Call) -> bool:
+    return isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", None) == "__rt"
+
+
+def instrument(source: str, track: bool = False) -> ast.Module:
     """The program's syntax tree with son's documented semantics as calls of ``__rt``
-    hooks (``ast.unparse`` shows it)."""
-    return ast.fix_missing_locations(_Instrument().visit(ast.parse(source)))
+    hooks (``ast.unparse`` shows it); ``track``: count every non-finite float
+    intermediate in ``_Runtime.nonfinite``."""
+    return ast.fix_missing_locations(_Instrument(track).visit(ast.parse(source)))
 
 
 # ====================================================================== outcomes

@@ -10,7 +10,13 @@ starts over until none applies or the budget of checks is spent:
   body or its ``else``; replace a loop by its body; delete a helper function;
 * replace an expression by one of its operands, or by ``0``, ``1``, ``0.0``
   or ``True``;
-* make an argument simpler (``0``, ``1``, ``0.0``, ``1.0``, an array shorter).
+* make an argument simpler (``0``, ``1``, ``0.0``, ``1.0``, an array shorter;
+  for a gradient failure the floats ``1.5``, ``0.5``, ``-1.5``: integral values
+  would hide a derivative truncated to an int).
+
+A failure of the gradient oracle (``shrink(..., grad=True)``) is shrunk the same
+way against ``son.fuzz.grad.check_grad``; a candidate counts only where the
+interpreter stages still agree with CPython, so the case stays a gradient case.
 
 Candidates are enumerated in breadth-first order of the syntax tree (outer
 statements first, so big cuts are tried first) and a candidate that is not
@@ -149,34 +155,61 @@ def _replace(tree: ast.AST, old: ast.AST, new: ast.AST) -> bool:
     return False
 
 
-def _simpler(v):
+def _simpler(v, grad: bool = False):
     if isinstance(v, np.ndarray):
         return [v[:k] for k in range(len(v))]
     if isinstance(v, bool):
         return [False] if v else []
     if isinstance(v, int):
         return [c for c in (0, 1, -1) if c != v]
-    if isinstance(v, float):
-        return [c for c in (0.0, 1.0, -1.0) if c.hex() != v.hex()]
+    if isinstance(v, float):  # a gradient: 0, 1 and 2 would hide a derivative truncated to int
+        return [c for c in ((1.5, 0.5, -1.5) if grad else (0.0, 1.0, -1.0)) if c.hex() != v.hex()]
     return []
 
 
+def _grad_failures(source: str, args: list[tuple], name: str, compiled: bool,
+                   timeout: float) -> list[Failure]:
+    """The gradient oracle's failures on a program the primal oracle passes (interpreter
+    stages), else none: a shrunk gradient case must not turn into a primal one."""
+    from .grad import check_grad
+    from .oracle import _deadline, _Timeout
+
+    if check(source, args, name, kernel=False, timeout=timeout, stop_at_first=True).status != "ok":
+        return []
+    try:
+        with _deadline(timeout):
+            return check_grad(source, args, name, compiled=compiled).failures
+    except _Timeout:
+        return []
+    except Exception as e:  # noqa: BLE001 - the gradient oracle itself crashing is a failure too
+        return [Failure("crash", "grad", None, got=f"{type(e).__name__}: {e}")]
+
+
 def shrink(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
-           max_checks: int = 300, timeout: float = 10.0) -> tuple[str, list[tuple], Failure | None]:
+           max_checks: int = 300, timeout: float = 10.0, grad: bool = False,
+           compiled: bool = False) -> tuple[str, list[tuple], Failure | None]:
     """A smaller ``(source, args, failure)`` that fails like ``source`` on ``args`` does;
-    ``failure`` None when the program does not fail at all."""
-    first = check(source, args, name, kernel, timeout=6 * timeout, stop_at_first=True)
-    if not first.failures:
+    ``failure`` None when the program does not fail at all.  ``grad``: shrink a failure
+    of the gradient oracle (``son.fuzz.grad.check_grad``, with its kernel when
+    ``compiled``) on a program every interpreter stage still runs as CPython does."""
+    if grad:
+        found = _grad_failures(source, args, name, compiled, 6 * timeout)
+    else:
+        found = check(source, args, name, kernel, timeout=6 * timeout, stop_at_first=True).failures
+    if not found:
         return source, args, None
-    target = first.failures[0]
+    target = found[0]
     sig = target.signature
     use_kernel = kernel and target.stage == "kernel"
     budget = [max_checks]
 
     def fails(src: str, a: list[tuple]) -> Failure | None:
         budget[0] -= 1
-        r = check(src, a, name, use_kernel, timeout=timeout, stop_at_first=True)
-        return next((f for f in r.failures if f.signature == sig), None)
+        if grad:
+            found = _grad_failures(src, a, name, compiled, timeout)
+        else:
+            found = check(src, a, name, use_kernel, timeout=timeout, stop_at_first=True).failures
+        return next((f for f in found if f.signature == sig), None)
 
     if target.args_index is not None:
         one = [args[target.args_index]]
@@ -195,7 +228,7 @@ def shrink(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
                 break
     if len(args) == 1:  # simpler arguments
         for pos in range(len(args[0])):
-            for v in _simpler(args[0][pos]):
+            for v in _simpler(args[0][pos], grad):
                 if budget[0] <= 0:
                     break
                 a = [args[0][:pos] + (v,) + args[0][pos + 1:]]
@@ -224,8 +257,11 @@ def args_literal(args: list[tuple]) -> str:
     return "[" + ", ".join("(" + "".join(_literal(v) + ", " for v in a) + ")" for a in args) + "]"
 
 
-def regression_text(source: str, args: list[tuple], failure: Failure | None, origin: str) -> str:
-    """A regression case file: docstring, the program (entry ``f``) and ``ARGS``."""
+def regression_text(source: str, args: list[tuple], failure: Failure | None, origin: str,
+                    oracle: str | None = None) -> str:
+    """A regression case file: docstring, the program (entry ``f``), ``ARGS`` and, for a
+    failure of the gradient oracle, ``ORACLE = 'grad'`` (``'grad-kernel'``: with the
+    gradient's Numba kernel), which tests/regressions/test_regressions.py reads."""
     lines = [f'"""Found by son.fuzz ({origin}): {str(failure).replace(chr(34) * 3, "")}"""', "",
              "# ruff: noqa  (a generated program)"]
     body = source.strip()
@@ -233,6 +269,8 @@ def regression_text(source: str, args: list[tuple], failure: Failure | None, ori
         if imp not in body.splitlines():
             lines.append(imp)
     lines += ["", body, "", f"ARGS = {args_literal(args)}", ""]
+    if oracle:
+        lines[-1:-1] = [f"ORACLE = {oracle!r}"]
     return "\n".join(lines)
 
 
