@@ -412,11 +412,11 @@ def _const(n: Node):
 
 
 def _zmul(n: Node, ops: list[str]) -> str:
-    """A partial times a derivative, a zero derivative absorbing a non-finite partial;
-    the partial's test first (``math.isfinite`` of a loop-invariant partial is hoisted,
-    and the derivative's loop-carried chain carries no test in the common case)."""
+    """A partial times a derivative, an exact zero absorbing the other factor (``ZMul``);
+    only the partial is tested on the common path (a loop-invariant partial's test is
+    hoisted, and the derivative's loop-carried chain carries no test)."""
     p, d = _as_float(n.inputs[1], ops[0]), _as_float(n.inputs[2], ops[1])
-    return f"({p} * {d} if math.isfinite({p}) else (0.0 if {d} == 0 else {p} * {d}))"
+    return f"({p} * {d} if math.isfinite({p}) and {p} != 0 else (0.0 if {p} == 0 or {d} == 0 else {p} * {d}))"
 
 
 def _truediv(n: Node, ops: list[str]) -> str:

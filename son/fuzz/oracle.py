@@ -68,19 +68,25 @@ REFUSALS = ("on different paths", "unknown at compile time", "has no single type
 class _Runtime:
     """Hooks the instrumented CPython copy calls; ``wraps`` counts int64 wrap-arounds,
     ``nonfinite`` the float intermediates that were inf or NaN (what makes a point
-    singular for the gradient oracle, ``son.fuzz.grad``)."""
+    singular for the gradient oracle, ``son.fuzz.grad``), ``peak`` the largest
+    magnitude of a finite float operator result (the scale of the rounding errors two
+    ways of summing the same derivative terms may differ by)."""
 
     def __init__(self):
         self.wraps = 0
         self.nonfinite = 0
+        self.peak = 0.0
 
     def wrap(self, v):
         """DESIGN.md, Semantics: ``int`` is int64 with two's-complement wrap-around."""
         if type(v) is int and not INT64_MIN <= v <= INT64_MAX:
             self.wraps += 1
             v = (v - INT64_MIN) % 2 ** 64 + INT64_MIN
-        elif type(v) is float and not math.isfinite(v):
-            self.nonfinite += 1
+        elif type(v) is float:
+            if not math.isfinite(v):
+                self.nonfinite += 1
+            elif abs(v) > self.peak:
+                self.peak = abs(v)
         return v
 
     def seen(self, v):
@@ -94,6 +100,8 @@ class _Runtime:
             return 0  # a * 2**b is 0 modulo 2**64: no need to build the huge int
         if op == "**":
             return self.power(a, b)
+        if op == "**-":  # a constant negative int exponent: float(a) ** b, as CPython
+            return self.power(float(a), b)
         return self.wrap(_BINOPS[op](a, b))
 
     def power(self, a, b):
@@ -148,6 +156,18 @@ _CALL_HOOKS = {"abs": "abs", "int": "to_int", "math.floor": "to_int", "math.ceil
                "math.trunc": "to_int"}
 
 
+def _negative_int_constant(e: ast.expr) -> bool:
+    """Is ``e`` an expression of int literals only (son folds it while parsing) whose
+    value is negative?  ``a ** -1`` is then CPython's ``float(a) ** -1`` in son too."""
+    if any(isinstance(x, (ast.Name, ast.Call, ast.Attribute, ast.Subscript)) for x in ast.walk(e)):
+        return False
+    try:
+        v = eval(compile(ast.Expression(e), "<exponent>", "eval"), {})  # noqa: S307 - literals only
+    except Exception:  # noqa: BLE001 - not a constant son folds
+        return False
+    return type(v) is int and v < 0
+
+
 def _hook(name: str, *args: ast.expr) -> ast.Call:
     return ast.Call(ast.Attribute(ast.Name("__rt", ast.Load()), name, ast.Load()), list(args), [])
 
@@ -161,8 +181,10 @@ class _Instrument(ast.NodeTransformer):
         self.track = track
 
     def visit_BinOp(self, node):
+        negative = isinstance(node.op, ast.Pow) and _negative_int_constant(node.right)
         self.generic_visit(node)
-        return _hook("binop", ast.Constant(_OPS[type(node.op)]), node.left, node.right)
+        op = "**-" if negative else _OPS[type(node.op)]
+        return _hook("binop", ast.Constant(op), node.left, node.right)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
@@ -215,8 +237,9 @@ def instrument(source: str, track: bool = False) -> ast.Module:
 
 # ====================================================================== outcomes
 def canon(v):
-    """A comparable form of a value: floats by bit pattern (any NaN alike), ints and bools by
-    value, arrays by dtype and elements, tuples element by element.  The tests use it too
+    """A comparable form of a value: floats by bit pattern (any NaN alike), ints by value,
+    bools as bools (a kernel returns CPython's object: ``True``, not ``1``), arrays by
+    dtype and elements, tuples element by element.  The tests use it too
     (tests/conftest.py)."""
     if isinstance(v, np.ndarray):
         return ("array", str(v.dtype), tuple(canon(x) for x in v.tolist()))
@@ -227,7 +250,7 @@ def canon(v):
     if isinstance(v, tuple):  # a function returning several values
         return ("tuple", tuple(canon(x) for x in v))
     if isinstance(v, bool):
-        return ("int", int(v))
+        return ("bool", v)
     if isinstance(v, int):
         return ("int", v)
     if isinstance(v, float):

@@ -14,9 +14,9 @@ caller then does not use; the caller kills it (a built node with no user is dead
 
 Forward mode: ``ydot = sum_i p_i * xdot_i``.  Reverse mode: ``xbar_i += p_i * ybar``.
 Both products are built by ``product`` as ``ZMul`` (``son.nodes``): an exactly zero
-tangent or adjoint contributes exactly zero, whatever the partial (a strong zero):
-``x * inf`` on a path the result does not depend on gives a derivative 0, not
-``inf * 0 = nan``.
+tangent, adjoint or partial contributes exactly zero, whatever the other factor (a
+strong zero): ``x * inf`` on a path the result does not depend on gives a derivative
+0, not ``inf * 0 = nan``.
 
 Every partial is a *total* function: it never raises, whatever the operands (the
 primal's guards do not protect it, and passes may hoist it).  Where a divisor or a
@@ -172,17 +172,13 @@ def partials(*classes: type):
 def product(b, node: Node, i: int, p: Node, t: Node) -> Node:
     """The contribution ``p * t`` of a derivative ``t`` (a tangent, forward mode; an
     adjoint, reverse mode) through operand ``i`` of ``node``, whose partial is ``p``:
-    ``ZMul(p, t)``, so that a zero ``t`` contributes zero even times an inf partial.
-    The one exception is the partial of a ``ZMul(q, d)`` in ``q``, which is ``d``: the
-    node is the constant 0 where ``d == 0``, so there the zero is the partial's and
-    must absorb a non-finite ``t`` (forward over reverse through ``x * inf``):
-    ``ZMul(t, p)``.  O(1)."""
+    ``ZMul(p, t)``, so that a zero on either side contributes zero even times inf or
+    nan.  (``node`` and ``i`` say where the product is, for rules that may need it.)
+    O(1)."""
     if p.type.is_constant and p.type.con == 1.0:
         return t
     if p.type.is_constant and p.type.con == -1.0:
         return b.node(Neg, t)
-    if type(node) is ZMul and i == 1:
-        return b.node(ZMul, t, p)
     return b.node(ZMul, p, t)
 
 
@@ -241,7 +237,7 @@ PARTIALS[Add] = _binary(lambda b, x, y, o: b.const(1.0), lambda b, x, y, o: b.co
 PARTIALS[Sub] = _binary(lambda b, x, y, o: b.const(1.0), lambda b, x, y, o: b.const(-1.0))
 PARTIALS[Mul] = _binary(lambda b, x, y, o: _float(b, y), lambda b, x, y, o: _float(b, x))
 # zmul's partials are mul's: where d == 0 the product is the constant 0 and d/dp = d = 0
-# (``product`` makes that zero strong)
+# (strongly: the product of that partial and a tangent is a zmul too)
 PARTIALS[ZMul] = PARTIALS[Mul]
 # d(x/y)/dy = -x/y**2 = -out/y
 PARTIALS[Div] = _binary(lambda b, x, y, o: _recip(b, y),

@@ -223,17 +223,20 @@ class IEEEPow(Binary):
 
 
 class ZMul(Binary):
-    """``p * d`` where an exactly zero ``d`` absorbs a non-finite ``p``: 0.0, not
-    ``inf * 0 = nan``.  The product of a local partial ``p`` and an adjoint or a tangent
-    ``d`` (``rules.product`` builds it): a derivative that is exactly zero contributes
-    exactly zero (a "strong zero"; JAX's symbolic zeros do it where they are known
-    statically), so a partial that is inf on a path the result does not depend on
-    (``x * inf``) leaves the gradient finite.  Otherwise it is IEEE's ``p * d`` (a zero
-    ``p`` times an inf ``d`` is nan, as the sign of a zero is).
+    """``p * d`` where an exactly zero factor absorbs the other, inf and nan too: the
+    product of a local partial ``p`` and an adjoint or a tangent ``d`` (built by
+    ``son.grad.rules.product``).  A derivative that is exactly zero contributes exactly
+    zero (a "strong zero"; JAX's symbolic zeros do it where they are known statically):
+    a partial that is inf on a path the result does not depend on (``x * inf``) leaves
+    the gradient finite, and so does the inf tangent of ``x * inf`` through a ``max``
+    that did not take it (partial 0).
 
-    Not symmetric on purpose: a kernel tests ``isfinite(p)`` first, which for a
-    loop-invariant partial LLVM hoists, and never puts a test on the adjoint's
-    loop-carried chain (testing ``d`` there cost horner's gradient 1.8x).
+    The value is ``p * d`` when ``p`` is finite and non-zero (a zero ``d`` gives a
+    signed zero there), else ``0.0`` when either is zero, else ``p * d``.  That order
+    is the kernel's: it tests only the partial on the common path, which for a
+    loop-invariant partial LLVM hoists out of the loop, and never the adjoint's
+    loop-carried chain (a test of ``d`` there cost horner's gradient 1.8x); ``eval``
+    follows it bit for bit.  The sign of a zero derivative is not meaningful.
 
     Never built by the frontend: the derivative transforms (son/grad) build it."""
 
@@ -241,8 +244,10 @@ class ZMul(Binary):
     symbol = "zmul"
 
     def eval(self, p, d):
-        r = float(p) * float(d)
-        return 0.0 if d == 0 and not math.isfinite(p) else r
+        p, d = float(p), float(d)
+        if math.isfinite(p) and p != 0:
+            return p * d
+        return 0.0 if p == 0 or d == 0 else p * d
 
     def result_type(self, p, d):
         return FLOAT if p.kind and d.kind else BOTTOM

@@ -232,21 +232,21 @@ def mul_minus_one(n):
 
 @rule(ZMul)
 def zmul_zero(n):
-    """p zmul 0 -> 0.0   (an exactly zero derivative absorbs any partial, inf and nan too)."""
-    d = n.rhs.type
-    if d.is_constant and d.kind in ("int", "float", "bool") and d.con == 0:
-        return K(n, 0.0)
+    """p zmul 0 -> 0.0 and 0 zmul d -> 0.0   (an exactly zero factor absorbs the other, inf
+    and nan too; the sign of a zero derivative is not kept)."""
+    for x in (n.lhs, n.rhs):
+        t = x.type
+        if t.is_constant and t.kind in ("int", "float", "bool") and t.con == 0:
+            return K(n, 0.0)
 
 
 @rule(ZMul)
 def zmul_plain(n):
-    """p zmul d -> p * d   for floats, when ``p`` is a finite constant (zmul differs from
-    IEEE's product only for a non-finite ``p``) or ``d`` a non-zero constant (only a
-    zero ``d`` absorbs)."""
-    p, d = n.lhs.type, n.rhs.type
-    if p.kind != "float" or d.kind != "float":
-        return None
-    if (p.is_constant and math.isfinite(p.con)) or (d.is_constant and d.con != 0):
+    """p zmul d -> p * d   for floats when ``p`` is a finite non-zero constant: zmul is then
+    IEEE's product, in the kernel's order too."""
+    p = n.lhs.type
+    if p.kind == "float" and n.rhs.type.kind == "float" and p.is_constant and math.isfinite(p.con) \
+            and p.con != 0:
         return Mul(n.graph, n.lhs, n.rhs)
 
 
