@@ -270,6 +270,21 @@ def test_grad_oracle_does_not_flag_correct_gradients_at_kinks_and_branches():
     assert r.counts["modes"] == 8 and 0 < r.counts["fd"] < 8  # the stencil declines the kinks
 
 
+def test_grad_oracle_allows_the_rounding_of_cancelling_terms():
+    """Reverse and forward mode sum the same terms in different orders: where terms of
+    1e16 cancel (seed 3125 i3163: reverse mode adds 1, 1e16 and -1e16 to x's adjoint and
+    gets 0; forward mode gets 1) they agree only to that scale.  The same gradient off
+    by far more than that scale's rounding is still a failure."""
+    from son.fuzz.grad import _classify, check_grad
+
+    src = "def f(x0: float):\n    acc1 = x0 - x0\n    return x0 + 1e+16 * acc1\n"
+    r = check_grad(src, [(1.5,), (0.337,)])
+    assert not r.failures and r.counts["modes"] == 2, r.failures
+    assert _classify(0.0, 1.0, None, False, 1.5, 1.5, peak=1.5) == ("grad-vs-jvp", _classify(
+        0.0, 1.0, None, False, 1.5, 1.5)[1])                       # no large term: a failure
+    assert _classify(0.0, 1.0, None, False, 1.5, 1.5, peak=1.5e16) == "modes"
+
+
 def test_grad_oracle_classifies_singular_points():
     """A point whose CPython run meets an infinity is singular: equal infinities and a
     disagreement nothing can arbitrate are counted apart, not failures."""

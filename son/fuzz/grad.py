@@ -60,6 +60,7 @@ parameters (cached); with ``compiled`` one Numba compile (~0.2-0.5 s).
 
 from __future__ import annotations
 
+import contextlib
 import linecache
 import math
 from collections import Counter
@@ -69,6 +70,7 @@ import numpy as np
 
 import son
 from son.errors import SonError
+from son.nodes import Add, Mul, Neg, Sub, ZMul
 
 from .oracle import REFUSALS, Failure, _Runtime, canon, instrument
 
@@ -127,6 +129,38 @@ def _value(fn, args) -> float | None:
     except Exception:  # noqa: BLE001 - not a smooth point
         return None
     return v if type(v) is float and math.isfinite(v) else None
+
+
+#: the node classes whose results are the terms (and partial sums) of a derivative
+_TERM_NODES = (Add, Sub, Mul, ZMul, Neg)
+
+
+@contextlib.contextmanager
+def _terms():
+    """Record the largest magnitude of a finite float that the derivative's arithmetic
+    computes (``_TERM_NODES``) while the interpreter runs a transformed graph.  Two
+    modes that sum terms of 1e16 (``x + 1e16 * (x - x)``: reverse mode adds 1, 1e16 and
+    -1e16 to x's adjoint, forward mode multiplies 1e16 by 1 - 1) agree only to that
+    scale's rounding.  Yields a one-element list holding the peak."""
+    peak = [0.0]
+    plain = {cls: cls.eval for cls in _TERM_NODES}
+
+    def watch(ev):
+        def eval(self, *xs):
+            r = ev(self, *xs)
+            if type(r) is float and math.isfinite(r) and abs(r) > peak[0]:
+                peak[0] = abs(r)
+            return r
+
+        return eval
+
+    for cls, ev in plain.items():
+        cls.eval = watch(ev)
+    try:
+        yield peak
+    finally:
+        for cls, ev in plain.items():
+            cls.eval = ev
 
 
 def _call(run) -> tuple:
@@ -189,12 +223,19 @@ def _check_point(res: GradResult, fn, cpython, rt: _Runtime, transforms: dict, k
     grad, vg, jvp, kernel = _transforms(fn, transforms, wrt, compiled)
     fail = res.failures.append
     try:
-        rev = _call(lambda: grad(*_copy(a)))
+        with _terms() as terms:
+            rev = _call(lambda: grad(*_copy(a)))
         val = _call(lambda: vg(*_copy(a)))
         fwd = []
         for j in range(len(wrt)):
             basis = tuple(1.0 if m == j else 0.0 for m in range(len(wrt)))
-            fwd.append(_call(lambda basis=basis: jvp(_copy(a), basis)))
+            with _terms() as more:
+                fwd.append(_call(lambda basis=basis: jvp(_copy(a), basis)))
+            terms[0] = max(terms[0], more[0])
+        # the transforms fold constant terms while they are built (at the first point):
+        # the largest term seen at any point of this program stands for all of them
+        seen = transforms.setdefault(("terms", wrt), [0.0])
+        seen[0] = terms[0] = max(seen[0], terms[0])
     except _Refused:
         raise
     except Exception as e:  # noqa: BLE001 - son failing is a finding, not a campaign crash
@@ -216,7 +257,7 @@ def _check_point(res: GradResult, fn, cpython, rt: _Runtime, transforms: dict, k
         return
     for pos, i in enumerate(wrt):
         r, t, d = rev[1][pos], fwd[pos][1][1], diffs[pos]
-        verdict = _classify(r, t, d, singular, a[i], v0, rt.peak)
+        verdict = _classify(r, t, d, singular, a[i], v0, max(rt.peak, terms[0] * abs(a[i])))
         if verdict == "modes":
             res.counts["modes"] += 1
         elif verdict == "fd":
