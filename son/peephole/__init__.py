@@ -1,6 +1,7 @@
-"""Local rewriting: the rule table, value numbering and the worklist engine."""
+"""Local rewriting: rule sets, value numbering and the worklist engine."""
 
 from .engine import MAX_REWRITES, Peephole
-from .rules import RULES, rule
+from .rules import DEFAULT_RULES, rule
+from .ruleset import RuleSet
 
-__all__ = ["MAX_REWRITES", "Peephole", "RULES", "rule"]
+__all__ = ["DEFAULT_RULES", "MAX_REWRITES", "Peephole", "RuleSet", "rule"]

@@ -39,7 +39,8 @@ from typing import Callable, Iterable
 
 from ..errors import SonError
 from ..nodes import Constant, Load, NewArray, Node, Proj, Region, Store
-from .rules import RULES
+from .rules import DEFAULT_RULES
+from .ruleset import RuleSet
 
 #: in-place rewrites of one node in one visit, and (plus the graph's size) new nodes
 #: built by one chain of rewrites, before the rules are declared not to terminate
@@ -104,11 +105,17 @@ class _Chain:
 
 
 class Peephole:
-    """Local optimizer for one graph.  ``enabled=False`` only computes types."""
+    """Local optimizer for one graph with the rules of ``rules`` (a ``RuleSet``; default:
+    ``DEFAULT_RULES``).  ``enabled=False`` only computes types."""
 
-    def __init__(self, graph, enabled: bool = True, tracer: Tracer | None = None):
+    def __init__(self, graph, rules: RuleSet | None = None, *, enabled: bool = True,
+                 tracer: Tracer | None = None):
         self.graph = graph
         self.enabled = enabled
+        self.rules = DEFAULT_RULES if rules is None else rules
+        #: node class -> rules: the set's own table (a dict of lists), so dispatch is one
+        #: lookup and later changes to the set are seen
+        self._table = self.rules.table
         #: called as tracer(rule, old, new) for every rewrite; defaults to the graph's
         #: own ``tracer`` attribute, which ``son.trace`` sets while passes run
         self.tracer = tracer if tracer is not None else getattr(graph, "tracer", None)
@@ -185,7 +192,7 @@ class Peephole:
         """Fold to a constant or apply the first rule that fires; None if none does."""
         if n.type.is_constant and _foldable(n):
             return self._hit("fold", n, Constant(self.graph, n.type), fired)
-        rules = RULES.get(type(n), ())
+        rules = self._table.get(type(n), ())
         # a Region's rules may replace its Phis (``_drop_phis``): their users change too
         phi_users = ([u for p in n.phis() for u in p.outputs]
                      if rules and self._work is not None and isinstance(n, Region) else ())
