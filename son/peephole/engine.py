@@ -30,12 +30,23 @@ too.  Terms that grow without repeating are stopped by a bound: at most
 ``MAX_REWRITES`` plus the graph's node count of new nodes built by one chain
 (a legitimate chain, such as reassociating ``((a+1)+2)+...``, consumes one
 existing node per new one).  Bookkeeping is O(1) per rewrite.
+
+Rules and tracing are parameters: ``Peephole(graph, rules, tracer=fn)`` tries
+the rules of the ``RuleSet`` ``rules`` and calls ``fn(rule, old, new)`` for
+every rewrite.  Engines a pass builds inside itself (SCCP's cleanup) are not
+given them by their caller: they take the ones of the enclosing
+``rewrite_context(rules, tracer)``, which ``son.optimize`` opens around each
+pass (default: ``DEFAULT_RULES``, no tracer).  The context is a
+``contextvars`` value, so it ends with the ``with`` block and never leaks
+into a later parse.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterable, Iterator
 
 from ..errors import SonError
 from ..nodes import Constant, Load, NewArray, Node, Proj, Region, Store
@@ -47,6 +58,30 @@ from .ruleset import RuleSet
 MAX_REWRITES = 100
 
 Tracer = Callable[[str, Node, Node], None]
+
+#: the rules and tracer of engines built without them: see ``rewrite_context``
+_CONTEXT: ContextVar[tuple[RuleSet, Tracer | None]] = ContextVar("son_rewrite_context",
+                                                                 default=(DEFAULT_RULES, None))
+
+
+@contextmanager
+def rewrite_context(rules: RuleSet | None = None, tracer: Tracer | None = None) -> Iterator[None]:
+    """Within the block, engines built without ``rules`` or ``tracer`` use these (None keeps
+    the enclosing block's).  ``son.optimize(g, p, rules=..., tracer=...)`` opens one around
+    each pass, so that the engines a pass builds inside itself see them too."""
+    outer_rules, outer_tracer = _CONTEXT.get()
+    token = _CONTEXT.set((outer_rules if rules is None else rules,
+                          outer_tracer if tracer is None else tracer))
+    try:
+        yield
+    finally:
+        _CONTEXT.reset(token)
+
+
+def current_tracer() -> Tracer | None:
+    """The tracer of the enclosing ``rewrite_context`` (None outside one); passes that
+    rewrite without the engine report their rewrites to it."""
+    return _CONTEXT.get()[1]
 
 
 def _foldable(n: Node) -> bool:
@@ -106,19 +141,20 @@ class _Chain:
 
 class Peephole:
     """Local optimizer for one graph with the rules of ``rules`` (a ``RuleSet``; default:
-    ``DEFAULT_RULES``).  ``enabled=False`` only computes types."""
+    the enclosing ``rewrite_context``'s, ``DEFAULT_RULES``).  ``enabled=False`` only
+    computes types."""
 
     def __init__(self, graph, rules: RuleSet | None = None, *, enabled: bool = True,
                  tracer: Tracer | None = None):
+        context_rules, context_tracer = _CONTEXT.get()
         self.graph = graph
         self.enabled = enabled
-        self.rules = DEFAULT_RULES if rules is None else rules
+        self.rules = context_rules if rules is None else rules
         #: node class -> rules: the set's own table (a dict of lists), so dispatch is one
         #: lookup and later changes to the set are seen
         self._table = self.rules.table
-        #: called as tracer(rule, old, new) for every rewrite; defaults to the graph's
-        #: own ``tracer`` attribute, which ``son.trace`` sets while passes run
-        self.tracer = tracer if tracer is not None else getattr(graph, "tracer", None)
+        #: called as tracer(rule, old, new) for every rewrite (default: the context's)
+        self.tracer = context_tracer if tracer is None else tracer
         #: while iterating: the queue of nodes to visit, and the same nodes as a set
         self._queue: deque[Node] = deque()
         self._work: dict[Node, None] | None = None
