@@ -28,6 +28,7 @@ from typing import Callable, Iterable, Sequence
 
 from .errors import SonError
 from .nodes import Constant, Graph, If, Loop, Phi
+from .peephole.engine import rewrite_context
 
 PassFn = Callable[[Graph], "dict | None"]
 
@@ -203,9 +204,13 @@ class PipelineStats(list):
 
 
 def optimize(graph: Graph, pipeline: str | Sequence = DEFAULT_PIPELINE,
-             inplace: bool = False) -> tuple[Graph, PipelineStats]:
+             inplace: bool = False, *, rules=None, tracer=None) -> tuple[Graph, PipelineStats]:
     """Run ``pipeline`` (see ``parse_pipeline``) on ``graph`` or, unless ``inplace``,
-    on a copy with the same node ids; return the graph and per-pass statistics."""
+    on a copy with the same node ids; return the graph and per-pass statistics.
+
+    Every peephole engine the passes build uses the ``RuleSet`` ``rules`` (default:
+    ``son.peephole.DEFAULT_RULES``) and reports each rewrite to ``tracer(rule, old,
+    new)``, through ``son.peephole.rewrite_context``."""
     import son
 
     passes = parse_pipeline(pipeline)
@@ -215,7 +220,8 @@ def optimize(graph: Graph, pipeline: str | Sequence = DEFAULT_PIPELINE,
         before = Census.of(g)
         hits = Counter(g.rule_hits)
         t0 = time.perf_counter()
-        info = p(g)
+        with rewrite_context(rules, tracer):
+            info = p(g)
         seconds = time.perf_counter() - t0
         if son.debug:
             g.verify()

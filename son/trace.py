@@ -131,13 +131,9 @@ def trace(fn: Callable | str, pipeline: str | Sequence = "sccp", snapshots: bool
         g = parse(fn, argtypes=argtypes, args=args, tracer=record)
     parsed = g.copy()
     holder.append(g)
-    g.tracer = record
-    try:
-        for p in parse_pipeline(pipeline):
-            current[0] = p.name
-            optimize(g, [p], inplace=True)
-            if snapshots and steps and steps[-1].pass_name == p.name and steps[-1].graph is None:
-                steps[-1].graph = g.copy()
-    finally:
-        del g.tracer
+    for p in parse_pipeline(pipeline):
+        current[0] = p.name
+        optimize(g, [p], inplace=True, tracer=record)
+        if snapshots and steps and steps[-1].pass_name == p.name and steps[-1].graph is None:
+            steps[-1].graph = g.copy()
     return Trace(g.name, steps, parsed, g)

@@ -26,7 +26,7 @@ from son.exec.codegen import generate
 from son.nodes import Add, Constant, Mul
 from son.nodes.printer import format_graph
 from son.passes import optimize
-from son.peephole import MAX_REWRITES, RULES, rule
+from son.peephole import DEFAULT_RULES, MAX_REWRITES, rule
 from son.peephole.rules import K
 from son.viz import diff, to_dot, to_networkx
 
@@ -36,11 +36,16 @@ son.debug = True
 # ---------------------------------------------------------------- termination
 @pytest.fixture
 def user_rules():
-    """Restore the rule table after a test registers its own rules."""
-    saved = {cls: list(rules) for cls, rules in RULES.items()}
-    yield
-    RULES.clear()
-    RULES.update(saved)
+    """Take out the rules a test registers globally (in ``DEFAULT_RULES``) after it."""
+    before = set(DEFAULT_RULES.names())
+    saved = {cls: list(rules) for cls, rules in DEFAULT_RULES.table.items()}
+    try:
+        yield
+    finally:
+        for name in DEFAULT_RULES.names():
+            if name not in before:
+                DEFAULT_RULES.remove(name)
+    assert DEFAULT_RULES.table == saved
 
 
 def _is_param(x, name: str) -> bool:
@@ -52,22 +57,21 @@ def product(a: int, b: int):
 
 
 def test_two_rules_that_swap_back_and_forth_are_reported_by_name(user_rules):
-    @rule(Mul)
+    # first in the table, so that the built-in ``commute`` does not get there first
+    @rule(Mul, first=True)
     def a_times_b_to_b_times_a(n):
         """a*b -> b*a (a deliberately cycling rule)."""
         if _is_param(n.lhs, "a"):
             n.swap_inputs(1, 2)
             return n
 
-    @rule(Mul)
+    @rule(Mul, first=True)
     def b_times_a_to_a_times_b(n):
         """b*a -> a*b (undoes the rule above)."""
         if _is_param(n.lhs, "b"):
             n.swap_inputs(1, 2)
             return n
 
-    # first in the table, so that the built-in ``commute`` does not get there first
-    RULES[Mul][:0] = [RULES[Mul].pop(), RULES[Mul].pop()]
     with pytest.raises(son.SonError) as e:
         son.parse(product)
     msg = str(e.value)
@@ -93,16 +97,15 @@ def test_a_rule_that_fights_a_builtin_rule_names_both(user_rules):
 def test_the_cycle_is_found_by_the_peephole_pass_too(user_rules):
     g = son.parse(product, peephole=False)
 
-    @rule(Mul)
+    @rule(Mul, first=True)
     def swap_always(n):
         """a*b -> b*a in place, every time."""
         n.swap_inputs(1, 2)
         return n
 
-    RULES[Mul].insert(0, RULES[Mul].pop())
     with pytest.raises(son.SonError, match="swap_always"):
         optimize(g, "peephole")
-    RULES[Mul].remove(swap_always)
+    DEFAULT_RULES.remove("swap_always")
     h, _ = optimize(g, "peephole")  # without the rule the same graph settles
     assert son.interpret(h, 6, 7) == product(6, 7)
 

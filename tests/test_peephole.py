@@ -1,4 +1,4 @@
-"""The parse-time peephole: every rule of ``son.peephole.RULES`` fires where it is
+"""The parse-time peephole: every rule of ``son.peephole.DEFAULT_RULES`` fires where it is
 valid (text IR before/after) and does not fire at its edge (floats, unknown numbers,
 bools), constant folding (int64 wrap, IEEE floats, never a division by zero), GVN,
 dead control, and the engine itself.  Every case is run against CPython and against
@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 
 import numpy as np
 import pytest
@@ -29,12 +30,14 @@ from son.nodes import (
     Raise,
     Region,
     Return,
+    Shl,
     ZMul,
     ir,
     wrap64,
 )
 from son.nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, NUMBER, constant
-from son.peephole import RULES, Peephole
+from son.peephole import DEFAULT_RULES, Peephole, RuleSet, rule
+from son.peephole.rules import K, ints
 
 INT_EDGES = [0, 1, -1, 7, -8, INT64_MAX, INT64_MIN]
 FLOAT_EDGES = [0.0, -0.0, 1.5, -2.5, math.nan, math.inf, -math.inf, 1e308, 2.0**53, 1e16, -5e15]
@@ -268,7 +271,7 @@ def test_not_not_keeps_an_int_operand():
 
 
 def test_every_rule_has_cases():
-    names = {r.__name__ for rules in RULES.values() for r in rules}
+    names = set(DEFAULT_RULES.names())
     control = {"proj_dead", "proj_if_fold", "region_dead_input", "region_collapse", "loop_dead",
                "phi_branch_bool", "region_empty_diamond",
                "phi_same", "stop_dead_exit"}
@@ -641,7 +644,7 @@ def test_rule_hits_count_rules_fold_and_gvn():
     g = son.parse_source("def f(a: int, b: int): return (a*b + b*a) + (2 + 3) + a - a")
     for name in ("commute", "gvn", "fold"):
         assert g.rule_hits[name] >= 1, name
-    assert set(g.rule_hits) <= {r.__name__ for rs in RULES.values() for r in rs} | {"fold", "gvn"}
+    assert set(g.rule_hits) <= set(DEFAULT_RULES.names()) | {"fold", "gvn"}
 
 
 def test_tracer_sees_every_hit():
@@ -742,7 +745,7 @@ def test_peephole_disabled_only_computes_types():
     assert not g.rule_hits
 
 
-def test_a_cycling_rule_set_is_reported(monkeypatch):
+def test_a_cycling_rule_set_is_reported():
     from son.errors import SonError
 
     def flip(n):
@@ -755,9 +758,8 @@ def test_a_cycling_rule_set_is_reported(monkeypatch):
     g = Graph("f", [("a", BOOL), ("b", BOOL)])
     a, b = (Proj(g, g.start, 2 + i, s).keep() for i, s in enumerate("ab"))
     n = Add(g, a, b).keep()
-    monkeypatch.setitem(RULES, Add, [flip])
     with pytest.raises(SonError, match="cycle"):
-        Peephole(g).peep(n)
+        Peephole(g, RuleSet("flip").add(flip, Add)).peep(n)
 
 
 def test_types_of_parameters_drive_the_rules():
@@ -836,3 +838,120 @@ def test_zmul_rules(rule, p, d, fires, want):
         expect = pv * dv if math.isfinite(pv) and pv != 0 else 0.0 if pv == 0 or dv == 0 else pv * dv
         got = son.interpret(g, *args)
         assert got == expect or (math.isnan(got) and math.isnan(expect)), (args, got)
+
+
+# ---------------------------------------------------------------- rule sets are values
+def shifted(a: int):
+    return a << 3
+
+
+def _shl_to_mul(scale: int):
+    """A rule ``shl_to_mul`` for Shl: x << k -> x * (2**k * scale) (scale 2 is the bug a
+    notebook user wrote first, scale 1 the fix)."""
+
+    def shl_to_mul(n):
+        """x << k -> x * 2**k   (ints, 0 <= k <= 62)."""
+        k = n.rhs
+        if ints(n.lhs) and type(k) is Constant and 0 <= k.type.con <= 62:
+            return Mul(n.graph, n.lhs, K(n, 2 ** k.type.con * scale))
+
+    return shl_to_mul
+
+
+def test_a_rule_redefined_under_its_name_replaces_the_old_one_in_place():
+    """The notebook case: the buggy rule, then the same cell re-run with the fix, then
+    the rule removed; each parse gives what the set holds at that time."""
+    mine = DEFAULT_RULES.copy("notebook")
+    mine.rule(Shl)(_shl_to_mul(2))
+    g = son.parse(shifted, rules=mine)
+    assert g.rule_hits["shl_to_mul"] == 1
+    assert son.interpret(g, 1) == 16 != shifted(1)  # the bug shows
+    position, count = mine.for_class(Shl).index(mine["shl_to_mul"]), len(mine)
+
+    fixed = mine.rule(Shl)(_shl_to_mul(1))  # the cell re-run: same name, fixed body
+    assert mine["shl_to_mul"] is fixed and len(mine) == count
+    assert mine.for_class(Shl).index(fixed) == position
+    g = son.parse(shifted, rules=mine)
+    assert g.rule_hits["shl_to_mul"] == 1
+    assert [son.interpret(g, a) for a in (1, -3, 2**60)] == [wrap64(shifted(a)) for a in (1, -3, 2**60)]
+
+    mine.remove("shl_to_mul")
+    g = son.parse(shifted, rules=mine)
+    assert "shl_to_mul" not in mine and g.rule_hits["shl_to_mul"] == 0
+    assert son.interpret(g, 1) == 8
+    with pytest.raises(son.SonError, match="no rule named 'shl_to_mul'.*notebook"):
+        mine.remove("shl_to_mul")
+
+
+def test_a_rule_registered_globally_is_replaced_and_removed_by_name():
+    """The same case through the module-level ``@rule`` (son's default set)."""
+    names, table = DEFAULT_RULES.names(), {c: list(rs) for c, rs in DEFAULT_RULES.table.items()}
+    try:
+        rule(Shl)(_shl_to_mul(2))
+        assert son.interpret(son.parse(shifted), 1) == 16
+        rule(Shl)(_shl_to_mul(1))  # redefined: replaces, earlier rules no longer win
+        g = son.parse(shifted)
+        assert g.rule_hits["shl_to_mul"] == 1 and son.interpret(g, 1) == 8
+    finally:
+        DEFAULT_RULES.remove("shl_to_mul")
+    assert DEFAULT_RULES.names() == names and DEFAULT_RULES.table == table
+    assert son.parse(shifted).rule_hits["shl_to_mul"] == 0
+
+
+def test_a_rule_set_given_to_one_parse_does_not_affect_another():
+    mine = DEFAULT_RULES.copy()
+    mine.rule(Shl)(_shl_to_mul(1))
+    assert "shl_to_mul" not in DEFAULT_RULES
+    assert son.parse(shifted, rules=mine).rule_hits["shl_to_mul"] == 1
+    assert son.parse(shifted).rule_hits["shl_to_mul"] == 0  # afterwards, without rules=
+    assert son.parse_source("def f(a: int): return a << 3", rules=mine).rule_hits["shl_to_mul"] == 1
+    assert son.parse_source("def f(a: int): return a << 3").rule_hits["shl_to_mul"] == 0
+    # the optimizer's passes take a rule set too, for that run only
+    raw = son.parse(shifted, peephole=False)
+    g, stats = son.optimize(raw, "peephole", rules=mine)
+    assert stats[0].rule_hits["shl_to_mul"] == 1 and son.interpret(g, 5) == shifted(5)
+    g, stats = son.optimize(raw, "peephole")
+    assert stats[0].rule_hits["shl_to_mul"] == 0
+
+
+def test_rule_sets_are_built_from_others():
+    without = DEFAULT_RULES.without("commute", "add_zero")
+    assert "commute" in DEFAULT_RULES and "commute" not in without and "add_zero" not in without
+    assert len(without) == len(DEFAULT_RULES) - 2
+    kept = [n for n in DEFAULT_RULES.names() if n not in ("commute", "add_zero")]
+    assert [r.__name__ for r in without] == kept
+    g = son.parse_source("def f(a: int): return 0 + a", rules=without)
+    assert ir(g) == "return (0+a)" and not g.rule_hits["commute"]
+    assert ir(son.parse_source("def f(a: int): return 0 + a")) == "return a"
+
+    extra = RuleSet("extra")
+    extra.rule(Shl)(_shl_to_mul(1))
+    both = without.copy().extend(extra)
+    assert both.names() == without.names() + ["shl_to_mul"]
+    assert son.parse(shifted, rules=both).rule_hits["shl_to_mul"] == 1
+    assert son.parse_source("def f(a: int): return 0 + a", rules=RuleSet("empty")).rule_hits.total() == 0
+
+    def first_rule(n):
+        """Tried before every other Add rule."""
+
+    assert RuleSet().rule(Add)(first_rule) is first_rule
+    ahead = DEFAULT_RULES.copy().add(first_rule, Add, first=True)
+    assert ahead.for_class(Add)[0] is first_rule and DEFAULT_RULES.for_class(Add)[0] is not first_rule
+    with pytest.raises(son.SonError, match="named function"):
+        RuleSet().add(lambda n: None, Add)
+    with pytest.raises(son.SonError, match="node classes"):
+        RuleSet().rule()(first_rule)
+
+
+def test_tracing_is_a_parameter_of_the_engine_and_of_optimize():
+    seen = []
+    raw = son.parse_source("def f(a: int): return (2 + a) * 1 - 0", peephole=False)
+    g = raw.copy()
+    Peephole(g, tracer=lambda rule, old, new: seen.append(rule)).iterate(g.nodes())
+    assert Counter(seen) == g.rule_hits and not hasattr(g, "tracer")
+    seen.clear()
+    g, stats = son.optimize(raw, "peephole,sccp", tracer=lambda rule, old, new: seen.append(rule))
+    assert Counter(seen) == g.rule_hits - raw.rule_hits and seen
+    seen.clear()
+    son.optimize(raw, "peephole,sccp")  # the tracer was for that run only
+    assert not seen

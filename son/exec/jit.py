@@ -586,10 +586,10 @@ def _pristine(pipeline: str) -> bool:
     """True if every registered pass and peephole rule is son's own (a user's extension
     is code the index cannot fingerprint).  O(passes + rules)."""
     from ..passes import PASSES
-    from ..peephole.rules import RULES
+    from ..peephole.rules import DEFAULT_RULES
 
     return (all(getattr(p.fn, "__module__", "").startswith("son.") for p in PASSES.values())
-            and all(getattr(r, "__module__", "").startswith("son.") for rs in RULES.values() for r in rs))
+            and all(getattr(r, "__module__", "").startswith("son.") for r in DEFAULT_RULES))
 
 
 def _function_fp(fn) -> str | None:

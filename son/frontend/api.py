@@ -24,19 +24,21 @@ def _verify_if_debug(g: Graph) -> Graph:
 
 
 def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=None,
-          deps: list | None = None) -> Graph:
+          deps: list | None = None, rules=None) -> Graph:
     """Build the graph of Python function ``fn`` (defined in a file or a notebook cell).
 
     Parameter types come from ``argtypes`` (a sequence or a dict by name), else
     from example arguments ``args``, else from annotations, else they are an
-    unknown number.  ``peephole=False`` gives the raw graph; ``tracer(rule,
-    old, new)`` is called for every rewrite.  ``deps``, if given, receives one
-    ``(path, name, value)`` per read outside the function (globals, closure cells,
-    builtins, module attributes; ``path`` names the inlined callees it was read in).
+    unknown number.  ``peephole=False`` gives the raw graph; ``rules`` is the
+    peephole's ``RuleSet`` (default: ``son.peephole.DEFAULT_RULES``, son's own
+    rules); ``tracer(rule, old, new)`` is called for every rewrite.  ``deps``, if
+    given, receives one ``(path, name, value)`` per read outside the function
+    (globals, closure cells, builtins, module attributes; ``path`` names the
+    inlined callees it was read in).
     """
     with gc_paused():  # ast.parse of a large function also builds many objects
         src = source_of(fn)
-    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer, deps))
+    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer, deps, rules))
 
 
 _COUNTER = [0]
@@ -44,12 +46,12 @@ _COUNTER = [0]
 
 def parse_source(text: str, name: str | None = None, peephole: bool = True, argtypes=None,
                  args=None, globals: dict | None = None, filename: str | None = None,
-                 tracer=None) -> Graph:
+                 tracer=None, rules=None) -> Graph:
     """Build the graph of function ``name`` (default: the last one) defined in ``text``.
 
     The text is executed as a module (with ``math``, ``np`` and ``numpy``
     available) so that helper functions and constants it defines can be
-    inlined and folded.
+    inlined and folded.  ``tracer`` and ``rules`` are those of ``son.parse``.
     """
     if filename is None:
         _COUNTER[0] += 1
@@ -69,4 +71,5 @@ def parse_source(text: str, name: str | None = None, peephole: bool = True, argt
     exec(code, namespace)  # noqa: S102 - the user's own code
     src_from_text.pyfunc = namespace.get(src_from_text.name)
     src_from_text.defaults = getattr(src_from_text.pyfunc, "__defaults__", None) or ()
-    return _verify_if_debug(build_graph(src_from_text, peephole, argtypes, args, tracer))
+    return _verify_if_debug(build_graph(src_from_text, peephole, argtypes, args, tracer,
+                                        rules=rules))

@@ -1326,14 +1326,15 @@ _CALLS: dict = {
 
 # ==================================================================== entry points
 def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=None,
-                tracer=None, deps: list | None = None) -> Graph:
+                tracer=None, deps: list | None = None, rules=None) -> Graph:
     """Parse ``src`` into a new Graph (the body of ``son.parse``); ``deps``, if given,
-    receives every read outside the function (see ``FunctionParser.note``)."""
+    receives every read outside the function (see ``FunctionParser.note``); ``rules``
+    is the peephole's ``RuleSet`` (None: the default)."""
     with gc_paused(), deep_syntax_trees():
-        return _build_graph(src, peephole, argtypes, args, tracer, deps)
+        return _build_graph(src, peephole, argtypes, args, tracer, deps, rules)
 
 
-def _build_graph(src, peephole, argtypes, args, tracer, deps=None) -> Graph:
+def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -> Graph:
     a = src.tree.args
     where = f"{src.filename}:{src.tree.lineno + src.line0}"
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
@@ -1357,7 +1358,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None) -> Graph:
     types = param_types(names, ann, argtypes, args, where)
     g = Graph(src.name, list(zip(names, types)))
     g.source = (src.filename, src.tree.lineno + src.line0)
-    peep = Peephole(g, enabled=peephole, tracer=tracer)
+    peep = Peephole(g, rules, enabled=peephole, tracer=tracer)
     ctrl = peep.peep(CProj(g, g.start, 0))
     mem = peep.peep(Proj(g, g.start, 1, "mem"))
     scope = Scope(g, ctrl, mem)

@@ -1,6 +1,8 @@
-"""Local rewriting: the rule table, value numbering and the worklist engine."""
+"""Local rewriting: rule sets, value numbering and the worklist engine."""
 
-from .engine import MAX_REWRITES, Peephole
-from .rules import RULES, rule
+from .engine import MAX_REWRITES, Peephole, current_tracer, rewrite_context
+from .rules import DEFAULT_RULES, rule
+from .ruleset import RuleSet
 
-__all__ = ["MAX_REWRITES", "Peephole", "RULES", "rule"]
+__all__ = ["DEFAULT_RULES", "MAX_REWRITES", "Peephole", "RuleSet", "current_tracer", "rewrite_context",
+           "rule"]

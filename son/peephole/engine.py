@@ -30,22 +30,58 @@ too.  Terms that grow without repeating are stopped by a bound: at most
 ``MAX_REWRITES`` plus the graph's node count of new nodes built by one chain
 (a legitimate chain, such as reassociating ``((a+1)+2)+...``, consumes one
 existing node per new one).  Bookkeeping is O(1) per rewrite.
+
+Rules and tracing are parameters: ``Peephole(graph, rules, tracer=fn)`` tries
+the rules of the ``RuleSet`` ``rules`` and calls ``fn(rule, old, new)`` for
+every rewrite.  Engines a pass builds inside itself (SCCP's cleanup) are not
+given them by their caller: they take the ones of the enclosing
+``rewrite_context(rules, tracer)``, which ``son.optimize`` opens around each
+pass (default: ``DEFAULT_RULES``, no tracer).  The context is a
+``contextvars`` value, so it ends with the ``with`` block and never leaks
+into a later parse.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from typing import Callable, Iterable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterable, Iterator
 
 from ..errors import SonError
 from ..nodes import Constant, Load, NewArray, Node, Proj, Region, Store
-from .rules import RULES
+from .rules import DEFAULT_RULES
+from .ruleset import RuleSet
 
 #: in-place rewrites of one node in one visit, and (plus the graph's size) new nodes
 #: built by one chain of rewrites, before the rules are declared not to terminate
 MAX_REWRITES = 100
 
 Tracer = Callable[[str, Node, Node], None]
+
+#: the rules and tracer of engines built without them: see ``rewrite_context``
+_CONTEXT: ContextVar[tuple[RuleSet, Tracer | None]] = ContextVar("son_rewrite_context",
+                                                                 default=(DEFAULT_RULES, None))
+
+
+@contextmanager
+def rewrite_context(rules: RuleSet | None = None, tracer: Tracer | None = None) -> Iterator[None]:
+    """Within the block, engines built without ``rules`` or ``tracer`` use these (None keeps
+    the enclosing block's).  ``son.optimize(g, p, rules=..., tracer=...)`` opens one around
+    each pass, so that the engines a pass builds inside itself see them too."""
+    outer_rules, outer_tracer = _CONTEXT.get()
+    token = _CONTEXT.set((outer_rules if rules is None else rules,
+                          outer_tracer if tracer is None else tracer))
+    try:
+        yield
+    finally:
+        _CONTEXT.reset(token)
+
+
+def current_tracer() -> Tracer | None:
+    """The tracer of the enclosing ``rewrite_context`` (None outside one); passes that
+    rewrite without the engine report their rewrites to it."""
+    return _CONTEXT.get()[1]
 
 
 def _foldable(n: Node) -> bool:
@@ -104,14 +140,21 @@ class _Chain:
 
 
 class Peephole:
-    """Local optimizer for one graph.  ``enabled=False`` only computes types."""
+    """Local optimizer for one graph with the rules of ``rules`` (a ``RuleSet``; default:
+    the enclosing ``rewrite_context``'s, ``DEFAULT_RULES``).  ``enabled=False`` only
+    computes types."""
 
-    def __init__(self, graph, enabled: bool = True, tracer: Tracer | None = None):
+    def __init__(self, graph, rules: RuleSet | None = None, *, enabled: bool = True,
+                 tracer: Tracer | None = None):
+        context_rules, context_tracer = _CONTEXT.get()
         self.graph = graph
         self.enabled = enabled
-        #: called as tracer(rule, old, new) for every rewrite; defaults to the graph's
-        #: own ``tracer`` attribute, which ``son.trace`` sets while passes run
-        self.tracer = tracer if tracer is not None else getattr(graph, "tracer", None)
+        self.rules = context_rules if rules is None else rules
+        #: node class -> rules: the set's own table (a dict of lists), so dispatch is one
+        #: lookup and later changes to the set are seen
+        self._table = self.rules.table
+        #: called as tracer(rule, old, new) for every rewrite (default: the context's)
+        self.tracer = context_tracer if tracer is None else tracer
         #: while iterating: the queue of nodes to visit, and the same nodes as a set
         self._queue: deque[Node] = deque()
         self._work: dict[Node, None] | None = None
@@ -185,7 +228,7 @@ class Peephole:
         """Fold to a constant or apply the first rule that fires; None if none does."""
         if n.type.is_constant and _foldable(n):
             return self._hit("fold", n, Constant(self.graph, n.type), fired)
-        rules = RULES.get(type(n), ())
+        rules = self._table.get(type(n), ())
         # a Region's rules may replace its Phis (``_drop_phis``): their users change too
         phi_users = ([u for p in n.phis() for u in p.outputs]
                      if rules and self._work is not None and isinstance(n, Region) else ())

@@ -1,4 +1,4 @@
-"""The peephole rule table: ``RULES[NodeClass] -> [rule, ...]``, tried in order.
+"""son's peephole rules: ``DEFAULT_RULES``, a ``RuleSet`` keyed by node class, tried in order.
 
 A rule is a small named function of one node that returns a replacement
 node, the node itself after changing it in place (an operand swap), or
@@ -8,12 +8,17 @@ pessimistic at parse time and exact after the optimistic passes.
 
 Constant folding and value numbering are not rules: the engine does them for
 every node through ``compute()`` and ``key()``.
+
+``@rule(Add)`` registers into ``DEFAULT_RULES``, which every parse and pass
+uses unless given another set (``son.parse(f, rules=...)``); a rule defined
+again under the same name replaces the old one in place.  To try a rule
+without changing every later parse, register it in a copy:
+``mine = DEFAULT_RULES.copy(); @mine.rule(Add) ...`` (see ``ruleset.py``).
 """
 
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from typing import Callable
 
 from ..nodes import (
@@ -56,20 +61,20 @@ from ..nodes import (
     constant,
 )
 from ..nodes.types import CTRL, XCTRL
+from .ruleset import RuleSet
 
 Rule = Callable[[Node], "Node | None"]
-RULES: dict[type, list[Rule]] = defaultdict(list)
+
+#: son's own rules; the rule set of every parse and pass not given another
+DEFAULT_RULES = RuleSet("default")
 
 
-def rule(*classes: type) -> Callable[[Rule], Rule]:
-    """Register a rule for each of ``classes`` (appended: earlier rules win)."""
-
-    def register(fn: Rule) -> Rule:
-        for cls in classes:
-            RULES[cls].append(fn)
-        return fn
-
-    return register
+def rule(*classes: type, first: bool = False) -> Callable[[Rule], Rule]:
+    """Register a rule in ``DEFAULT_RULES`` for each of ``classes`` (appended: earlier
+    rules win; ``first=True`` puts it before them).  A rule of the same name is replaced
+    in place.  Global on purpose: every later parse sees it (``DEFAULT_RULES.remove``
+    takes it out); use ``RuleSet.rule`` on a copy to try a rule in one parse only."""
+    return DEFAULT_RULES.rule(*classes, first=first)
 
 
 # ---------------------------------------------------------------- helpers

@@ -66,6 +66,7 @@ from ..nodes import (
     XCtrl,
 )
 from ..nodes.types import CTRL, IF_NEITHER, MEM, XCTRL, TupleType
+from ..peephole.engine import current_tracer
 from ..peephole.rules import (
     loop_dead,
     proj_dead,
@@ -312,8 +313,9 @@ def _start_memory(graph: Graph) -> Node:
 
 # ---------------------------------------------------------------- dead control
 def _replace(old: Node, new: Node, touched: list[Node], why: str) -> None:
-    """Replace ``old`` by ``new`` for reason ``why`` (reported to ``son.trace``)."""
-    tracer = getattr(old.graph, "tracer", None)
+    """Replace ``old`` by ``new`` for reason ``why`` (reported to the tracer of the
+    enclosing ``rewrite_context``: ``son.trace``'s)."""
+    tracer = current_tracer()
     if tracer is not None:
         tracer(why, old, new)
     touched.extend(old.outputs)
