@@ -218,8 +218,6 @@ def _compare_atoms(n: Node) -> tuple[int, ...]:
     return (0, 1) if kinds == {"int", "float"} else ()
 
 
-
-
 # ---------------------------------------------------------------- helper functions
 #: functions a kernel may call, written into its module before it (only those used)
 HELPERS = {
@@ -631,11 +629,9 @@ def _balanced_outer(text: str) -> bool:
     return False
 
 
-
 def _unparen(text: str) -> str:
     """An argument of a call needs no outer parentheses (``range(n, -1, -1)``)."""
     return text[1:-1] if _balanced_outer(text) else text
-
 
 
 def _strip(text: str) -> str:

@@ -103,7 +103,6 @@ def _falls(stmts: list) -> bool:
     return True
 
 
-
 # ====================================================================== tree passes
 def _walk_lists(body: list) -> list[list]:
     """Every statement list of the tree, parents before children (iterative)."""
