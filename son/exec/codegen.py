@@ -33,7 +33,7 @@ import re
 from ..errors import SonError
 from ..nodes import Constant, Load, Loop, Node, Phi, Proj, Store
 from ..nodes.types import MEM, Type
-from .emit import _STATE, ABSTRACT, EMIT, HELPERS, Emit, _paren, literal
+from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _MIXED_MARK, MixedValues, return_converter
 from .render import _finish, _render
 from .structure import Structurer, _drive
@@ -64,7 +64,7 @@ class _Codegen(Structurer, MixedValues):
         self._loops_open = 0
         self._params()
         self.kinds = self.refine_kinds()
-        _STATE.kinds = self.kinds
+        EMIT_STATE.kinds = self.kinds
         self.mixed: set[Node] = set()  # values that are an int or a float at run time
         self.mixed_at: list[int] = []  # positions of the returned values that are mixed
         self.bool_at: list[int] = []  # positions of the returned values that may be a bool or not
@@ -201,7 +201,7 @@ class _Codegen(Structurer, MixedValues):
 
     # ------------------------------------------------------------------ the function
     def function(self, decorator: str) -> str:
-        _STATE.kinds, _STATE.helpers = self.kinds, set()
+        EMIT_STATE.kinds, EMIT_STATE.helpers = self.kinds, set()
         for b in self.blocks:
             self._prepare_block(b)
         storing = self._loops_that_store()
@@ -212,7 +212,7 @@ class _Codegen(Structurer, MixedValues):
         _drive(self.level(self.blocks[0], body, []))
         _finish(body)
         lines = []
-        for h in sorted(_STATE.helpers):
+        for h in sorted(EMIT_STATE.helpers):
             if decorator:
                 lines.append(decorator)
             lines.extend(HELPERS[h].strip("\n").splitlines())
@@ -247,4 +247,4 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     try:
         return _Codegen(schedule, fname).function(decorator)
     finally:
-        _STATE.kinds, _STATE.helpers = {}, set()
+        EMIT_STATE.kinds, EMIT_STATE.helpers = {}, set()

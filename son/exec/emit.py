@@ -119,8 +119,10 @@ class Emit:
         return self.atoms(n) if callable(self.atoms) else self.atoms
 
 
-#: the kinds of the values of the function being generated (``_Codegen.refine_kinds``)
-_STATE = threading.local()
+#: what the templates read about the function being generated on this thread: ``kinds``
+#: (node -> run-time kind of a 'number' value, ``mixed.MixedValues.refine_kinds``) and
+#: ``helpers`` (names of the HELPERS its code calls); see the module docstring
+EMIT_STATE = threading.local()
 
 
 def _kind(n: Node) -> str | None:
@@ -128,7 +130,7 @@ def _kind(n: Node) -> str | None:
     'number' the kind found by ``refine_kinds`` (an int-or-bool is an int)."""
     k = n.type.kind
     if k == "number":
-        return _STATE.kinds.get(n, k)
+        return EMIT_STATE.kinds.get(n, k)
     return k
 
 
@@ -329,7 +331,7 @@ def _store_int64(v):
 
 
 def _helper(name: str) -> str:
-    _STATE.helpers.add(name)
+    EMIT_STATE.helpers.add(name)
     return name
 
 

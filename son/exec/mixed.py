@@ -66,7 +66,7 @@ from ..nodes import (
 )
 from ..nodes.memory import TapeGrow
 from ..nodes.types import BOOL, FLOAT, INT, MEM, NONE, NUMBER, TOP, ArrayType, Type
-from .emit import _STATE, EMIT, _as_int, _balanced_outer, _compare, _kind, _strip
+from .emit import EMIT, EMIT_STATE, _as_int, _balanced_outer, _compare, _kind, _strip
 from .render import _If
 
 # ---------------------------------------------------------------- mixed values
@@ -291,7 +291,7 @@ class MixedValues:
     def _cases(self, n: Node, leaf: Callable[[list[str]], object]):
         """The decision tree of node ``n`` over the kinds of its mixed operands: a leaf is
         ``leaf(ops)`` written with the operands' texts and kinds of that case (the kinds are
-        set in ``_STATE.kinds`` while it runs; ``n``'s own kind too, where ``n`` is mixed:
+        set in ``EMIT_STATE.kinds`` while it runs; ``n``'s own kind too, where ``n`` is mixed:
         ``_kind(n)`` then says which case), an inner node ``(x, if_float, if_int)`` tests
         operand ``x``'s tag.  Cases that cannot happen (see the module docstring) are left
         out; None if none is left.  At most 2**k leaves for k mixed operands."""
@@ -299,7 +299,7 @@ class MixedValues:
         fixed = {operands[k] for k in _INT_OPERANDS.get(type(n), ()) if operands[k] in self.mixed}
         ms = [x for x in dict.fromkeys(operands) if x in self.mixed and x not in fixed]
         checked = type(n).result_type is not Node.result_type and type(n) not in _INT_OPERANDS
-        kinds = _STATE.kinds
+        kinds = EMIT_STATE.kinds
         trees: dict[tuple, object] = {}
         # bottom-up over the prefixes of the kind assignment (no recursion)
         for depth in range(len(ms), -1, -1):

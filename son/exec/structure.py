@@ -120,7 +120,7 @@ class _Level:
 
 @dataclass
 class _Range:
-    """A loop written ``for v<phi> in range(start, stop[, -1])`` (``_Codegen._range_loop``);
+    """A loop written ``for v<phi> in range(start, stop[, -1])`` (``Structurer._range_loop``);
     ``start`` is the text of the start, or None: the range reads the counter, which the
     entry's phi move assigns."""
 
