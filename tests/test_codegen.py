@@ -1,5 +1,6 @@
-"""Code generation (son/exec/codegen.py): structured control flow, the node table,
-and per-node semantics on edge values.
+"""Code generation (son/exec/codegen.py and the modules it joins: emit, render, mixed,
+structure): structured control flow, the node table, and per-node semantics on edge
+values.
 
 * The source for small functions is structured: one ``while True:`` or counted
   ``for ... in range`` per loop,

@@ -31,7 +31,7 @@ JIT_SETTINGS = settings(max_examples=6, deadline=None, derandomize=True, databas
 
 #: corpus functions son.jit refuses.  None: a variable that is an int on one path and a
 #: float on another (``s = 0`` then ``s += 0.5`` in a loop that may not run; 17 corpus
-#: functions) is compiled as a mixed value (son/exec/codegen.py) and returns CPython's
+#: functions) is compiled as a mixed value (son/exec/mixed.py) and returns CPython's
 #: int or float.
 MIXED_KINDS: set[str] = set()
 MIXED_MESSAGES = ("not a single int, float, bool", "on different paths")

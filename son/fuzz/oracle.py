@@ -59,7 +59,8 @@ PIPELINES: dict[str, tuple[bool, str | None]] = {
 KERNEL_FROM = "combined"
 STAGES = ("python", *PIPELINES, "kernel")
 
-#: ``son.compile`` refusals that are documented limits, not bugs (codegen.py)
+#: ``son.compile`` refusals that are documented limits, not bugs (son/exec/mixed.py
+#: ``_check_types``, emit.py ``_is_float``)
 REFUSALS = ("on different paths", "unknown at compile time", "has no single type",
             "is not a single int, float, bool or array type", "cannot hold an optional value")
 

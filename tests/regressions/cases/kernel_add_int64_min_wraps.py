@@ -1,7 +1,7 @@
 """Found by son.fuzz (seed=2 index=380, and index=174 the same way): the kernel skipped an
 IndexError.  Numba emits int64 ``+ - *`` with LLVM's ``nsw`` flag (signed overflow is
 undefined), and LLVM rewrote ``n + INT64_MIN`` into ``n | INT64_MIN``, so the wrapped index
-INT64_MAX looked negative and in range.  Fixed in son/exec/codegen.py ``_binop``: int
+INT64_MAX looked negative and in range.  Fixed in son/exec/emit.py ``_binop``: int
 ``+ - *`` are computed in uint64, which wraps."""
 
 import math

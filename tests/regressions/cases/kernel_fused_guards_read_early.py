@@ -1,8 +1,8 @@
 """Found by son.fuzz (seed=1 index=12): the kernel crashed the process (segmentation fault).
 Code generation fuses consecutive guards into one test ``if c1 | c2: ...``, evaluating c2
 before c1 has been checked; here c2 (``b0[n1] == 0``, the divisor's zero check) reads the
-array at the index c1 (the bounds check) rejects.  Fixed in son/exec/codegen.py
-``_Codegen._guard_chain``: a guard whose block reads memory ends the chain."""
+array at the index c1 (the bounds check) rejects.  Fixed in son/exec/structure.py
+``Structurer._guard_chain``: a guard whose block reads memory ends the chain."""
 
 import numpy as np
 import numpy.typing as npt

@@ -3,7 +3,7 @@
 ``a // b`` as ``(a // b if b != -1 else -a)`` (son wraps ``INT64_MIN // -1``); with ``a``
 the literal ``(-9223372036854775807 - 1)``, CPython's constant folder turned ``-a`` into
 2**63, which Numba types as a float, and the whole expression became a float.  Fixed in
-son/exec/codegen.py ``_floordiv``: the wrapped negation of INT64_MIN is itself."""
+son/exec/emit.py ``_floordiv``: the wrapped negation of INT64_MIN is itself."""
 
 import numpy as np
 import numpy.typing as npt

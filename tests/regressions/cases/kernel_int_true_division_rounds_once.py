@@ -2,7 +2,7 @@
 n0 = INT64_MIN was one ulp off CPython's.  The int64 difference wraps to
 INT64_MIN + 1000003, beyond 2**53: numba divides ``float(a) / float(b)``, rounding the
 divisor and then the quotient, where CPython rounds the exact quotient of the two ints
-once.  Fixed in son/exec/codegen.py: int / int calls ``_int_truediv``, which divides
+once.  Fixed in son/exec/emit.py: int / int calls ``_int_truediv``, which divides
 operands within 2**53 as floats (exact) and develops the quotient of larger ones in
 uint64, rounded half to even."""
 

@@ -2,8 +2,8 @@
 assignment ... Undefined").  Inside ``if p0:`` the test of ``while p0:`` is decided, so the
 structurer writes no branch to the loop's normal exit; that exit stayed a member of the
 level after the loop, guarded by a selector value no branch sets, and the Phi it assigns
-looked possibly undefined to numba where it is read.  Fixed in son/exec/codegen.py
-``_Codegen._phi_inits``: a level with a guarded member that no written branch targets
+looked possibly undefined to numba where it is read.  Fixed in son/exec/structure.py
+``Structurer._phi_inits``: a level with a guarded member that no written branch targets
 starts by giving its members' Phis placeholder values."""
 
 # ruff: noqa  (a generated program)
