@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Callable, Iterable, Sequence
 
+from . import config
 from .errors import SonError
 from .nodes import Constant, Graph, If, Loop, Phi
 
@@ -206,8 +207,6 @@ def optimize(graph: Graph, pipeline: str | Sequence = DEFAULT_PIPELINE,
              inplace: bool = False) -> tuple[Graph, PipelineStats]:
     """Run ``pipeline`` (see ``parse_pipeline``) on ``graph`` or, unless ``inplace``,
     on a copy with the same node ids; return the graph and per-pass statistics."""
-    import son
-
     passes = parse_pipeline(pipeline)
     g = graph if inplace else graph.copy()
     stats = PipelineStats()
@@ -217,7 +216,7 @@ def optimize(graph: Graph, pipeline: str | Sequence = DEFAULT_PIPELINE,
         t0 = time.perf_counter()
         info = p(g)
         seconds = time.perf_counter() - t0
-        if son.debug:
+        if config.debug:
             g.verify()
         stats.append(PassStats(p.name, before, Census.of(g), seconds,
                                g.rule_hits - hits, dict(info or {})))

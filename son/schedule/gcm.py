@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 
+from .. import config
 from .._util import gc_paused
 from ..errors import SonError
 from ..nodes import (
@@ -286,8 +287,6 @@ def _order_block(b: Block, block_of: dict[Node, Block]) -> None:
 def schedule(graph: Graph) -> Schedule:
     """Schedule ``graph`` with Global Code Motion; the result's ``check()`` runs when
     ``son.debug`` is on.  O(N + E) plus the LCA walks (see the module docstring)."""
-    import son
-
     with gc_paused():  # many small objects: the cyclic collector would make this superlinear
         live = graph.live()
         blocks, block_of = build_blocks(graph, live)
@@ -298,6 +297,6 @@ def schedule(graph: Graph) -> Schedule:
             b.phis.sort(key=lambda p: p.nid)
             _order_block(b, block_of)
         s = Schedule(graph, blocks, block_of)
-    if son.debug:
+    if config.debug:
         s.check()
     return s
