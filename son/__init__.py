@@ -17,7 +17,7 @@ import sys
 import types
 from importlib import import_module
 
-from . import config
+from . import config, viz  # noqa: F401 - son.viz installs the drawing hooks on Graph and Schedule
 from .errors import SonError, SonSyntaxError
 from .exec.interp import interpret
 from .frontend import parse, parse_source
