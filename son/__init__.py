@@ -13,8 +13,11 @@ Stages that pull in heavy dependencies (Numba) are imported on first use, so
 ``import son`` stays cheap.
 """
 
+import sys
+import types
 from importlib import import_module
 
+from . import config, viz  # noqa: F401 - son.viz installs the drawing hooks on Graph and Schedule
 from .errors import SonError, SonSyntaxError
 from .exec.interp import interpret
 from .frontend import parse, parse_source
@@ -23,10 +26,7 @@ from .nodes import Graph
 from .schedule import schedule  # the function shadows the subpackage's name on purpose
 from .trace import trace  # likewise
 
-#: run the verifier after every stage (tests turn it on)
-debug = False
-
-__version__ = "0.1.0"
+__version__ = config.__version__
 
 #: public name -> (module that defines it, attribute or None for the module),
 #: imported on first access
@@ -51,7 +51,25 @@ def __getattr__(name: str):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(set(globals()) | set(_LAZY) | {"debug"})
+
+
+class _SonModule(types.ModuleType):
+    """``son`` itself: ``son.debug`` reads and sets ``son.config.debug``, where the
+    library reads it (a module's own globals cannot forward an assignment)."""
+
+    @property
+    def debug(self) -> bool:
+        """Run the verifier after every stage (see ``son.config``)."""
+        return config.debug
+
+    @debug.setter
+    def debug(self, value: bool) -> None:
+        config.debug = value
+
+
+sys.modules[__name__].__class__ = _SonModule
+del sys, types
 
 
 __all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "grad", "interpret", "jvp", "parse",

@@ -26,9 +26,11 @@ from collections import Counter
 from dataclasses import dataclass, field, fields
 from typing import Callable, Iterable, Sequence
 
+from . import config
 from .errors import SonError
 from .nodes import Constant, Graph, If, Loop, Phi
 from .peephole.engine import rewrite_context
+from .viz.tables import html_table, text_table
 
 PassFn = Callable[[Graph], "dict | None"]
 
@@ -197,10 +199,10 @@ class PipelineStats(list):
         return sum(s.seconds for s in self)
 
     def __str__(self) -> str:
-        return _text_table(self.COLUMNS, self.rows())
+        return text_table(self.COLUMNS, self.rows())
 
     def _repr_html_(self) -> str:
-        return _html_table(self.COLUMNS, self.rows())
+        return html_table(self.COLUMNS, self.rows())
 
 
 def optimize(graph: Graph, pipeline: str | Sequence = DEFAULT_PIPELINE,
@@ -211,8 +213,6 @@ def optimize(graph: Graph, pipeline: str | Sequence = DEFAULT_PIPELINE,
     Every peephole engine the passes build uses the ``RuleSet`` ``rules`` (default:
     ``son.peephole.DEFAULT_RULES``) and reports each rewrite to ``tracer(rule, old,
     new)``, through ``son.peephole.rewrite_context``."""
-    import son
-
     passes = parse_pipeline(pipeline)
     g = graph if inplace else graph.copy()
     stats = PipelineStats()
@@ -223,7 +223,7 @@ def optimize(graph: Graph, pipeline: str | Sequence = DEFAULT_PIPELINE,
         with rewrite_context(rules, tracer):
             info = p(g)
         seconds = time.perf_counter() - t0
-        if son.debug:
+        if config.debug:
             g.verify()
         stats.append(PassStats(p.name, before, Census.of(g), seconds,
                                g.rule_hits - hits, dict(info or {})))
@@ -277,13 +277,13 @@ class Comparison:
         return out
 
     def __str__(self) -> str:
-        return _text_table(self.COLUMNS, self.table())
+        return text_table(self.COLUMNS, self.table())
 
     def __repr__(self) -> str:
         return f"<Comparison of {self.name}: {', '.join(r.pipeline for r in self.rows)}>"
 
     def _repr_html_(self) -> str:
-        return _html_table(self.COLUMNS, self.table(), caption=self.name)
+        return html_table(self.COLUMNS, self.table(), caption=self.name)
 
 
 def compare(fn: Callable | str, pipelines: Sequence[str] = ("none", "peephole", "sccp", "combined"),
@@ -313,21 +313,3 @@ def compare(fn: Callable | str, pipelines: Sequence[str] = ("none", "peephole", 
     title = rows[0].graph.name if rows else getattr(fn, "__name__", "function")
     return Comparison(title, rows)
 
-
-# ---------------------------------------------------------------- tables
-def _text_table(columns: Sequence[str], rows: list[tuple[str, ...]]) -> str:
-    widths = [max(len(c), *(len(r[i]) for r in rows)) if rows else len(c) for i, c in enumerate(columns)]
-
-    def line(cells):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths)))
-
-    return "\n".join([line(columns), line(["-" * w for w in widths]), *(line(r) for r in rows)])
-
-
-def _html_table(columns: Sequence[str], rows: list[tuple[str, ...]], caption: str | None = None) -> str:
-    from html import escape
-
-    head = "".join(f"<th>{escape(c)}</th>" for c in columns)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in r) + "</tr>" for r in rows)
-    cap = f"<caption>{escape(caption)}</caption>" if caption else ""
-    return f"<table>{cap}<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"

@@ -73,18 +73,18 @@ class Trace:
         return [(str(s.index), s.pass_name, s.rule, s.before, s.after) for s in self.steps]
 
     def __str__(self) -> str:
-        from .passes import _text_table
+        from .viz.tables import text_table
 
-        return _text_table(("step", "pass", "rule", "before", "after"), self.rows())
+        return text_table(("step", "pass", "rule", "before", "after"), self.rows())
 
     def __repr__(self) -> str:
         return f"<Trace of {self.name}: {len(self.steps)} steps>"
 
     def _repr_html_(self) -> str:
-        from .passes import _html_table
+        from .viz.tables import html_table
 
-        return _html_table(("step", "pass", "rule", "before", "after"), self.rows(),
-                           caption=f"{self.name}: {len(self.steps)} rewrites")
+        return html_table(("step", "pass", "rule", "before", "after"), self.rows(),
+                          caption=f"{self.name}: {len(self.steps)} rewrites")
 
     def widget(self):
         """An ipywidgets slider that shows the graph after the chosen step."""

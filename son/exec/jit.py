@@ -44,6 +44,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import config
 from ..errors import KernelCompileError, SonError
 from ..nodes import Constant, CProj, Graph, If, OutOfBounds, Raise
 from ..nodes.mathfn import MATH_FAULTS
@@ -567,10 +568,8 @@ def _son_stamp() -> str:
     if not _STAMP:
         import numba
 
-        import son
-
-        root = Path(son.__file__).parent
-        h = hashlib.sha256(repr((sys.version, np.__version__, numba.__version__, son.__version__,
+        root = Path(__file__).parents[1]  # son/
+        h = hashlib.sha256(repr((sys.version, np.__version__, numba.__version__, config.__version__,
                                  NJIT_OPTIONS, 1)).encode())
         for dirpath, dirnames, filenames in os.walk(root):
             dirnames.sort()
@@ -660,9 +659,7 @@ def _resolve(fn, dotted: str):
 def _index_key(fn, key: tuple, pipeline, semantics: tuple) -> str | None:
     """The index key of one specialization, or None where the index is not used (son.debug
     on, a pipeline of callables, user passes or rules, annotations, no source file)."""
-    import son
-
-    if son.debug or not isinstance(pipeline, str) or getattr(fn, "__annotations__", None):
+    if config.debug or not isinstance(pipeline, str) or getattr(fn, "__annotations__", None):
         return None
     code = getattr(fn, "__code__", None)
     if code is None or not _pristine(pipeline):

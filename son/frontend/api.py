@@ -8,6 +8,7 @@ from typing import Callable
 
 import numpy as np
 
+from .. import config
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonSyntaxError
 from ..nodes import Graph
@@ -16,9 +17,7 @@ from .source import source_from_text, source_of
 
 
 def _verify_if_debug(g: Graph) -> Graph:
-    import son
-
-    if son.debug:
+    if config.debug:
         g.verify()
     return g
 

@@ -37,6 +37,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .. import config
 from ..errors import SonError
 from ..exec.jit import JitFunction
 from ..nodes import Graph
@@ -115,9 +116,7 @@ class GradFunction:
             from .reverse import grad_graph
 
             g = grad_graph(primal, argnums, with_value=self.mode == "value_and_grad")
-        import son
-
-        if son.debug:
+        if config.debug:
             g.verify()
         pipeline = DEFAULT_PIPELINE if self.pipeline is None else self.pipeline
         g, _ = optimize(g, pipeline, inplace=True)

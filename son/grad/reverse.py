@@ -127,6 +127,7 @@ the values stored into its array).
 
 from __future__ import annotations
 
+from .. import config
 from ..errors import SonError
 from ..nodes import (
     EQ,
@@ -253,9 +254,7 @@ class _Reverse:
         self.b.finish()
         Peephole(g).iterate(g.nodes())
         g.dce()
-        import son
-
-        if son.debug:
+        if config.debug:
             g.verify()
         return g
 

@@ -15,7 +15,10 @@ from .types import CTRL, TOP, TupleType, Type
 
 
 class Graph:
-    """A function graph.  ``params`` is a list of ``(name, Type)``."""
+    """A function graph.  ``params`` is a list of ``(name, Type)``.
+
+    ``son.viz`` (imported by ``import son``) adds ``to_networkx(schedule=None)``
+    and the Jupyter hook ``_repr_svg_``; nothing here imports it."""
 
     def __init__(self, name: str, params: list[tuple[str, Type]]):
         self.name = name
@@ -146,18 +149,6 @@ class Graph:
         from .verify import verify
 
         verify(self)
-
-    def _repr_svg_(self) -> str | None:
-        """Jupyter: the graph drawn inline (None, i.e. text, when too large or no ``dot``)."""
-        from ..viz.jupyter import graph_svg
-
-        return graph_svg(self)
-
-    def to_networkx(self, schedule=None):
-        """This graph as a ``networkx.MultiDiGraph`` (see ``son.viz.nx``)."""
-        from ..viz.nx import to_networkx
-
-        return to_networkx(self, schedule)
 
     def __str__(self) -> str:
         from .printer import format_graph

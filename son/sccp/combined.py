@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import random
 
+from .. import config
 from .._util import gc_paused
 from ..nodes import (
     EQ,
@@ -471,9 +472,7 @@ def combined(graph: Graph, cleanup: bool = True, order: random.Random | None = N
             Peephole(graph).iterate(touched)
             if sum(graph.rule_hits.values()) != hits:
                 graph.dce()  # a rewrite may have orphaned a cycle (a loop phi and its update)
-    import son
-
-    if son.debug:
+    if config.debug:
         graph.verify()
     return {"proven": counts["constants"], "unreachable": counts["dead_cfg"],
             "congruent": counts["congruent"], "iterations": info["iterations"],

@@ -75,6 +75,7 @@ from ..peephole.rules import (
     region_dead_input,
     stop_dead_exit,
 )
+from ..schedule import build_blocks, pin_nodes, schedule_early
 
 #: data nodes never replaced by a constant (the peephole engine's folding rule):
 #: parameters and memory nodes have an identity or an effect beyond their value
@@ -153,14 +154,11 @@ class _Availability:
     not available after that loop although it has no control input.  O(N + E) once."""
 
     def __init__(self, graph: Graph):
-        from ..schedule.dom import build_blocks
-        from ..schedule.gcm import _pin, _schedule_early
-
         try:
             live = graph.live()
             blocks, self.block_of = build_blocks(graph, live)
-            self.early = _schedule_early(_pin(graph, live, blocks[0], self.block_of), blocks[0],
-                                         self.block_of)
+            self.early = schedule_early(pin_nodes(graph, live, blocks[0], self.block_of), blocks[0],
+                                        self.block_of)
         except SonError:  # a shape the scheduler refuses: merge no floating leader
             self.block_of, self.early = None, None
 

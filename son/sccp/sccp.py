@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import random
 
+from .. import config
 from .._util import gc_paused
 from ..nodes import Graph, If, Node, Phi, Region, Start, Stop
 from ..nodes.types import IF_NEITHER, TOP, XCTRL
@@ -126,8 +127,6 @@ def sccp(graph: Graph, cleanup: bool = True, order: random.Random | None = None)
             Peephole(graph).iterate(touched)
             if sum(graph.rule_hits.values()) != hits:  # a rewrite may have orphaned a cycle
                 graph.dce()
-    import son
-
-    if son.debug:
+    if config.debug:
         graph.verify()
     return {**info, "constants": stats["constants"]}

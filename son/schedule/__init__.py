@@ -6,10 +6,18 @@
 ``Schedule`` and ``Block`` are the contract with the code generator (see
 ``schedule.py``); ``gcm.py`` places the nodes, ``dom.py`` builds the blocks,
 the dominator tree and the loop tree.  Nothing here imports Numba.
+
+The first steps of placement are public for analyses that need to know where
+a value is first available (the combined analysis's congruence does):
+
+    live = graph.live()
+    blocks, block_of = build_blocks(graph, live)               # CFG nodes -> blocks
+    floating = pin_nodes(graph, live, blocks[0], block_of)     # pinned nodes placed
+    early = schedule_early(floating, blocks[0], block_of)      # floating -> earliest block
 """
 
-from .dom import dominator_lca
-from .gcm import schedule
+from .dom import build_blocks, dominator_lca
+from .gcm import pin_nodes, schedule, schedule_early
 from .schedule import Block, Schedule
 
-__all__ = ["Block", "Schedule", "dominator_lca", "schedule"]
+__all__ = ["Block", "Schedule", "build_blocks", "dominator_lca", "pin_nodes", "schedule", "schedule_early"]

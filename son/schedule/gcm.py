@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import heapq
 
+from .. import config
 from .._util import gc_paused
 from ..errors import SonError
 from ..nodes import (
@@ -81,8 +82,11 @@ def _may_fault(n: Node) -> bool:
     return False
 
 
-def _pin(graph: Graph, live: set[Node], entry: Block, block_of: dict[Node, Block]) -> list[Node]:
-    """Place the pinned nodes; return the floating ones (in id order).  O(N)."""
+def pin_nodes(graph: Graph, live: set[Node], entry: Block, block_of: dict[Node, Block]) -> list[Node]:
+    """Place the pinned nodes of ``live`` (see the module docstring) into ``block_of``,
+    which ``dom.build_blocks`` filled with the CFG nodes; return the floating nodes
+    (in id order).  Raise ``SonError`` for a Phi off a live Region or a node under
+    dead control.  O(N)."""
     floating = []
     for n in sorted(live, key=lambda n: n.nid):
         t = type(n)
@@ -113,8 +117,9 @@ def _pin(graph: Graph, live: set[Node], entry: Block, block_of: dict[Node, Block
     return floating
 
 
-def _schedule_early(floating: list[Node], entry: Block, block_of: dict[Node, Block]) -> dict[Node, Block]:
-    """The earliest legal block of each floating node: its deepest input block.  O(N + E)."""
+def schedule_early(floating: list[Node], entry: Block, block_of: dict[Node, Block]) -> dict[Node, Block]:
+    """The earliest legal block of each floating node (``pin_nodes``' result, placed by
+    ``block_of``): the deepest, in the dominator tree, of its inputs' blocks.  O(N + E)."""
     early: dict[Node, Block] = {}
     on_stack: set[Node] = set()
     for root in floating:
@@ -286,18 +291,16 @@ def _order_block(b: Block, block_of: dict[Node, Block]) -> None:
 def schedule(graph: Graph) -> Schedule:
     """Schedule ``graph`` with Global Code Motion; the result's ``check()`` runs when
     ``son.debug`` is on.  O(N + E) plus the LCA walks (see the module docstring)."""
-    import son
-
     with gc_paused():  # many small objects: the cyclic collector would make this superlinear
         live = graph.live()
         blocks, block_of = build_blocks(graph, live)
-        floating = _pin(graph, live, blocks[0], block_of)
-        early = _schedule_early(floating, blocks[0], block_of)
+        floating = pin_nodes(graph, live, blocks[0], block_of)
+        early = schedule_early(floating, blocks[0], block_of)
         _schedule_late(floating, early, live, blocks, block_of)
         for b in blocks:
             b.phis.sort(key=lambda p: p.nid)
             _order_block(b, block_of)
         s = Schedule(graph, blocks, block_of)
-    if son.debug:
+    if config.debug:
         s.check()
     return s

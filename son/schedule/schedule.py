@@ -77,6 +77,7 @@ class Block:
 
 class Schedule:
     """The blocks of ``graph`` in reverse postorder and the block of every live node.
+    ``son.viz`` adds the Jupyter hook ``_repr_svg_`` (the block CFG).
 
     ``block_of`` maps every live node except Stop to its block (XCtrl, never
     executed, maps to the entry block and is listed nowhere).
@@ -128,12 +129,6 @@ class Schedule:
     # ------------------------------------------------------------------ listing
     def __str__(self) -> str:
         return _format(self)
-
-    def _repr_svg_(self) -> str | None:
-        """Jupyter: the blocks as a CFG with their ordered instructions (text if no dot)."""
-        from ..viz.jupyter import schedule_svg
-
-        return schedule_svg(self)
 
     def __repr__(self) -> str:
         n = sum(len(b.nodes) + len(b.phis) for b in self.blocks)

@@ -1,5 +1,9 @@
 """Inline display in Jupyter: the ``_repr_svg_`` hooks of Graph, Diff and Schedule.
 
+The core never imports ``son.viz``: ``install_hooks`` (run when ``son.viz`` is
+imported, which ``import son`` does) adds the drawing methods to ``Graph`` and
+``Schedule``.
+
 A hook returns SVG text, or ``None`` so that Jupyter falls back to the text
 repr: when the Graphviz ``dot`` binary is missing, or when the drawing has
 more than ``INLINE_LIMIT`` nodes (dot's layout grows much faster than
@@ -11,11 +15,12 @@ with ``son.viz.render`` or with ``cfg_only``/``hide_constants``), or when
 from __future__ import annotations
 
 import shutil
-from typing import Any
 
 from ..errors import SonError
 from ..nodes import Graph
+from ..schedule import Schedule
 from .dot import pipe, to_dot
+from .nx import to_networkx
 
 #: the largest drawing (in nodes) shown inline
 INLINE_LIMIT = 400
@@ -42,7 +47,7 @@ def graph_svg(graph: Graph) -> str | None:
     return inline_svg(to_dot(graph, types=True), len(live))
 
 
-def schedule_svg(schedule: Any) -> str | None:
+def schedule_svg(schedule: Schedule) -> str | None:
     """``Schedule._repr_svg_``: the block CFG of ``schedule_dot``, or None."""
     from .schedule import schedule_dot
 
@@ -50,3 +55,12 @@ def schedule_svg(schedule: Any) -> str | None:
     if size > 10 * INLINE_LIMIT:  # blocks lay out fast; beyond this the listing is unreadable
         return None
     return inline_svg(schedule_dot(schedule), len(schedule.blocks))
+
+
+def install_hooks() -> None:
+    """Give the core's classes their drawing methods: ``Graph._repr_svg_`` (the graph
+    inline in Jupyter), ``Graph.to_networkx(schedule=None)`` (see ``son.viz.nx``) and
+    ``Schedule._repr_svg_`` (the block CFG).  Idempotent."""
+    Graph._repr_svg_ = graph_svg
+    Graph.to_networkx = to_networkx
+    Schedule._repr_svg_ = schedule_svg

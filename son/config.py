@@ -1,0 +1,14 @@
+"""Switches that every layer reads: the bottom of son's import graph.
+
+Library modules read these at call time (``from .. import config`` then
+``if config.debug:``), never at import time, so that setting a switch takes
+effect for the next call.  Users set them through the root package
+(``son.debug = True`` forwards here) or here directly; nothing in this module
+imports the rest of son.
+"""
+
+#: run the verifier after every stage (tests and the fuzz campaign turn it on)
+debug: bool = False
+
+#: son's version: part of the kernel cache's key; setup.cfg reads it from here
+__version__ = "0.1.0"
