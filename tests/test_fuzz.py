@@ -285,6 +285,24 @@ def test_grad_oracle_allows_the_rounding_of_cancelling_terms():
     assert _classify(0.0, 1.0, None, False, 1.5, 1.5, peak=1.5e16) == "modes"
 
 
+def test_grad_oracle_knows_where_floats_run_out():
+    """Seed 3125: a derivative term that overflows in one mode's order (reverse mode
+    multiplies by 1e308 first, forward mode last) is singular, not a failure; and a
+    float ``//`` whose quotient is beyond 2**52 is the identity on it (every such float
+    is an integer), so finite differences see the quotient's slope where son's
+    documented derivative of ``//`` is 0: no stencil there."""
+    from son.fuzz.grad import check_grad
+
+    overflow = ("def f(x1: float):\n    b1 = x1 * (1 / x1)\n    return b1 * 1e+308\n")
+    r = check_grad(overflow, [(0.5,)])
+    assert not r.failures and r.counts["singular-partials"] == 1, r.failures
+    coarse = "def f(x0: float):\n    x0 += 1e+308 // x0\n    return x0\n"
+    r = check_grad(coarse, [(1.5,)])
+    assert not r.failures and r.counts["modes"] == 1 and r.counts["fd"] == 0, (r.failures, r.counts)
+    r = check_grad("def f(x0: float):\n    return x0 + 7.0 // x0\n", [(1.5,)])
+    assert not r.failures and r.counts["fd"] == 1  # an ordinary floor keeps its stencil
+
+
 def test_grad_oracle_classifies_singular_points():
     """A point whose CPython run meets an infinity is singular: equal infinities and a
     disagreement nothing can arbitrate are counted apart, not failures."""

@@ -71,12 +71,16 @@ class _Runtime:
     ``nonfinite`` the float intermediates that were inf or NaN (what makes a point
     singular for the gradient oracle, ``son.fuzz.grad``), ``peak`` the largest
     magnitude of a finite float operator result (the scale of the rounding errors two
-    ways of summing the same derivative terms may differ by)."""
+    ways of summing the same derivative terms may differ by), ``coarse`` the float
+    ``//`` and ``%`` whose quotient is beyond 2**52, where every float is an integer:
+    the floor is the identity there and a finite difference sees the quotient's slope,
+    where son's documented derivative of ``//`` is 0 (son.grad.rules)."""
 
     def __init__(self):
         self.wraps = 0
         self.nonfinite = 0
         self.peak = 0.0
+        self.coarse = 0
 
     def wrap(self, v):
         """DESIGN.md, Semantics: ``int`` is int64 with two's-complement wrap-around."""
@@ -103,6 +107,9 @@ class _Runtime:
             return self.power(a, b)
         if op == "**-":  # a constant negative int exponent: float(a) ** b, as CPython
             return self.power(float(a), b)
+        if op in ("//", "%") and float in (type(a), type(b)) and b and math.isfinite(a) and math.isfinite(b) \
+                and abs(a / b) >= 2.0 ** 52:
+            self.coarse += 1  # every float this large is an integer: flooring it is the identity
         return self.wrap(_BINOPS[op](a, b))
 
     def power(self, a, b):
