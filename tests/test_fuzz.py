@@ -301,6 +301,9 @@ def test_grad_oracle_knows_where_floats_run_out():
     assert not r.failures and r.counts["modes"] == 1 and r.counts["fd"] == 0, (r.failures, r.counts)
     r = check_grad("def f(x0: float):\n    return x0 + 7.0 // x0\n", [(1.5,)])
     assert not r.failures and r.counts["fd"] == 1  # an ordinary floor keeps its stencil
+    sawtooth = "import math\n\ndef f(x0: float):\n    return math.fmod(x0, 1e-320)\n"  # seed 4125 i1988
+    r = check_grad(sawtooth, [(1.5,)])
+    assert not r.failures and r.counts["modes"] == 1 and r.counts["fd"] == 0, (r.failures, r.counts)
 
 
 def test_grad_oracle_classifies_singular_points():

@@ -72,9 +72,9 @@ class _Runtime:
     singular for the gradient oracle, ``son.fuzz.grad``), ``peak`` the largest
     magnitude of a finite float operator result (the scale of the rounding errors two
     ways of summing the same derivative terms may differ by), ``coarse`` the float
-    ``//`` and ``%`` whose quotient is beyond 2**52, where every float is an integer:
-    the floor is the identity there and a finite difference sees the quotient's slope,
-    where son's documented derivative of ``//`` is 0 (son.grad.rules)."""
+    ``//``, ``%`` and ``fmod`` whose steps are finer than a finite difference's stencil
+    (``check_coarse``): there the stencil sees the quotient's slope, or a sawtooth,
+    where son's documented derivatives are those of the pieces (son.grad.rules)."""
 
     def __init__(self):
         self.wraps = 0
@@ -107,10 +107,22 @@ class _Runtime:
             return self.power(a, b)
         if op == "**-":  # a constant negative int exponent: float(a) ** b, as CPython
             return self.power(float(a), b)
-        if op in ("//", "%") and float in (type(a), type(b)) and b and math.isfinite(a) and math.isfinite(b) \
-                and abs(a / b) >= 2.0 ** 52:
-            self.coarse += 1  # every float this large is an integer: flooring it is the identity
+        if op in ("//", "%"):
+            self.check_coarse(a, b)
         return self.wrap(_BINOPS[op](a, b))
+
+    def check_coarse(self, a, b) -> None:
+        """Count a float ``a // b``, ``a % b`` or ``fmod(a, b)`` whose steps no finite
+        difference resolves: a quotient beyond 2**52 (every such float is an integer,
+        so flooring is the identity) or a divisor below a thousandth of ``a`` (the
+        sawtooth's period is within the stencil)."""
+        if float in (type(a), type(b)) and b and math.isfinite(a) and math.isfinite(b) \
+                and (abs(a / b) >= 2.0 ** 52 or abs(b) < 1e-3 * max(1.0, abs(a))):
+            self.coarse += 1
+
+    def fmod(self, fn, a, b):
+        self.check_coarse(a, b)
+        return self.seen(fn(a, b))
 
     def power(self, a, b):
         """decisions.md: ``int ** negative int`` met at run time raises ValueError; a negative
@@ -161,7 +173,7 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "
 #: calls rewritten to a hook: dotted name -> hook (``int(x)`` becomes ``to_int(x)``, the
 #: others keep their call inside the hook: ``to_int(math.floor(x))``)
 _CALL_HOOKS = {"abs": "abs", "int": "to_int", "math.floor": "to_int", "math.ceil": "to_int",
-               "math.trunc": "to_int"}
+               "math.trunc": "to_int", "math.fmod": "fmod", "np.fmod": "fmod"}
 
 
 def _negative_int_constant(e: ast.expr) -> bool:
@@ -213,6 +225,8 @@ class _Instrument(ast.NodeTransformer):
         hook = _CALL_HOOKS.get(ast.unparse(node.func))
         if hook == "abs":
             return _hook("abs", *node.args)
+        if hook == "fmod" and len(node.args) == 2:
+            return _hook("fmod", node.func, *node.args)
         if hook == "to_int":
             inner = node if ast.unparse(node.func) != "int" else node.args[0]
             return _hook("to_int", inner)
