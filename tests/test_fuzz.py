@@ -301,9 +301,27 @@ def test_grad_oracle_knows_where_floats_run_out():
     assert not r.failures and r.counts["modes"] == 1 and r.counts["fd"] == 0, (r.failures, r.counts)
     r = check_grad("def f(x0: float):\n    return x0 + 7.0 // x0\n", [(1.5,)])
     assert not r.failures and r.counts["fd"] == 1  # an ordinary floor keeps its stencil
+    origin = "import math\n\ndef f(x0: float):\n    a = x0 - x0\n    return math.atan2(a, 0)\n"  # 5125 i4598
+    r = check_grad(origin, [(1.5,)])  # atan2's partials at the origin are 0/0: reverse nan, forward 0
+    assert not r.failures and r.counts["singular-partials"] == 1, r.failures
     sawtooth = "import math\n\ndef f(x0: float):\n    return math.fmod(x0, 1e-320)\n"  # seed 4125 i1988
     r = check_grad(sawtooth, [(1.5,)])
     assert not r.failures and r.counts["modes"] == 1 and r.counts["fd"] == 0, (r.failures, r.counts)
+
+
+def test_grad_oracle_still_catches_an_inf_partial_times_a_zero_adjoint(monkeypatch):
+    """The singular classes above must not hide the class they were built beside: with
+    the strong zero replaced by IEEE's product, x * inf on an untaken path makes the
+    reverse-mode gradient nan, and the oracle says so."""
+    from son.fuzz.grad import check_grad
+    from son.nodes import ZMul
+
+    src = ("import math\n\ndef f(n0: int, x0: float):\n    u1 = x0 * math.inf\n    if n0 > 2:\n"
+           "        return u1\n    u1 = 0 > u1\n    return 0.0 + u1\n")
+    assert not check_grad(src, [(2, -1.7)]).failures
+    monkeypatch.setattr(ZMul, "eval", lambda self, p, d: float(p) * float(d))
+    r = check_grad(src, [(2, -1.7)])
+    assert [f.stage for f in r.failures] == ["grad-vs-jvp"], r.failures
 
 
 def test_grad_oracle_classifies_singular_points():

@@ -70,7 +70,7 @@ import numpy as np
 
 import son
 from son.errors import SonError
-from son.nodes import Add, Mul, Neg, Sub, ZMul
+from son.nodes import MATH_NODES, Add, IEEEDiv, IEEEPow, Mul, Neg, Sub, ZMul
 
 from .oracle import REFUSALS, Failure, _Runtime, canon, instrument
 
@@ -133,34 +133,39 @@ def _value(fn, args) -> float | None:
 
 #: the node classes whose results are the terms (and partial sums) of a derivative
 _TERM_NODES = (Add, Sub, Mul, ZMul, Neg)
+#: the node classes the partials are built from besides the terms' (son.grad.rules)
+_PARTIAL_NODES = (IEEEDiv, IEEEPow, *MATH_NODES.values())
 
 
 @contextlib.contextmanager
 def _terms():
-    """Watch the derivative's arithmetic (``_TERM_NODES``) while the interpreter runs a
-    transformed graph: yields ``[peak, overflow]``, the largest magnitude of a finite
-    float it computes, and whether a result overflowed (finite operands, an infinite
-    result).  Two modes that sum terms of 1e16 (``x + 1e16 * (x - x)``: reverse mode
-    adds 1, 1e16 and -1e16 to x's adjoint, forward mode multiplies 1e16 by 1 - 1) agree
-    only to that scale's rounding, and one may overflow where the other does not."""
+    """Watch the derivative's arithmetic while the interpreter runs a transformed graph:
+    yields ``[peak, singular]``, the largest magnitude of a finite float a term
+    (``_TERM_NODES``) computes, and whether the derivative computed a non-finite value
+    from finite operands: a term that overflowed, or a partial taken where it does not
+    exist (``atan2``'s at the origin is 0/0).  Two modes that sum terms of 1e16
+    (``x + 1e16 * (x - x)``: reverse mode adds 1, 1e16 and -1e16 to x's adjoint,
+    forward mode multiplies 1e16 by 1 - 1) agree only to that scale's rounding; where
+    a term overflows or a partial is nan, one mode may meet it times an exact zero
+    (forward mode's ``1 - 1``, a strong zero) and the other times a non-zero adjoint."""
     seen = [0.0, False]
-    plain = {cls: cls.eval for cls in _TERM_NODES}
+    plain = {cls: cls.eval for cls in (*_TERM_NODES, *_PARTIAL_NODES)}
 
-    def watch(ev):
+    def watch(ev, term: bool):
         def eval(self, *xs):
             r = ev(self, *xs)
             if type(r) is float:
                 if math.isfinite(r):
-                    if abs(r) > seen[0]:
+                    if term and abs(r) > seen[0]:
                         seen[0] = abs(r)
-                elif not math.isnan(r) and all(math.isfinite(x) for x in xs):
+                elif all(type(x) is not float or math.isfinite(x) for x in xs):
                     seen[1] = True
             return r
 
         return eval
 
     for cls, ev in plain.items():
-        cls.eval = watch(ev)
+        cls.eval = watch(ev, cls in _TERM_NODES)
     try:
         yield seen
     finally:
@@ -314,9 +319,10 @@ def _classify(r, t, d: float | None, singular: bool, x: float, v0: float, peak: 
     terms cancel (``2 / x**3 * x**3``: -6/x and 6/x) they agree only to the rounding
     of the terms, not of the result: the absolute tolerance is ``MODES_RTOL`` times
     the largest term's scale, estimated as ``peak`` (the largest float intermediate of
-    CPython's run) over ``|x|``.  Where a term ``overflow``-ed (finite operands, an
-    infinite result: ``1e308 * (1/x)`` in reverse mode, where forward mode scales by
-    1e308 last), a mode that is inf or nan next to a finite one is singular too."""
+    CPython's run) over ``|x|``.  Where the derivative computed a non-finite value
+    from finite operands (``overflow``: ``1e308 * (1/x)`` in reverse mode, where
+    forward mode scales by 1e308 last; atan2's partial at the origin), a mode that is
+    inf or nan next to a finite one is singular too (see ``_terms``)."""
     if type(r) is not float or type(t) is not float:
         return "grad-vs-jvp", f"two floats (finite differences: {d!r})"
     fr, ft = math.isfinite(r), math.isfinite(t)
