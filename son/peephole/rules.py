@@ -418,7 +418,8 @@ def region_dead_input(n):
     phis = n.phis()
     for i in reversed(dead):
         for p in phis:
-            p.remove_input(i)
+            if p.inputs is not None:  # dropping one Phi's value may have killed another Phi
+                p.remove_input(i)
         n.remove_input(i)
     return n
 
