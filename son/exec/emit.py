@@ -37,6 +37,8 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
+import numpy as np
+
 from ..errors import SonError
 from ..nodes import (
     EQ,
@@ -378,11 +380,29 @@ def _floordiv(n: Node, ops: list[str]) -> str:
 def _pow(n: Node, ops: list[str]) -> str:
     """Ints: wrap-around power (the graph guards negative exponents).  Floats: both
     operands as floats, so that numba calls ``pow`` as CPython does (numba's
-    ``float ** int`` multiplies repeatedly and can differ in the last bit)."""
+    ``float ** int`` multiplies repeatedly and can differ in the last bit), and a
+    constant operand through ``opaque`` (son.exec.pipeline), so that LLVM does
+    not rewrite ``pow(x, 2.0)`` as ``x * x`` (correctly rounded, where the C library's
+    ``pow`` that CPython calls is not always)."""
     a, b = n.inputs[1], n.inputs[2]
     if _kind(n) == "int":
         return f"{_as_int(a, ops[0])} ** {_as_int(b, ops[1])}"
-    return f"{_as_float(a, ops[0])} ** {_as_float(b, ops[1])}"
+    return _float_pow(n, ops)
+
+
+#: the globals generated source needs when CPython itself runs it (tests do): numba's
+#: intrinsic ``opaque`` is, outside a kernel, the identity on a float
+PYTHON_GLOBALS = {"math": math, "np": np, "opaque": float}
+
+
+def _float_pow(n: Node, ops: list[str]) -> str:
+    """``a ** b`` on floats as the C library's ``pow`` computes it, a constant operand
+    hidden from LLVM's rewrites (see ``_pow``)."""
+    a, b = n.inputs[1], n.inputs[2]
+    x, y = _as_float(a, ops[0]), _as_float(b, ops[1])
+    x = f"opaque({float(_const(a))!r})" if _const(a) is not None else x
+    y = f"opaque({float(_const(b))!r})" if _const(b) is not None else y
+    return f"{x} ** {y}"
 
 
 def _shl(n: Node, ops: list[str]) -> str:
@@ -536,8 +556,7 @@ EMIT: dict[type, Emit] = {
     # `**` already give inf/nan where Python raises
     IEEEDiv: Emit("expr", lambda n, ops: f"{_as_float(n.inputs[1], ops[0])} / "
                                          f"{_as_float(n.inputs[2], ops[1])}"),
-    IEEEPow: Emit("expr", lambda n, ops: f"{_as_float(n.inputs[1], ops[0])} ** "
-                                         f"{_as_float(n.inputs[2], ops[1])}"),
+    IEEEPow: Emit("expr", lambda n, ops: _float_pow(n, ops)),
     # a partial times an adjoint or tangent: an exact zero derivative absorbs inf and nan
     ZMul: Emit("expr", _zmul, atoms=(0, 1)),
     Neg: Emit("expr", _unary("-{}", _as_int)),

@@ -65,7 +65,7 @@ import math
 import numpy as np
 from numba import njit
 
-from son.exec.pipeline import KernelPipeline
+from son.exec.pipeline import KernelPipeline, opaque
 
 '''
 
