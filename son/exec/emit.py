@@ -400,8 +400,8 @@ def _float_pow(n: Node, ops: list[str]) -> str:
     hidden from LLVM's rewrites (see ``_pow``)."""
     a, b = n.inputs[1], n.inputs[2]
     x, y = _as_float(a, ops[0]), _as_float(b, ops[1])
-    x = f"opaque({float(_const(a))!r})" if _const(a) is not None else x
-    y = f"opaque({float(_const(b))!r})" if _const(b) is not None else y
+    x = f"opaque({_strip(literal(float(_const(a))))})" if _const(a) is not None else x
+    y = f"opaque({_strip(literal(float(_const(b))))})" if _const(b) is not None else y
     return f"{x} ** {y}"
 
 

@@ -260,7 +260,10 @@ PARTIALS[ToFloat] = _unary(lambda b, x, o: b.const(1.0) if x.type.kind != "int" 
 
 @partials(Pow, IEEEPow)
 def pow_rule(b, node, ins, out):
-    """x ** y: d/dx = y * x ** (y - 1); d/dy = log(x) * out (0 where x == 0)."""
+    """x ** y: d/dx = y * x ** (y - 1); d/dy = log(x) * out (0 where x == 0).  The
+    product in d/dx is a strong zero (``ZMul``): where ``x ** (y - 1)`` is 0 the partial
+    is 0 even for an infinite ``y`` (``0.0 ** inf`` is constant 0 around a zero base;
+    IEEE's ``inf * 0`` would make it nan, son.fuzz seed 6125 i15171)."""
     x, y = ins[1], ins[2]
     px = py = None
     if _active(node.inputs[1]):
@@ -272,7 +275,7 @@ def pow_rule(b, node, ins, out):
         elif c is not None and c == 2:
             px = b.node(Mul, b.const(2.0), x)
         else:
-            px = b.node(Mul, _float(b, y), b.node(IEEEPow, x, b.node(Sub, y, b.const(1.0))))
+            px = b.node(ZMul, _float(b, y), b.node(IEEEPow, x, b.node(Sub, y, b.const(1.0))))
     if _active(node.inputs[2]):
         x_or_1 = b.node(Add, x, b.node(ToFloat, b.node(EQ, x, b.const(0.0))))  # log(1) = 0 at x == 0
         py = b.node(Mul, b.node(M["Log"], x_or_1, np=True), out)
