@@ -406,21 +406,26 @@ def _float_pow(n: Node, ops: list[str]) -> str:
 
 
 def _shl(n: Node, ops: list[str]) -> str:
-    """``a << b`` for 0 <= b (guarded): counts of 64 and more give 0 (LLVM: poison)."""
+    """``a << b`` for 0 <= b (guarded): counts of 64 and more give 0 (LLVM: poison).  A
+    negative count gives 0 too: the graph raises there, but a fused guard may compute the
+    shift before its test (``(b < 0) | ((a << b) ...)``), and a negative count is
+    undefined behaviour in LLVM (a kernel crashed: son.fuzz seed 6125 i4756)."""
     x, y = _as_int(n.inputs[1], ops[0]), _as_int(n.inputs[2], ops[1])
     c = _const(n.inputs[2])
     if c is not None:
-        return "0" if c >= 64 else f"{x} << {y}"
-    return f"({x} << {y} if {y} < 64 else 0)"
+        return "0" if c >= 64 or c < 0 else f"{x} << {y}"
+    return f"({x} << {y} if 0 <= {y} < 64 else 0)"
 
 
 def _shr(n: Node, ops: list[str]) -> str:
-    """``a >> b``: an arithmetic shift by 63 already gives Python's 0 or -1."""
+    """``a >> b``: an arithmetic shift by 63 already gives Python's 0 or -1.  A negative
+    count (guarded by the graph, but maybe computed early by a fused guard: see
+    ``_shl``) shifts by 63, never by an undefined amount."""
     x, y = _as_int(n.inputs[1], ops[0]), _as_int(n.inputs[2], ops[1])
     c = _const(n.inputs[2])
     if c is not None:
-        return f"{x} >> {min(int(c), 63)}"
-    return f"{x} >> ({y} if {y} < 63 else 63)"
+        return f"{x} >> {min(int(c), 63) if c >= 0 else 63}"
+    return f"{x} >> ({y} if 0 <= {y} < 63 else 63)"
 
 
 def _unary(template: str, cast: Callable[[Node, str], str] | None = None) -> Callable[[Node, list[str]], str]:
