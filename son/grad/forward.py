@@ -317,11 +317,11 @@ class _Forward:
             return b.pin(Load(self.g, n.inputs[0], n.inputs[1], self.atan[n.inputs[2]], n.inputs[3]))
         ps = PARTIALS[t](b, n, list(n.inputs), n)
         terms = []
-        for i, (x, p) in enumerate(zip(n.inputs, ps)):
+        for x, p in zip(n.inputs, ps):
             xdot = self.tan.get(x) if x is not None else None
             if p is None or xdot is None:
                 continue
-            terms.append(product(b, n, i, p, xdot))  # a zero tangent contributes zero, even times inf
+            terms.append(product(b, p, xdot))  # a zero tangent contributes zero, even times inf
         if not terms:
             return None
         acc = terms[0]

@@ -1315,7 +1315,7 @@ class _Reverse:
             x = n.inputs[i]
             if x not in self.adj_vars:
                 continue
-            self._accumulate(x, blk, product(b, n, i, p, vbar))  # a zero adjoint contributes zero
+            self._accumulate(x, blk, product(b, p, vbar))  # a zero adjoint contributes zero
 
     def _finish(self, blk: Block) -> None:
         """The end of the backward sweep: return (value,) gradients."""

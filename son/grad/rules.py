@@ -169,12 +169,10 @@ def partials(*classes: type):
 
 
 # ---------------------------------------------------------------- helpers
-def product(b, node: Node, i: int, p: Node, t: Node) -> Node:
+def product(b, p: Node, t: Node) -> Node:
     """The contribution ``p * t`` of a derivative ``t`` (a tangent, forward mode; an
-    adjoint, reverse mode) through operand ``i`` of ``node``, whose partial is ``p``:
-    ``ZMul(p, t)``, so that a zero on either side contributes zero even times inf or
-    nan.  (``node`` and ``i`` say where the product is, for rules that may need it.)
-    O(1)."""
+    adjoint, reverse mode) through an operand whose partial is ``p``: ``ZMul(p, t)``, so
+    that a zero on either side contributes zero even times inf or nan.  O(1)."""
     if p.type.is_constant and p.type.con == 1.0:
         return t
     if p.type.is_constant and p.type.con == -1.0:
