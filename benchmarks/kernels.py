@@ -268,7 +268,7 @@ def cold_latency(fn, args, reps: int = 3) -> tuple[float, float, float]:
     import numba
 
     import son
-    from son.exec.jit import forget_kernels
+    from son.exec.kernel import forget_kernels
 
     best = [math.inf] * 3
     saved = os.environ["SON_CACHE_DIR"]
@@ -292,7 +292,7 @@ def cold_latency(fn, args, reps: int = 3) -> tuple[float, float, float]:
 def _warm_child(names: list[str], quick: bool) -> None:
     """Run in a second process: the first-call latency of son.jit with a warm disk cache."""
     import son
-    from son.exec.jit import forget_kernels
+    from son.exec.kernel import forget_kernels
 
     _warm_up()
     out = {}

@@ -9,34 +9,29 @@
     k = son.jit(f)                            # a Numba-compiled kernel
     df = son.grad(f)                          # derivatives: grad, value_and_grad, jvp
 
-Stages that pull in heavy dependencies (Numba) are imported on first use, so
-``import son`` stays cheap.
+Numba is imported on first compile, so ``import son`` stays cheap.  The layers and
+where each concept lives: docs/architecture.md.
 """
 
 import sys
 import types
 from importlib import import_module
 
-from . import config, viz  # noqa: F401 - son.viz installs the drawing hooks on Graph and Schedule
+# son.viz installs the drawing hooks on Graph and Schedule; son.grad and son.schedule are
+# callable packages: son.grad(f), son.schedule(g) (son._util.callable_package)
+from . import config, grad, schedule, viz  # noqa: F401
+from .driver import Pipeline, compare, compile, jit, jvp, optimize, register_pass, trace, value_and_grad
 from .errors import SonError, SonSyntaxError
 from .exec.interp import interpret
 from .frontend import parse, parse_source
-from .grad import grad, jvp, value_and_grad  # son.grad the function shadows the subpackage, as below
 from .nodes import Graph
-from .schedule import schedule  # the function shadows the subpackage's name on purpose
-from .trace import trace  # likewise
 
 __version__ = config.__version__
 
 #: public name -> (module that defines it, attribute or None for the module),
 #: imported on first access
 _LAZY = {
-    "optimize": ("son.passes", "optimize"),
-    "compare": ("son.passes", "compare"),
-    "register_pass": ("son.passes", "register_pass"),
     "examples": ("son.examples", None),
-    "compile": ("son.exec.jit", "compile"),
-    "jit": ("son.exec.jit", "jit"),
 }
 
 
@@ -72,5 +67,6 @@ sys.modules[__name__].__class__ = _SonModule
 del sys, types
 
 
-__all__ = ["Graph", "SonError", "SonSyntaxError", "debug", "grad", "interpret", "jvp", "parse",
-           "parse_source", "schedule", "trace", "value_and_grad", *_LAZY]
+__all__ = ["Graph", "Pipeline", "SonError", "SonSyntaxError", "compare", "compile", "debug", "grad",
+           "interpret", "jit", "jvp", "optimize", "parse", "parse_source", "register_pass", "schedule",
+           "trace", "value_and_grad", *_LAZY]

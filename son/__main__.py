@@ -13,7 +13,7 @@ Commands::
 ``FILE:FUNC`` names a function defined at module level in a Python file; the
 file is loaded by path as a fresh module (its folder first on ``sys.path``, as
 ``python FILE`` does).  A pipeline is a name of ``son.compare``
-(``none`` the raw parse, ``peephole`` the parse-time peephole, ``sccp`` and
+(``none`` the raw parse, ``peephole`` the peephole, ``sccp`` and
 ``combined`` an optimistic pass after it) or a comma-separated list of
 registered passes run on the raw parse.
 
@@ -99,15 +99,11 @@ def load_function(spec: str) -> Callable:
     return fn
 
 
-def build_graph(fn: Callable, pipeline: str, args: list | None = None, argtypes: dict | None = None):
-    """Parse ``fn`` and optimize it as ``pipeline`` says (the ``son.compare`` meaning)."""
-    from .frontend import parse
-    from .passes import PIPELINES, optimize
+def build_graph(fn: Callable, pipeline: str | None, args: list | None = None, argtypes: dict | None = None):
+    """Parse ``fn`` and optimize it as ``pipeline`` says (``son.Pipeline.of``)."""
+    from .driver import Pipeline
 
-    peephole, passes = PIPELINES.get(pipeline, (False, pipeline))
-    g = parse(fn, peephole=peephole, args=args, argtypes=argtypes)
-    g, _ = optimize(g, passes, inplace=True)
-    return g
+    return Pipeline.of(pipeline).build(fn, args=args, argtypes=argtypes)
 
 
 # ---------------------------------------------------------------- --argtypes
@@ -233,7 +229,7 @@ def _dot(args: argparse.Namespace) -> int:
         if not sep or not before_name.strip() or not passes.strip():
             raise SonError(f"--diff expects A,B (a pipeline and the passes run after it, joined by "
                            f"'+': none,peephole or peephole,sccp), got {args.diff!r}")
-        from .passes import optimize
+        from .driver import optimize
 
         before = build_graph(fn, before_name.strip(), argtypes=argtypes)
         after, _ = optimize(before, passes.replace("+", ","))
@@ -259,7 +255,7 @@ def _dot(args: argparse.Namespace) -> int:
 
 
 def _compare(args: argparse.Namespace) -> int:
-    from .passes import compare
+    from .driver import compare
 
     pipelines = [p.strip() for p in args.pipelines.split(",") if p.strip()]
     if not pipelines:
@@ -278,10 +274,9 @@ def _run(args: argparse.Namespace) -> int:
         g = build_graph(fn, args.pipeline or "peephole", args=values)
         call = lambda: interpret(g, *values)
     else:
-        from .exec.jit import compile as compile_kernel
-        from .passes import DEFAULT_PIPELINE
+        from .driver import compile as compile_kernel
 
-        g = build_graph(fn, args.pipeline or DEFAULT_PIPELINE, args=values)
+        g = build_graph(fn, args.pipeline, args=values)
         kernel = compile_kernel(g)
         kernel.check(tuple(values))
         call = lambda: kernel(*values)
@@ -299,7 +294,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _grad(args: argparse.Namespace) -> int:
-    from .grad.api import grad, value_and_grad
+    from .driver import grad, value_and_grad
 
     fn = load_function(args.target)
     values = [parse_argument(a) for a in args.args]

@@ -43,3 +43,15 @@ def deep_syntax_trees():
         yield
     finally:
         sys.setrecursionlimit(old)
+
+
+def callable_package(module_name: str, fn) -> None:
+    """Make the (already imported) module ``module_name`` callable: ``module(...)`` calls
+    ``fn(...)``.  This is how ``son.grad`` and ``son.schedule`` are both the package and
+    the user's entry point, without a function shadowing the package's name: attribute
+    reads (``son.grad.reverse``) are the package's own, a call is ``fn``'s.  The module's
+    class becomes a subclass of ``ModuleType`` made for it."""
+    module = sys.modules[module_name]
+    cls = type(f"CallablePackage[{module_name}]", (type(module),),
+               {"__call__": staticmethod(fn), "__slots__": ()})
+    module.__class__ = cls

@@ -8,8 +8,8 @@ constant the function is shown to return, or ``None`` where the pipeline
     >>> import son
     >>> print(son.compare(son.examples.flip_flop))       # only the optimistic passes find 1
 
-Pipelines (see ``son.passes.PIPELINES``): ``none`` is the raw parse,
-``peephole`` the parse-time (pessimistic) peephole, ``sccp`` and ``combined``
+Pipelines (see ``son.driver.PIPELINES``): ``none`` is the raw parse,
+``peephole`` the (pessimistic) peephole, while parsing and as a pass, ``sccp`` and ``combined``
 the optimistic passes after it, ``sccp-only`` SCCP's rewrite without the
 cleanup peephole (what constant propagation alone proves).
 """

@@ -16,11 +16,10 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from .driver import compare, jit
 from .errors import SonError
 from .exec.interp import interpret
-from .exec.jit import jit
 from .frontend import parse
-from .passes import compare
 from .schedule import schedule
 from .viz.dot import render
 

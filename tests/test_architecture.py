@@ -3,11 +3,11 @@
 Every module under ``son/`` is parsed with ``ast`` (nothing is imported), and
 each import -- at module level or inside a function, ``import_module("son.x")``
 included -- becomes an edge between *units*: a subpackage (``nodes``,
-``exec``, ...) or a top-level module (``passes``, ``config``, ...), with
+``exec``, ``driver``, ...) or a top-level module (``examples``, ``config``, ...), with
 ``son`` for the root package.  The tests fail on
 
 * an edge that ``MAY_IMPORT`` does not allow (a lower layer importing a higher
-  one), unless it is one of the named exceptions in ``UNTIL_DRIVER_LAYER``;
+  one);
 * a cycle between units;
 * a private name (``_x``) taken from another unit, by import or by attribute;
 * ``import son`` (the root package) outside ``ROOT_CLIENTS``;
@@ -50,38 +50,28 @@ MAY_IMPORT: dict[str, set[str]] = {
 #: the compiler proper; viz draws it and may import all of it, and nothing in it imports viz
 CORE = set(MAY_IMPORT) - BASE
 MAY_IMPORT["viz"] = BASE | CORE
-#: what users call: each may import everything below and the others here, without a cycle
-DRIVER = {"passes", "trace", "examples", "tour", "fuzz", "__main__", "son"}
-for _u in DRIVER:
-    MAY_IMPORT[_u] = BASE | CORE | {"viz"} | (DRIVER - {_u})
+#: the driver: the user-facing API (pipelines, son.jit, son.grad, compare, trace, the index)
+MAY_IMPORT["driver"] = BASE | CORE | {"viz"}
+#: what users run: each may import everything below and the others here, without a cycle
+TOP = {"examples", "tour", "fuzz", "__main__", "son"}
+for _u in TOP:
+    MAY_IMPORT[_u] = BASE | CORE | {"viz", "driver"} | (TOP - {_u})
 
 #: the units that may ``import son``: they use son's public API as a user does
 ROOT_CLIENTS = {"__main__", "fuzz"}
 
-#: (importer module, imported module) -> why: upward edges that stay until the driver
-#: layer lands (issue 17).  son/exec/jit.py holds the user decorator and the disk index
-#: beside the Numba backend, and son/grad/api.py the gradient front ends beside the
-#: transforms' entry; moving those two into the driver layer removes every entry here.
-#: An entry no longer found fails ``test_allowlist_is_not_stale``: delete it.
-UNTIL_DRIVER_LAYER: dict[tuple[str, str], str] = {
-    ("son.exec.jit", "son.frontend"): "JitFunction parses the decorated function",
-    ("son.exec.jit", "son.frontend.parser"): "the disk index tells a missing global (MISSING)",
-    ("son.exec.jit", "son.frontend.source"): "the disk index reads closures and globals",
-    ("son.exec.jit", "son.frontend.signature"): "specialization types the arguments",
-    ("son.exec.jit", "son.passes"): "JitFunction runs the pipeline; drop_checks runs optimize",
-    ("son.grad.api", "son.frontend.signature"): "GradFunction types the arguments",
-    ("son.grad.api", "son.passes"): "GradFunction runs the pipeline",
-}
+#: the most lines a module of son may have: past it, split the module by concept
+MAX_LINES = 800
 
 
 # ---------------------------------------------------------------- the import graph
 @dataclass(frozen=True)
 class Import:
-    importer: str  # module, e.g. "son.exec.jit"
-    target: str  # module, e.g. "son.passes"; "son" for the root package
+    importer: str  # module, e.g. "son.driver.kernels"
+    target: str  # module, e.g. "son.exec.kernel"; "son" for the root package
     name: str | None  # the name taken from ``target`` (None: the module itself)
     bound: str | None  # the importer's local name for it (None: ``import_module``)
-    where: str  # "son/exec/jit.py:461"
+    where: str  # "son/driver/kernels.py:61"
 
 
 def modules(root: Path) -> dict[str, Path]:
@@ -96,7 +86,7 @@ def modules(root: Path) -> dict[str, Path]:
 
 
 def unit(module: str) -> str:
-    """``son.exec.jit`` -> ``exec``; ``son.passes`` -> ``passes``; ``son`` -> ``son``."""
+    """``son.exec.kernel`` -> ``exec``; ``son.examples`` -> ``examples``; ``son`` -> ``son``."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else parts[0]
 
@@ -150,7 +140,7 @@ def is_private(name: str) -> bool:
 
 
 def upward(root: Path) -> list[str]:
-    """Edges ``MAY_IMPORT`` does not allow and ``UNTIL_DRIVER_LAYER`` does not name."""
+    """Edges ``MAY_IMPORT`` does not allow."""
     bad = []
     for i in imports(root):
         a, b = unit(i.importer), unit(i.target)
@@ -159,13 +149,13 @@ def upward(root: Path) -> list[str]:
         if a not in MAY_IMPORT or b not in MAY_IMPORT:
             bad.append(f"{i.where}: {a!r} or {b!r} is in no layer: place it in MAY_IMPORT "
                        "(tests/test_architecture.py) and in docs/architecture.md")
-        elif b not in MAY_IMPORT[a] and (i.importer, i.target) not in UNTIL_DRIVER_LAYER:
+        elif b not in MAY_IMPORT[a]:
             bad.append(f"{i.where}: {a} imports {i.target} ({b} is not below {a})")
     return bad
 
 
 def unit_graph(root: Path) -> dict[str, set[str]]:
-    """unit -> the units it imports (every edge, the allowed exceptions included)."""
+    """unit -> the units it imports."""
     g: dict[str, set[str]] = {}
     for i in imports(root):
         a, b = unit(i.importer), unit(i.target)
@@ -239,15 +229,24 @@ def test_library_modules_never_import_the_root_package():
     assert root_imports(SON) == []
 
 
-def test_allowlist_is_not_stale():
-    """Each exception is still an edge of the source: remove it once its edge is gone."""
-    edges = {(i.importer, i.target) for i in imports(SON)}
-    assert sorted(set(UNTIL_DRIVER_LAYER) - edges) == []
+def test_no_module_is_over_the_line_limit():
+    """A module past ``MAX_LINES`` holds more than one concept: split it."""
+    long = {str(p.relative_to(REPO)): n for p in SON.rglob("*.py")
+            if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    assert long == {}
 
 
-def test_the_exceptions_really_go_upward():
-    """An allowed edge is not an exception: keep the list to the edges the layers forbid."""
-    assert [e for e in UNTIL_DRIVER_LAYER if unit(e[1]) in MAY_IMPORT[unit(e[0])]] == []
+def test_no_function_shadows_a_module():
+    """``son.x.y`` is the module ``son/x/y.py`` (or package): a function or object of the
+    same name in ``son.x`` would hide it from attribute access (``son.grad`` and
+    ``son.schedule`` are the packages themselves, made callable)."""
+    names = sorted(modules(SON))
+    for m in names:
+        importlib.import_module(m)
+    parent = {m: m.rpartition(".") for m in names if "." in m}
+    shadowed = [m for m, (up, _, name) in parent.items()
+                if getattr(sys.modules[up], name, None) is not sys.modules[m]]
+    assert shadowed == []
 
 
 def test_every_unit_has_a_layer():
@@ -274,18 +273,18 @@ def test_checker_catches_the_core_importing_viz(son_copy):
     assert any({"nodes", "viz"} <= set(c) for c in cycles(son_copy))
 
 
-def test_checker_catches_a_lazy_upward_import_and_a_new_one_from_an_allowed_importer(son_copy):
+def test_checker_catches_lazy_upward_imports(son_copy):
     _append(son_copy / "schedule" / "gcm.py", "def f():\n    from ..sccp import sccp  # noqa\n")
-    _append(son_copy / "exec" / "jit.py", "def g():\n    from ..trace import trace  # noqa\n")
+    _append(son_copy / "exec" / "kernel.py", "def g():\n    from ..driver.tracing import trace  # noqa\n")
     found = upward(son_copy)
     assert len(found) == 2
     assert "schedule imports son.sccp" in found[0] or "schedule imports son.sccp" in found[1]
-    assert any("exec imports son.trace" in f for f in found)
+    assert any("exec imports son.driver.tracing" in f for f in found)
 
 
 def test_checker_catches_private_names_and_the_root_package(son_copy):
     _append(son_copy / "sccp" / "rewrite.py", "from ..schedule.gcm import _order_block  # noqa")
-    _append(son_copy / "trace.py", "from . import passes as p  # noqa\nX = p._secret")
+    _append(son_copy / "examples.py", "from .driver import passes as p  # noqa\nX = p._secret")
     _append(son_copy / "nodes" / "node.py", "def h():\n    import son\n    return son.debug\n")
     assert len(private_imports(son_copy)) == 2
     found = [r.split(": ", 1)[1] for r in root_imports(son_copy)]
@@ -293,9 +292,9 @@ def test_checker_catches_private_names_and_the_root_package(son_copy):
 
 
 def test_checker_catches_a_new_unit(son_copy):
-    (son_copy / "driver").mkdir()
-    (son_copy / "driver" / "__init__.py").write_text("from ..passes import optimize  # noqa\n")
-    assert any("'driver'" in f for f in upward(son_copy))
+    (son_copy / "newunit").mkdir()
+    (son_copy / "newunit" / "__init__.py").write_text("from ..driver import optimize  # noqa\n")
+    assert any("'newunit'" in f for f in upward(son_copy))
 
 
 # ---------------------------------------------------------------- the switches and the hooks
@@ -376,8 +375,6 @@ def test_architecture_doc_names_only_modules_and_names_that_exist():
     assert names and [n for n in names if not _resolve(n)] == []
 
 
-def test_architecture_doc_places_every_unit_and_names_every_exception():
+def test_architecture_doc_places_every_unit():
     text = DOC.read_text()
     assert [u for u in sorted(MAY_IMPORT) if f"`{u}`" not in text] == []
-    importers = {e[0].replace(".", "/") + ".py" for e in UNTIL_DRIVER_LAYER}
-    assert [p for p in sorted(importers) if p not in text] == []

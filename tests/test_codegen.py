@@ -474,7 +474,7 @@ def _fits(args) -> bool:
 def test_generated_source_runs_like_cpython(case):
     """The structured source of every corpus function (typed by its arguments, after
     the default pipeline) behaves as CPython does when CPython runs it."""
-    from son.passes import DEFAULT_PIPELINE
+    from son.driver import DEFAULT_PIPELINE
 
     for args_list in _typed_examples(case).values():
         try:

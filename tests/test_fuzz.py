@@ -18,13 +18,13 @@ import numpy as np
 import pytest
 
 import son
+from son.driver.passes import PASSES
 from son.fuzz import PIPELINES, check, generate
 from son.fuzz.campaign import run
 from son.fuzz.oracle import DEVIATIONS, _Runtime, expected_outcomes
-from son.fuzz.shrink import args_literal, regression_text, shrink
+from son.fuzz.shrinker import args_literal, regression_text, shrink
 from son.nodes import Constant
 from son.nodes.types import constant
-from son.passes import PASSES
 
 CAMPAIGN_SEED = 20261123
 CAMPAIGN_N = 500
@@ -125,9 +125,9 @@ def f(n: int, x: float):
 @pytest.fixture
 def buggy_stage(monkeypatch):
     son.register_pass("fuzz-test-seven-is-eight", _seven_is_eight, replace=True)
-    monkeypatch.setitem(PIPELINES, "buggy", (True, "fuzz-test-seven-is-eight"))
+    monkeypatch.setitem(PIPELINES, "buggy", son.Pipeline.of("fuzz-test-seven-is-eight").but(peephole=True))
     yield
-    # a user's pass left registered would switch son.jit's disk index off for the session
+    # a test's pass must not outlive it in the registry
     PASSES.pop("fuzz-test-seven-is-eight", None)
 
 

@@ -248,7 +248,7 @@ def test_reverse_mode_keeps_a_data_dependent_loop_a_loop():
 
 
 def test_gradient_graphs_print_verify_optimize_and_schedule():
-    from son.nodes.verify import verify
+    from son.nodes.verifier import verify
 
     f = son.grad(gc.rnn, argnums=(0, 1, 2), interpret=True)
     args = draw(gc.BY_NAME["rnn"], 0)

@@ -21,11 +21,11 @@ import pytest
 from test_scale import branches_and_loops_source, cpython, straight_line_source
 
 import son
+from son.driver import optimize
 from son.errors import KernelCompileError
 from son.exec.codegen import generate
 from son.nodes import Add, Constant, Mul
 from son.nodes.printer import format_graph
-from son.passes import optimize
 from son.peephole import DEFAULT_RULES, MAX_REWRITES, rule
 from son.peephole.rules import K
 from son.viz import diff, to_dot, to_networkx

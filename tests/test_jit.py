@@ -1,5 +1,5 @@
-"""``son.jit`` and ``son.compile`` (son/exec/jit.py): every corpus function through a
-Numba kernel gives CPython's outcome; arguments are checked; the decorator API;
+"""``son.jit`` and ``son.compile`` (son/driver/kernels.py, son/exec/kernel.py): every corpus function
+through a Numba kernel gives CPython's outcome; arguments are checked; the decorator API;
 kernels are cached in memory and on disk across processes.
 
 Kernels are compiled into a temporary cache directory (``SON_CACHE_DIR``).
@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import son
-from son.exec.jit import Kernel, forget_kernels
+from son.exec.kernel import Kernel, forget_kernels
 
 CASES = corpus.CASES + corpus_suites.CASES
 JIT_SETTINGS = settings(max_examples=6, deadline=None, derandomize=True, database=None,
@@ -279,7 +279,7 @@ def test_decorator_forms_and_attributes():
     assert "def poly(x):" in poly.source
     keys = {"schedule_s", "codegen_s", "compile_s", "parse_s", "optimize_s", "nodes", "cache"}
     assert keys <= set(poly.stats)
-    assert poly.stats["pipeline"] == son.passes.DEFAULT_PIPELINE
+    assert poly.stats["pipeline"] == son.driver.DEFAULT_PIPELINE
     assert first(np.array([4.0, 5.0])) == 4.0
     assert first.stats["pipeline"] == "peephole"
 

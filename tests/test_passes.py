@@ -10,9 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import son
+from son.driver.passes import PASSES, Census, PipelineStats, register_pass
+from son.driver.pipeline import parse_pipeline
 from son.examples import EXAMPLES, returned_constant
 from son.nodes.types import wrap64
-from son.passes import PASSES, Census, PipelineStats, parse_pipeline, register_pass
 
 CASES = corpus.CASES + corpus_suites.CASES
 FEW = settings(max_examples=6, deadline=None, derandomize=True, database=None,
@@ -101,7 +102,7 @@ def test_pipelines_accept_pass_objects_and_functions():
 
 
 @pytest.mark.parametrize("bad, message", [
-    ("peephole,nosuchpass", "unknown pass 'nosuchpass'"),
+    ("peephole,nosuchpass", "unknown pipeline or pass 'nosuchpass'"),
     ([42], "pass names, Pass objects or functions"),
 ])
 def test_bad_pipelines_are_clear_errors(bad, message):

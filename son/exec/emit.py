@@ -381,7 +381,7 @@ def _pow(n: Node, ops: list[str]) -> str:
     """Ints: wrap-around power (the graph guards negative exponents).  Floats: both
     operands as floats, so that numba calls ``pow`` as CPython does (numba's
     ``float ** int`` multiplies repeatedly and can differ in the last bit), and a
-    constant operand through ``opaque`` (son.exec.pipeline), so that LLVM does
+    constant operand through ``opaque`` (son.exec.numba_ext), so that LLVM does
     not rewrite ``pow(x, 2.0)`` as ``x * x`` (correctly rounded, where the C library's
     ``pow`` that CPython calls is not always)."""
     a, b = n.inputs[1], n.inputs[2]

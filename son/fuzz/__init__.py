@@ -17,7 +17,7 @@ reverse against forward mode, both against finite differences).
 from .campaign import Totals, run
 from .generator import Program, generate
 from .oracle import DEVIATIONS, PIPELINES, STAGES, Failure, Result, check
-from .shrink import shrink
+from .shrinker import shrink
 
 __all__ = ["DEVIATIONS", "PIPELINES", "STAGES", "Failure", "Program", "Result", "Totals", "check",
            "generate", "run", "shrink"]

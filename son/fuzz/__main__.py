@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if a.show is not None:
         from .generator import generate
-        from .shrink import args_literal
+        from .shrinker import args_literal
 
         p = generate(a.seed, a.show, grad=a.grad)
         print(p.source)

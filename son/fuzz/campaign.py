@@ -189,7 +189,7 @@ def save_failure(source: str, args: list, origin: str, stem: str, out: Path, ker
                  grad: bool = False, compiled: bool = False) -> Path:
     """Shrink a failing program and write it to ``out/stem.py``; ``grad``: a failure of the
     gradient oracle (``compiled``: with the gradient kernel)."""
-    from .shrink import regression_text, shrink, write_regression
+    from .shrinker import regression_text, shrink, write_regression
 
     small, small_args, failure = shrink(source, args, kernel=kernel, grad=grad, compiled=compiled)
     oracle = ("grad-kernel" if compiled else "grad") if grad else None
@@ -202,7 +202,7 @@ PROGRAMS_PER_WORKER = 500
 
 def _setup_worker(cache: str) -> None:
     import son
-    import son.exec.pipeline  # noqa: F401 - imports numba now, never under a program's deadline
+    import son.exec.numba_ext  # noqa: F401 - imports numba now, never under a program's deadline
 
     son.debug = True
     os.environ["SON_CACHE_DIR"] = tempfile.mkdtemp(prefix="worker-", dir=cache)

@@ -46,14 +46,14 @@ __all__ = ["DEVIATIONS", "PIPELINES", "STAGES", "Failure", "Result", "canon", "c
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
-#: stage name -> (parse with the peephole?, pipeline run on that parse or None)
-PIPELINES: dict[str, tuple[bool, str | None]] = {
-    "raw": (False, None),
-    "parsed": (True, None),
-    "peephole": (False, "peephole"),
-    "sccp": (True, "sccp"),
-    "combined": (True, "combined"),
-    "user": (False, "sccp,combined,dce"),
+#: stage name -> the pipeline whose graph that stage interprets
+PIPELINES: dict[str, son.Pipeline] = {
+    "raw": son.Pipeline.of("none"),
+    "parsed": son.Pipeline.of("none").but(name="parsed", peephole=True),
+    "peephole": son.Pipeline.of("peephole").but(peephole=False),
+    "sccp": son.Pipeline.of("sccp"),
+    "combined": son.Pipeline.of("combined"),
+    "user": son.Pipeline.of("sccp,combined,dce"),
 }
 #: the graph stage the kernel is compiled from
 KERNEL_FROM = "combined"
@@ -429,14 +429,14 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
                 return False
         return True
 
-    for stage, (peephole, pipeline) in PIPELINES.items():
+    for stage, pipeline in PIPELINES.items():
         t = time.perf_counter()
         try:
-            if peephole not in parses:
-                parses[peephole] = son.parse_source(source, name, peephole=peephole)
-            g = parses[peephole]
-            if pipeline:
-                g, _ = son.optimize(g, pipeline)
+            if pipeline.peephole not in parses:
+                parses[pipeline.peephole] = pipeline.parse(source, name=name)
+            g = parses[pipeline.peephole]
+            if pipeline.passes:
+                g, _ = pipeline.optimize(g)
         except SonSyntaxError as e:
             res.status, res.detail = "reject", str(e)
             _timed(times, stage, t)

@@ -1,16 +1,19 @@
-"""Derivatives as graph transforms: ``son.grad``, ``son.value_and_grad``, ``son.jvp``.
+"""Derivatives as graph transforms.
 
     rules.py     the derivative rule table PARTIALS (one rule per node class)
     forward.py   jvp_graph: forward mode (tangents next to the primal)
     reverse.py   grad_graph: reverse mode (tapes, loops replayed backwards)
-    api.py       the user-facing decorators, specialized per argument types like son.jit
+    ssa.py       the SSA builder both sweeps build blocks with
+    tape.py      the tapes reverse mode pushes on and pops from
 
-``son.grad`` is the *function* (``son/__init__.py`` imports it eagerly, so it shadows
-this package's name, as ``son.schedule`` does); the function object forwards attribute
-reads to this package, so ``son.grad.forward.jvp_graph`` still works after
-``import son.grad.forward``.
+The user's entry points (``son.grad``, ``son.value_and_grad``, ``son.jvp``, which
+specialize per argument types like ``son.jit``) are in the driver layer,
+``son.driver.grad``.  The package is callable: the driver makes ``son.grad(f)`` call
+``son.driver.grad.grad`` (``son._util.callable_package``), so ``son.grad`` is both
+this package (``son.grad.reverse.grad_graph``) and the entry point.
 """
 
-from .api import grad, jvp, value_and_grad
+from .forward import jvp_graph
+from .reverse import grad_graph
 
-__all__ = ["grad", "jvp", "value_and_grad"]
+__all__ = ["grad_graph", "jvp_graph"]

@@ -71,7 +71,7 @@ from .types import (
     constant,
     wrap64,
 )
-from .verify import VerifyError, verify
+from .verifier import VerifyError, verify
 
 globals().update(MATH_NODES)
 

@@ -146,7 +146,7 @@ class Graph:
     # ------------------------------------------------------------------ views
     def verify(self) -> None:
         """Check the invariants; raise ``AssertionError`` naming the first broken one."""
-        from .verify import verify
+        from .verifier import verify
 
         verify(self)
 

@@ -3,8 +3,10 @@
     s = son.schedule(graph)     # a Schedule: ordered blocks, phi moves, check()
     print(s)                    # one section per block
 
+The package is callable: ``son.schedule(graph)`` is ``son.schedule.schedule(graph)``
+(``son._util.callable_package``), so the entry point does not shadow the package.
 ``Schedule`` and ``Block`` are the contract with the code generator (see
-``schedule.py``); ``gcm.py`` places the nodes, ``dom.py`` builds the blocks,
+``blocks.py``); ``gcm.py`` places the nodes, ``dom.py`` builds the blocks,
 the dominator tree and the loop tree.  Nothing here imports Numba.
 
 The first steps of placement are public for analyses that need to know where
@@ -16,8 +18,11 @@ a value is first available (the combined analysis's congruence does):
     early = schedule_early(floating, blocks[0], block_of)      # floating -> earliest block
 """
 
+from .._util import callable_package
+from .blocks import Block, Schedule
 from .dom import build_blocks, dominator_lca
 from .gcm import pin_nodes, schedule, schedule_early
-from .schedule import Block, Schedule
 
 __all__ = ["Block", "Schedule", "build_blocks", "dominator_lca", "pin_nodes", "schedule", "schedule_early"]
+
+callable_package(__name__, schedule)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from ..errors import SonError
 from ..nodes import CProj, Graph, If, Loop, Node, Raise, Region, Return, Start, Stop, XCtrl
-from .schedule import Block
+from .blocks import Block
 
 
 def _malformed(what: str) -> SonError:

@@ -58,8 +58,8 @@ from ..nodes import (
     ToInt,
     XCtrl,
 )
+from .blocks import Block, Schedule
 from .dom import build_blocks, dominator_lca
-from .schedule import Block, Schedule
 
 _DIVISIONS = (Div, FloorDiv, Mod)
 

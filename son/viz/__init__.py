@@ -6,8 +6,8 @@ Importing this package (``import son`` does) installs ``Graph._repr_svg_``,
 ``Graph.to_networkx`` and ``Schedule._repr_svg_`` (see ``jupyter.install_hooks``):
 viz sits above the core, which never imports it."""
 
-from .diff import Diff, diff
 from .dot import edge_class, render, svg, to_dot
+from .graphdiff import Diff, diff
 from .jupyter import install_hooks
 from .nx import to_networkx
 from .schedule import schedule_dot

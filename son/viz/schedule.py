@@ -2,7 +2,7 @@
 
 Each block is one box that lists, left-justified, its title (``B3 Loop %13
 depth 1``), its Phis, its instructions in execution order (the schedule's own
-listing format, ``son.schedule.schedule.instruction``) and its terminator.
+listing format, ``son.schedule.blocks.instruction``) and its terminator.
 Edges run from a block to its successors: a two-way ``If``'s are labelled
 ``T`` and ``F``, loop back edges (to a block that dominates the source) are
 drawn bold purple and labelled ``back``, and the phi moves of an edge
@@ -39,7 +39,7 @@ def _left(lines: list[str]) -> str:
 
 def block_lines(schedule: Any, b: Any) -> list[str]:
     """The text of block ``b``: title, phis, instructions and terminator."""
-    from ..schedule.schedule import instruction
+    from ..schedule.blocks import instruction
 
     head = b.head
     what = f"{head.label} %{head.nid}"

@@ -1,5 +1,5 @@
 """Every program the fuzzer found failing (``cases/*.py``, each shrunk by
-``son.fuzz.shrink`` and documented in its docstring: what failed, why, where it was
+``son.fuzz.shrinker`` and documented in its docstring: what failed, why, where it was
 fixed) goes through CPython and every stage of son (``son.fuzz.check``: the raw and
 peephole parses, each pipeline, the Numba kernel) and must agree everywhere.  A case
 with ``ORACLE = 'grad'`` (a wrong gradient) also goes through the gradient oracle

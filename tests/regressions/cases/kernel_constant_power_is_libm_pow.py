@@ -3,7 +3,7 @@
 float with the C library's ``pow``, which glibc does not always round correctly; numba
 emitted ``pow(x, 2.0)``, which LLVM rewrites as ``x * x``.  Fixed in son/exec/emit.py
 (``_float_pow``): a constant operand of a float ``**`` goes through ``opaque``
-(son/exec/pipeline.py), an empty inline-asm statement LLVM cannot see into."""
+(son/exec/numba_ext.py), an empty inline-asm statement LLVM cannot see into."""
 
 # ruff: noqa  (a generated program)
 

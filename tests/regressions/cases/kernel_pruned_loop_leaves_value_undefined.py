@@ -4,7 +4,7 @@ assignment ... Undefined" at ``v16 = v54``).  The structurer knew ``p0`` is true
 was assigned the literal ``True`` and tested; numba's DeadBranchPrune pruned that test,
 which cut the inner loop's back edge, pruned the loop test that then had a constant
 operand, and left ``v54`` read after the loop with no definition.  Fixed by compiling
-kernels with ``son.exec.pipeline.KernelPipeline`` (numba's pipeline without
+kernels with ``son.exec.numba_ext.KernelPipeline`` (numba's pipeline without
 DeadBranchPrune)."""
 
 # ruff: noqa  (a generated program)

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
-from .nodes import Constant, Graph, Node
+from ..nodes import Constant, Graph, Node
+from .pipeline import Pipeline
 
 
 def _describe(n: Node) -> str:
@@ -73,7 +74,7 @@ class Trace:
         return [(str(s.index), s.pass_name, s.rule, s.before, s.after) for s in self.steps]
 
     def __str__(self) -> str:
-        from .viz.tables import text_table
+        from ..viz.tables import text_table
 
         return text_table(("step", "pass", "rule", "before", "after"), self.rows())
 
@@ -81,7 +82,7 @@ class Trace:
         return f"<Trace of {self.name}: {len(self.steps)} steps>"
 
     def _repr_html_(self) -> str:
-        from .viz.tables import html_table
+        from ..viz.tables import html_table
 
         return html_table(("step", "pass", "rule", "before", "after"), self.rows(),
                           caption=f"{self.name}: {len(self.steps)} rewrites")
@@ -92,10 +93,10 @@ class Trace:
             import ipywidgets
             from IPython.display import SVG, display
         except ImportError as e:  # pragma: no cover - depends on the environment
-            from .errors import SonError
+            from ..errors import SonError
 
             raise SonError("Trace.widget() needs ipywidgets and IPython: pip install ipywidgets") from e
-        from .viz import svg
+        from ..viz import svg
 
         def show(step: int) -> None:
             s = self.steps[step]
@@ -105,15 +106,14 @@ class Trace:
         return ipywidgets.interact(show, step=ipywidgets.IntSlider(min=0, max=max(len(self) - 1, 0)))
 
 
-def trace(fn: Callable | str, pipeline: str | Sequence = "sccp", snapshots: bool = True,
+def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp", snapshots: bool = True,
           argtypes=None, args=None) -> Trace:
-    """Parse ``fn`` with the peephole and run ``pipeline`` on it, recording every rewrite.
+    """Parse ``fn`` and run ``pipeline`` (see ``Pipeline.of``) on it, recording every
+    rewrite, those of the parse-time peephole included.
 
     ``fn`` may be a function or a source text (its last function).
     """
-    from .frontend import parse, parse_source
-    from .passes import optimize, parse_pipeline
-
+    p = Pipeline.of(pipeline)
     steps: list[Step] = []
     current = ["parse"]
     holder: list[Graph] = []
@@ -125,15 +125,12 @@ def trace(fn: Callable | str, pipeline: str | Sequence = "sccp", snapshots: bool
             steps[-1].graph = holder[0].copy()  # the state the previous step left
         steps.append(Step(len(steps), current[0], rule, _describe(old), _describe(new)))
 
-    if isinstance(fn, str):
-        g = parse_source(fn, argtypes=argtypes, args=args, tracer=record)
-    else:
-        g = parse(fn, argtypes=argtypes, args=args, tracer=record)
+    g = p.parse(fn, argtypes=argtypes, args=args, tracer=record)
     parsed = g.copy()
     holder.append(g)
-    for p in parse_pipeline(pipeline):
-        current[0] = p.name
-        optimize(g, [p], inplace=True, tracer=record)
-        if snapshots and steps and steps[-1].pass_name == p.name and steps[-1].graph is None:
+    for one in p.passes:
+        current[0] = one.name
+        p.but(passes=(one,)).optimize(g, inplace=True, tracer=record)
+        if snapshots and steps and steps[-1].pass_name == one.name and steps[-1].graph is None:
             steps[-1].graph = g.copy()
     return Trace(g.name, steps, parsed, g)

@@ -10,7 +10,7 @@ product).  Like ``son.jit`` the result specializes lazily on the types of each c
 arguments: the primal graph for those types (``inner.graph_for(argtypes)``: parse and
 the default pipeline for a plain function), the transform (``reverse.grad_graph`` or
 ``forward.jvp_graph``), the default pipeline again, then ``son.compile`` (schedule, code
-generation, Numba, the kernel caches of ``son.exec.jit``) -- or the reference
+generation, Numba, the kernel caches of ``son.exec.kernel``) -- or the reference
 interpreter with ``interpret=True``.  One specialization per argument-type signature.
 
 ``.graph``, ``.schedule``, ``.source`` are those of the last specialization called,
@@ -30,33 +30,31 @@ the transform (O(N + E)) and a Numba compile.
 
 from __future__ import annotations
 
-import functools
 import time
-from importlib import import_module
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .. import config
 from ..errors import SonError
-from ..exec.jit import JitFunction
+from ..grad.forward import jvp_graph
+from ..grad.reverse import grad_graph
 from ..nodes import Graph
+from .kernels import JitFunction, compile
+from .pipeline import Pipeline
+from .specialize import Specialized, type_key
 
 __all__ = ["GradFunction", "grad", "jvp", "value_and_grad"]
 
 
-def _key(args: tuple) -> tuple:
-    return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else type(a) for a in args])
-
-
-def _inner(fn, pipeline, boundscheck: bool):
+def _inner(fn, pipeline: Pipeline):
     """What a transform differentiates: anything with ``graph_for``, else ``son.jit(fn)``."""
     if hasattr(fn, "graph_for") and hasattr(fn, "py_func"):
         return fn
     if not callable(fn) or not hasattr(fn, "__code__"):
         raise SonError(f"son.grad/value_and_grad/jvp differentiate a Python function or a son.jit / "
                        f"son.grad / son.jvp function, not {fn!r}")
-    return JitFunction(fn, pipeline, boundscheck)
+    return JitFunction(fn, pipeline)
 
 
 def _argnums(argnums, what: str) -> tuple[tuple[int, ...], bool]:
@@ -69,26 +67,24 @@ def _argnums(argnums, what: str) -> tuple[tuple[int, ...], bool]:
     raise SonError(f"{what}: argnums must be an int or a non-empty tuple of ints, not {argnums!r}")
 
 
-class GradFunction:
+class GradFunction(Specialized):
     """A function transformed by ``son.grad``, ``son.value_and_grad`` or ``son.jvp``
     (``mode`` 'grad', 'value_and_grad', 'jvp'); see the module docstring."""
 
-    def __init__(self, fn, mode: str, argnums, interpret: bool, pipeline: str | None, boundscheck: bool):
+    def __init__(self, fn, mode: str, argnums, interpret: bool, pipeline: Pipeline):
         self.mode = mode
-        self.inner = _inner(fn, pipeline, boundscheck)
-        self.py_func = self.inner.py_func
+        self.what = f"son.{mode}"
+        self.inner = _inner(fn, pipeline)
+        super().__init__(self.inner.py_func)
         if argnums is None:
             self.argnums, self.single = None, False
         else:
             self.argnums, self.single = _argnums(argnums, f"son.{mode}({self.py_func.__name__})")
         self.interpret = interpret
         self.pipeline = pipeline
-        self.boundscheck = boundscheck
         self._graphs: dict[tuple, Graph] = {}
         self._runners: dict[tuple, Callable] = {}
-        self._last: tuple | None = None  # (graph, kernel or None)
         self._kernels: dict[tuple, Any] = {}
-        functools.update_wrapper(self, self.py_func, updated=())
 
     # ------------------------------------------------------------------ graphs
     def _nvalues(self, graph: Graph) -> int:
@@ -97,8 +93,6 @@ class GradFunction:
 
     def graph_for(self, argtypes) -> Graph:
         """The transformed, optimized graph for primal parameter types ``argtypes``."""
-        from ..passes import DEFAULT_PIPELINE, optimize
-
         key = tuple(argtypes)
         g = self._graphs.get(key)
         if g is not None:
@@ -109,28 +103,22 @@ class GradFunction:
                            f"{self._nvalues(primal)} values; a gradient needs one scalar output")
         argnums = self.argnums if self.argnums is not None else tuple(range(len(primal.params)))
         if self.mode == "jvp":
-            from .forward import jvp_graph
-
             g = jvp_graph(primal, argnums)
         else:
-            from .reverse import grad_graph
-
             g = grad_graph(primal, argnums, with_value=self.mode == "value_and_grad")
         if config.debug:
             g.verify()
-        pipeline = DEFAULT_PIPELINE if self.pipeline is None else self.pipeline
-        g, _ = optimize(g, pipeline, inplace=True)
+        g, _ = self.pipeline.optimize(g, inplace=True)
         self._graphs[key] = g
         return g
 
     # ------------------------------------------------------------------ calls
     def __call__(self, *args, **kwargs):
         if kwargs:
-            raise SonError(f"{self.py_func.__name__}: son.{self.mode} functions take positional arguments "
-                           f"only (got {', '.join(kwargs)} by keyword)")
+            self._no_keywords(kwargs)
         if self.mode == "jvp":
             return self._call_jvp(*args)
-        key = _key(args)
+        key = type_key(args)
         run = self._runners.get(key)
         if run is None:
             run = self._specialize(args, key, args)
@@ -146,18 +134,14 @@ class GradFunction:
             raise SonError(f"{self.py_func.__name__}: {nt} tangents expected (one per "
                            f"{'argument' if self.argnums is None else 'argnum'}), got {len(tangents)}")
         flat = primals + tangents
-        key = _key(flat)
+        key = type_key(flat)
         run = self._runners.get(key)
         if run is None:
             run = self._specialize(primals, key, flat)
         return run(*flat)
 
     def _specialize(self, primals: tuple, key: tuple, flat: tuple) -> Callable:
-        from ..frontend.signature import type_of_value
-
-        names = self.py_func.__code__.co_varnames[:len(primals)]
-        types = tuple(type_of_value(a, f"{self.py_func.__name__}(): argument {n!r}")
-                      for n, a in zip(names, primals))
+        types = self.argument_types(primals)
         t0 = time.perf_counter()
         g = self.graph_for(types)
         if self.interpret:
@@ -168,9 +152,8 @@ class GradFunction:
 
             kernel = None
         else:
-            from ..exec.jit import compile as compile_graph
-
-            kernel = compile_graph(g, boundscheck=self.boundscheck)
+            p = self.pipeline
+            kernel = compile(g, boundscheck=p.boundscheck, wrap=p.wrap, math_errors=p.math_errors)
             kernel.stats = dict(kernel.stats, transform_s=time.perf_counter() - t0)
             kernel.check(flat)  # a SonError naming a wrong argument, before any call
             raw = kernel
@@ -198,12 +181,6 @@ class GradFunction:
         return lambda *a: (lambda r: (r[0], tuple(r[1:])))(raw(*a))
 
     # ------------------------------------------------------------------ views
-    def _latest(self) -> tuple:
-        if self._last is None:
-            raise SonError(f"son.{self.mode}({self.py_func.__name__}) has not been called yet: it "
-                           "specializes on the first call, for the types of its arguments")
-        return self._last
-
     @property
     def graph(self) -> Graph:
         return self._latest()[0]
@@ -233,51 +210,24 @@ class GradFunction:
         return f"<son.{self.mode} {self.py_func.__qualname__}: {len(self._runners)} specializations>"
 
 
-def _make(mode: str, default_argnums):
+def _make(mode: str, default_argnums, doc: str):
     def make(fn: Callable | None = None, argnums=default_argnums, *, interpret: bool = False,
-             pipeline: str | None = None, boundscheck: bool = True):
+             pipeline: str | Sequence | Pipeline | None = None, boundscheck: bool | None = None):
+        p = Pipeline.of(pipeline, boundscheck=boundscheck)
         if fn is None:
-            return lambda f: GradFunction(f, mode, argnums, interpret, pipeline, boundscheck)
-        return GradFunction(fn, mode, argnums, interpret, pipeline, boundscheck)
+            return lambda f: GradFunction(f, mode, argnums, interpret, p)
+        return GradFunction(fn, mode, argnums, interpret, p)
 
+    make.__name__ = make.__qualname__ = mode
+    make.__doc__ = doc
     return make
 
 
-class _Entry:
-    """A public entry point (``son.grad`` ...): calling it transforms a function; reading
-    any other attribute reads the ``son.grad`` package (``son.grad.forward`` after
-    ``import son.grad.forward``), since this object shadows the package's name in ``son``."""
-
-    def __init__(self, name: str, fn: Callable, doc: str):
-        self.__name__ = self.__qualname__ = name
-        self.__doc__ = doc
-        self._fn = fn
-
-    def __call__(self, *args, **kwargs):
-        return self._fn(*args, **kwargs)
-
-    def __getattr__(self, name: str):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        pkg = import_module("son.grad")
-        try:
-            return getattr(pkg, name)
-        except AttributeError:
-            pass
-        try:
-            return import_module(f"son.grad.{name}")
-        except ModuleNotFoundError:
-            raise AttributeError(f"son.grad has no attribute {name!r}") from None
-
-    def __repr__(self) -> str:
-        return f"<son.{self.__name__}>"
-
-
-grad = _Entry("grad", _make("grad", 0), """son.grad(fn, argnums=0, *, interpret=False, pipeline=None,
-boundscheck=True): the gradient of scalar-valued ``fn`` with respect to parameter
+grad = _make("grad", 0, """son.grad(fn, argnums=0, *, interpret=False, pipeline=None,
+boundscheck=None): the gradient of scalar-valued ``fn`` with respect to parameter
 ``argnums`` (an int: the gradient; a tuple: a tuple of gradients), by reverse mode.""")
-value_and_grad = _Entry("value_and_grad", _make("value_and_grad", 0), """son.value_and_grad(fn, argnums=0,
-...): ``(fn(*args), gradient)`` in one sweep; see ``son.grad``.""")
-jvp = _Entry("jvp", _make("jvp", None), """son.jvp(fn, argnums=None, ...): ``jf(primals, tangents) ->
-(fn(*primals), directional derivative)`` by forward mode; one tangent per parameter
-(argnums None) or per argnum.""")
+value_and_grad = _make("value_and_grad", 0, """son.value_and_grad(fn, argnums=0, ...): ``(fn(*args),
+gradient)`` in one sweep; see ``son.grad``.""")
+jvp = _make("jvp", None, """son.jvp(fn, argnums=None, ...): ``jf(primals, tangents) -> (fn(*primals),
+directional derivative)`` by forward mode; one tangent per parameter (argnums None) or per
+argnum.""")

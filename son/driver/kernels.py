@@ -1,0 +1,177 @@
+"""``son.jit`` and ``son.compile``: a Python function or a graph to a Numba kernel.
+
+    k = son.compile(graph)           # drop checks if asked -> the backend, cached
+    k(a, 3)
+
+    @son.jit                         # like numba.njit, for son's subset
+    def f(a, n): ...
+
+``jit`` specializes lazily: the first call with a new combination of argument
+types builds the graph with those types (``Pipeline.build``: parse, passes),
+drops the checks its pipeline's semantics leave out, and compiles
+(``son.exec.kernel.compile_kernel``); later calls with the same types cost one
+dict lookup on the argument types before Numba's own dispatch.  A second
+process finds the kernel through the disk index (``son.driver.index``).
+
+Costs: argument checking is O(arguments) per call; a specialization is one
+parse, the pipeline, ``schedule`` and ``generate`` (each O(N + E) in practice)
+and Numba's compile (dominant: tens to hundreds of milliseconds).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+from ..errors import SonError
+from ..exec.kernel import Kernel, compile_kernel
+from ..nodes import Graph
+from .index import index_key, index_load, index_store
+from .passes import drop_checks
+from .pipeline import Pipeline
+from .specialize import Specialized, type_key
+
+__all__ = ["JitFunction", "compile", "jit"]
+
+
+def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True,  # noqa: A001
+            math_errors: bool = True) -> Kernel:
+    """Schedule ``graph``, generate its source and compile it with Numba (cached in memory
+    and on disk).  ``boundscheck=False`` removes the IndexError guards of array accesses
+    (unchecked, as ``numba.njit``; the ``drop-bounds-checks`` pass); ``wrap=False`` lets
+    LLVM assume int64 ``+ - *`` never overflow (numba.njit's assumption: an overflow is
+    then undefined, not the wrap-around of DESIGN.md); ``math_errors=False`` drops the
+    checks that make ``math.*`` and ``int(float)`` raise as in CPython (numba.njit's IEEE
+    nan/inf instead; the ``drop-math-checks`` pass).  Parameter types must be known (int,
+    float, bool, 1-D float64/int64/bool arrays)."""
+    t0 = time.perf_counter()
+    g = drop_checks(graph, boundscheck, math_errors)
+    return compile_kernel(g, wrap, {"boundscheck_transform_s": time.perf_counter() - t0})
+
+
+def _compile_with(graph: Graph, p: Pipeline) -> Kernel:
+    return compile(graph, boundscheck=p.boundscheck, wrap=p.wrap, math_errors=p.math_errors)
+
+
+class JitFunction(Specialized):
+    """``son.jit(fn)``: call it like ``fn``; each new combination of argument types is
+    parsed, optimized and compiled once.  ``graph``, ``schedule``, ``source`` and ``stats``
+    are those of the last specialization; ``kernels`` maps argument types to kernels;
+    ``pipeline`` is the ``Pipeline`` it runs."""
+
+    def __init__(self, fn: Callable, pipeline: Pipeline):
+        super().__init__(fn)
+        self.pipeline = pipeline
+        self.kernels: dict[tuple, Kernel] = {}
+        self._dispatch: dict[tuple, Any] = {}
+        self._graphs: dict[tuple, Graph] = {}
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            self._no_keywords(kwargs)
+        key = type_key(args)
+        disp = self._dispatch.get(key)
+        if disp is None:
+            return self._specialize(args, key)(*args)
+        try:
+            return disp(*args)
+        except Exception as e:
+            if _is_numba_typing_error(e):
+                self.kernels[key].check(args)  # raises SonError saying which argument is wrong
+            raise
+
+    def _specialize(self, args: tuple, key: tuple) -> Kernel:
+        p = self.pipeline
+        t0 = time.perf_counter()
+        ikey = index_key(self.py_func, key, p)
+        k = index_load(ikey, self.py_func, args, self._rebuild) if ikey else None
+        if k is not None:
+            k.stats = dict(k.stats, index_s=time.perf_counter() - t0, pipeline=p.name)
+        else:
+            deps: list | None = [] if ikey else None
+            graph = p.parse(self.py_func, args=list(args), deps=deps)
+            t1 = time.perf_counter()
+            graph, _ = p.optimize(graph, inplace=True)
+            t2 = time.perf_counter()
+            k = _compile_with(graph, p)
+            k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=p.name)
+            if ikey:
+                index_store(ikey, self.py_func, deps, k)
+        k.check(args)
+        self.kernels[key] = k
+        self._last = k
+        self._dispatch[key] = k if _needs_conversion(k, args) else k.dispatcher
+        return k
+
+    def graph_for(self, argtypes) -> Graph:
+        """The optimized graph (before any check is dropped) that this function compiles
+        for parameter types ``argtypes`` (son types, or what ``son.parse``'s ``argtypes=``
+        takes); built without compiling, cached per types.  The graph is shared:
+        transform a copy (``son.grad`` does) rather than changing it."""
+        key = tuple(argtypes)
+        g = self._graphs.get(key)
+        if g is None:
+            g = self._graphs[key] = self.pipeline.build(self.py_func, argtypes=list(argtypes))
+        return g
+
+    def _rebuild(self, params: list) -> tuple:
+        """``(graph, schedule)`` of a kernel the index found, rebuilt when first read."""
+        from ..schedule import schedule as make_schedule
+
+        p = self.pipeline
+        g = drop_checks(p.build(self.py_func, argtypes=[t for _, t in params]), p.boundscheck,
+                        p.math_errors)
+        return g, make_schedule(g)
+
+    @property
+    def graph(self) -> Graph:
+        return self._latest().graph
+
+    @property
+    def schedule(self):
+        return self._latest().schedule
+
+    @property
+    def source(self) -> str:
+        return self._latest().source
+
+    @property
+    def stats(self) -> dict:
+        return self._latest().stats
+
+    def __repr__(self) -> str:
+        return f"<son.jit {self.py_func.__qualname__}: {len(self.kernels)} specializations>"
+
+
+def _needs_conversion(k: Kernel, args: tuple) -> bool:
+    """Can calls with these argument types go straight to numba's dispatcher?  Only if
+    the kernel would pass every argument on unchanged (same Python type) and return what
+    numba returns (no mixed int-or-float value to convert)."""
+    return k.converts_result or any(type(c) is not type(a) for c, a in zip(k.check(args), args))
+
+
+def _is_numba_typing_error(e: Exception) -> bool:
+    from numba.core.errors import TypingError
+
+    return isinstance(e, (TypingError, OverflowError))
+
+
+def jit(fn: Callable | None = None, *, pipeline: str | Sequence | Pipeline | None = None,
+        boundscheck: bool | None = None, wrap: bool | None = None, math_errors: bool | None = None):
+    """Compile ``fn`` with son on its first call for each combination of argument types
+    (ints, floats, bools, 1-D float64/int64/bool arrays).  Use as ``@son.jit`` or
+    ``@son.jit(pipeline="peephole", boundscheck=False)``; ``pipeline`` is anything
+    ``son.Pipeline.of`` takes (default ``DEFAULT_PIPELINE``).  ``boundscheck=False``,
+    ``wrap=False`` and ``math_errors=False`` (None: the pipeline's, which default to
+    True) trade son's exact semantics for numba.njit's (see ``son.compile``); all three
+    together compile what numba.njit compiles."""
+    p = Pipeline.of(pipeline, boundscheck=boundscheck, wrap=wrap, math_errors=math_errors)
+    if fn is None:
+        return lambda f: JitFunction(_callable(f), p)
+    return JitFunction(_callable(fn), p)
+
+
+def _callable(fn):
+    if not callable(fn):
+        raise SonError(f"son.jit decorates a function, not {fn!r}")
+    return fn

@@ -1,0 +1,57 @@
+"""What ``son.jit`` and ``son.grad`` functions share: lazy specialization per argument types.
+
+A specialized function is called like the Python function it wraps.  The first
+call with a new combination of argument types (``type_key``) builds what runs
+for those types; later calls cost one dict lookup on the key.  The last
+specialization built is what ``.graph``, ``.schedule``, ``.source`` show.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+import numpy as np
+
+from ..errors import SonError
+from ..frontend.signature import type_of_value
+from ..nodes.types import Type
+
+__all__ = ["Specialized", "type_key"]
+
+
+def type_key(args: tuple) -> tuple:
+    """The specialization key of a call: each argument's Python type, or an array's
+    (dtype, ndim).  O(arguments)."""
+    return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else type(a) for a in args])
+
+
+class Specialized:
+    """Base of ``JitFunction`` and ``GradFunction``: the wrapped function, the error
+    messages both give, the son types of a call's arguments."""
+
+    #: how the user made it, for messages: 'son.jit', 'son.grad', ...
+    what = "son.jit"
+
+    def __init__(self, fn: Callable):
+        self.py_func = fn
+        self._last = None
+        functools.update_wrapper(self, fn, updated=())
+
+    def _no_keywords(self, kwargs: dict) -> None:
+        if kwargs:
+            raise SonError(f"{self.py_func.__name__}: {self.what} functions take positional arguments only "
+                           f"(got {', '.join(kwargs)} by keyword)")
+
+    def argument_types(self, args: tuple) -> tuple[Type, ...]:
+        """The son types of the first ``len(args)`` parameters, from these arguments (a
+        ``SonError`` naming an argument son cannot type)."""
+        names = self.py_func.__code__.co_varnames[:len(args)]
+        return tuple(type_of_value(a, f"{self.py_func.__name__}(): argument {n!r}")
+                     for n, a in zip(names, args))
+
+    def _latest(self):
+        if self._last is None:
+            raise SonError(f"{self.what}({self.py_func.__name__}) has not been called yet: it compiles "
+                           "on the first call, for the types of its arguments")
+        return self._last
