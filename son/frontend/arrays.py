@@ -11,7 +11,7 @@ import ast
 
 import numpy as np
 
-from ..nodes import LT, ArrayLen, IsFloat, Load, NewArray, Node, OutOfBounds, Store
+from ..nodes import LT, ArrayLen, IsFloat, Load, NewArray, Node, OutOfBounds, Store, kept
 from ..nodes.types import ArrayType
 from .core import _is_array, _kind
 
@@ -46,14 +46,13 @@ class Arrays:
         return arr, idx
 
     def bounds_guard(self, at, arr: Node, idx: Node) -> Node | None:
-        arr.keep(), idx.keep()
-        guarded = False
-        if idx.type.kind == "number":
-            guarded = self.guard(self.op(at, IsFloat, idx), IndexError,
-                                 "only integers are valid array indices")
-        n = self.op(at, ArrayLen, arr)
-        guarded |= self.guard(self.op(at, OutOfBounds, idx, n), IndexError, "index out of range")
-        arr.unkeep(), idx.unkeep()
+        with kept(arr, idx):
+            guarded = False
+            if idx.type.kind == "number":
+                guarded = self.guard(self.op(at, IsFloat, idx), IndexError,
+                                     "only integers are valid array indices")
+            n = self.op(at, ArrayLen, arr)
+            guarded |= self.guard(self.op(at, OutOfBounds, idx, n), IndexError, "index out of range")
         return self.scope.ctrl if guarded else None
 
     def load(self, at, arr: Node, idx: Node) -> Node:
@@ -63,9 +62,8 @@ class Arrays:
     def store(self, at, arr: Node, idx: Node, value: Node) -> None:
         if _kind(value) is None:
             raise self.error(at, f"cannot store a {value.type} value in an array", "store")
-        value.keep()
-        ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
-        value.unkeep()
+        with kept(value):
+            ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
         self.scope.mem = self.op(at, Store, ctrl, self.scope.mem, arr, idx, value)
 
     def call_new_array(self, e, name, fill):
@@ -85,9 +83,10 @@ class Arrays:
             if len(shape.elts) != 1:
                 raise self.unsupported(shape, "multi-dimensional array")
             shape = shape.elts[0]
-        n = self.int_value(shape).keep()
-        self.guard(self.op(e, LT, n, self.con(0)), ValueError, "negative dimensions are not allowed")
-        return self.op(e, NewArray, self.scope.ctrl, n.unkeep(), dtype=dtype, fill=fill)
+        n = self.int_value(shape)
+        with kept(n):
+            self.guard(self.op(e, LT, n, self.con(0)), ValueError, "negative dimensions are not allowed")
+        return self.op(e, NewArray, self.scope.ctrl, n, dtype=dtype, fill=fill)
 
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)

@@ -16,7 +16,7 @@ import types as pytypes
 
 import numpy as np
 
-from ..nodes import GE, LT, Abs, BitOr, Div, IsFinite, IsInf, IsNan, Max, Min, Node, ToFloat, ToInt
+from ..nodes import GE, LT, Abs, BitOr, Div, IsFinite, IsInf, IsNan, Max, Min, Node, ToFloat, ToInt, kept
 from ..nodes.mathfn import (
     DOMAIN_ERROR,
     INT_OF_NAN,
@@ -89,46 +89,43 @@ class Calls:
             raise self.error(e, f"{name}() of {what} (or a value that may be one) computes in numpy's "
                                 f"integer dtype, {_NP_INT_LOOPS[cls.__name__]}; son computes it for floats: "
                                 "convert with float(...) first", name)
-        for x in xs:
-            x.keep()
-        r = self.op(e, cls, *xs, np=np_flavour).keep()
-        if not np_flavour:
-            for which, exc in math_guards(cls):
-                self.guard(self.op(e, MathError, r, *xs, which=which), exc,
-                           RANGE_ERROR if exc is OverflowError else DOMAIN_ERROR)
-        for x in xs:
-            x.unkeep()
-        return r.unkeep()
+        with kept(*xs):
+            r = self.op(e, cls, *xs, np=np_flavour)
+            with kept(r):
+                if not np_flavour:
+                    for which, exc in math_guards(cls):
+                        self.guard(self.op(e, MathError, r, *xs, which=which), exc,
+                                   RANGE_ERROR if exc is OverflowError else DOMAIN_ERROR)
+        return r
 
     def call_log(self, e, name):
         if len(e.args) != 2:
             return self.call_math(e, MATH_NODES["Log"], False, name)
         x, base = self.scalars(e, name, self.args(e, name, 2, 2))
-        base.keep()
-        lx = self.math1(e, "Log", x).keep()
-        lb = self.math1(e, "Log", base.unkeep())
-        lx.unkeep()
+        with kept(base):
+            lx = self.math1(e, "Log", x)
+        with kept(lx):
+            lb = self.math1(e, "Log", base)
         return self.arith(e, Div, lx, lb)
 
     def math1(self, e, cls_name, x):
         cls = MATH_NODES[cls_name]
-        x.keep()
-        r = self.op(e, cls, x).keep()
-        self.guard(self.op(e, MathError, r, x, which="any"), ValueError, DOMAIN_ERROR)
-        x.unkeep()
-        return r.unkeep()
+        with kept(x):
+            r = self.op(e, cls, x)
+            with kept(r):
+                self.guard(self.op(e, MathError, r, x, which="any"), ValueError, DOMAIN_ERROR)
+        return r
 
     def to_int(self, at, x: Node) -> Node:
         """``int(x)`` with CPython's faults: NaN -> ValueError, beyond int64 -> OverflowError
         (for an unknown number too: the checks are false on ints)."""
         if _kind(x) not in ("float", "number"):
             return self.op(at, ToInt, x)
-        x.keep()
-        self.guard(self.op(at, IsNan, x), ValueError, INT_OF_NAN)
-        out = self.op(at, BitOr, self.op(at, LT, x, self.con(-_INT64_LIMIT)),
-                      self.op(at, GE, x, self.con(_INT64_LIMIT)))
-        self.guard(out, OverflowError, INT_OUT_OF_RANGE)
-        x.unkeep()
+        with kept(x):
+            self.guard(self.op(at, IsNan, x), ValueError, INT_OF_NAN)
+            out = self.op(at, BitOr, self.op(at, LT, x, self.con(-_INT64_LIMIT)),
+                          self.op(at, GE, x, self.con(_INT64_LIMIT)))
+            self.guard(out, OverflowError, INT_OUT_OF_RANGE)
         return self.op(at, ToInt, x, ctrl=self.scope.ctrl)
 
     def call_rounding(self, e, name, cls_name):
@@ -142,12 +139,9 @@ class Calls:
             raise self.unsupported(e, f"{name}() of fewer than two arguments (iterables are not supported)")
         vals = self.scalars(e, name, self.args(e, name, 2, 1 << 30))
         acc = vals[0]
-        for v in vals:
-            v.keep()
-        for v in vals[1:]:
-            acc = self.op(e, cls, acc, v)
-        for v in vals:
-            v.unkeep()
+        with kept(*vals):
+            for v in vals[1:]:
+                acc = self.op(e, cls, acc, v)
         return acc
 
     def call_cast(self, e, name, kind):
@@ -205,9 +199,10 @@ class Calls:
             raise self.unsupported(e, "call of a function that returns a tuple")
         self.scope.ctrl = out.ctrl
         self.scope.mem = out.mem
-        v = out.get("$ret").keep()
-        out.drop()
-        return v.unkeep()
+        v = out.get("$ret")
+        with kept(v):
+            out.drop()
+        return v
 
 
 def _key(fn):

@@ -34,6 +34,7 @@ from ..nodes import (
     Sub,
     XCtrl,
     constant,
+    kept,
 )
 from ..nodes.types import BOTTOM, MEM, TOP, XCTRL, ArrayType
 from .scope import Scope, flag
@@ -107,13 +108,8 @@ class ParserCore:
 
     def op(self, at: ast.AST, cls: type, *inputs: Node, **kw) -> Node:
         """Make, peephole and type-check one data node."""
-        for x in inputs:
-            if x is not None:
-                x.keep()
-        n = cls(self.g, *inputs, **kw)
-        for x in inputs:
-            if x is not None:
-                x.unkeep()
+        with kept(*inputs):
+            n = cls(self.g, *inputs, **kw)
         n = self.peep(n)
         if n.type is BOTTOM and all(x is None or x.type is not BOTTOM for x in inputs):
             kinds = " and ".join(str(x.type.widen()) for x in inputs
@@ -128,15 +124,13 @@ class ParserCore:
 
     def branch(self, pred: Node) -> tuple[Node, Node]:
         """Split control on ``pred``: the (true, false) control projections."""
-        pred.keep()
-        iff = self.peep(If(self.g, self.scope.ctrl, pred))
-        pred.unkeep()
+        with kept(pred):
+            iff = self.peep(If(self.g, self.scope.ctrl, pred))
         t, f = CProj(self.g, iff, 0), CProj(self.g, iff, 1)
-        t.keep()
-        f = self.peep(f).keep()
-        t.unkeep()
-        t = self.peep(t)
-        f.unkeep()
+        with kept(t):
+            f = self.peep(f)
+        with kept(f):
+            t = self.peep(t)
         return t, f
 
     def guard(self, pred: Node, exc: type, message: str) -> bool:
@@ -147,9 +141,9 @@ class ParserCore:
                 pred.kill()
             return False
         t, f = self.branch(pred)
-        f.keep()
-        self.exit(Raise(self.g, t, self.scope.mem, exc, message))
-        self.scope.ctrl = f.unkeep()
+        with kept(f):
+            self.exit(Raise(self.g, t, self.scope.mem, exc, message))
+        self.scope.ctrl = f
         return True
 
     def exit(self, r: Node) -> None:

@@ -39,6 +39,7 @@ from ..nodes import (
     ToBool,
     ToFloat,
     ToInt,
+    kept,
 )
 from ..nodes.mathfn import MATH_NODES, POW_RANGE_ERROR, MathError
 from ..nodes.types import NONE
@@ -83,16 +84,14 @@ class Expressions:
         if _kind(v) not in ("int", "bool", "number"):
             raise self.error(e, f"expected an int, got {v.type.widen()}", "int")
         if v.type.kind == "number":  # CPython refuses a float here (range, np.zeros): TypeError
-            v.keep()
-            self.guard(self.op(e, IsFloat, v), TypeError,
-                       "'float' object cannot be interpreted as an integer")
-            v.unkeep()
+            with kept(v):
+                self.guard(self.op(e, IsFloat, v), TypeError,
+                           "'float' object cannot be interpreted as an integer")
         return v
 
     def binop(self, at, astop: type, lhs: Node, rhs_ast: ast.expr | Node) -> Node:
-        lhs.keep()
-        rhs = rhs_ast if isinstance(rhs_ast, Node) else self.expr(rhs_ast)
-        lhs.unkeep()
+        with kept(lhs):
+            rhs = rhs_ast if isinstance(rhs_ast, Node) else self.expr(rhs_ast)
         if astop is ast.MatMult or astop not in _BINOPS:
             raise self.unsupported(at, "matrix multiplication operator @")
         cls = _BINOPS[astop]
@@ -105,8 +104,7 @@ class Expressions:
                 sym = "**" if cls is None else _SYMBOL[cls]
                 raise self.error(at, f"unsupported operand type(s) for {sym}: {a.type.widen()} and "
                                      f"{b.type.widen()}", "operator")
-        a.keep(), b.keep()
-        try:
+        with kept(a, b):
             if cls is None:
                 return self.power(at, a, b)
             ctrl = None
@@ -119,8 +117,6 @@ class Expressions:
                 if self.guard(self.op(at, LT, b, self.con(0)), ValueError, "negative shift count"):
                     ctrl = self.scope.ctrl
             return self.op(at, cls, a, b, ctrl=ctrl)
-        finally:
-            a.unkeep(), b.unkeep()
 
     def no_float_guard(self, at, symbol: str, *xs: Node) -> bool:
         """``if isfloat(x): raise TypeError`` for operands of unknown kind under an
@@ -147,27 +143,28 @@ class Expressions:
                           "int ** negative int has no int64 value"):
                 return self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
             return self.op(at, Pow, a, b)
-        a.keep(), b.keep()
-        if "float" not in (a.type.kind, b.type.kind):  # an unknown kind: both sets of guards
-            both_int = self.op(at, Not, self.op(at, BitOr, self.op(at, IsFloat, a), self.op(at, IsFloat, b)))
-            self.guard(self.op(at, BitAnd, both_int, self.op(at, LT, b, self.con(0))), ValueError,
-                       "int ** negative int has no int64 value")
-        zero = self.con(0.0)
-        negative_finite = self.op(at, BitAnd, self.op(at, LT, b, zero), self.op(at, IsFinite, b))
-        self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), negative_finite),
-                   ZeroDivisionError, "0.0 cannot be raised to a negative power")
-        if b.type.kind not in ("int", "bool"):  # an int exponent is never fractional (CPython
-            # compares float(b), an integer beyond 2**53 too, not b with its truncated float)
-            bf = self.op(at, ToFloat, b) if b.type.kind == "number" else b
-            fractional = self.op(at, BitAnd, self.op(at, IsFinite, bf),
-                                 self.op(at, NE, bf, self.op(at, MATH_NODES["Trunc"], bf, np=True)))
-            negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
-            self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
-                       "negative number cannot be raised to a fractional power")
-        r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl).keep()
-        self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError, POW_RANGE_ERROR)
-        a.unkeep(), b.unkeep()
-        return r.unkeep()
+        with kept(a, b):
+            if "float" not in (a.type.kind, b.type.kind):  # an unknown kind: both sets of guards
+                both_int = self.op(at, Not, self.op(at, BitOr, self.op(at, IsFloat, a),
+                                                    self.op(at, IsFloat, b)))
+                self.guard(self.op(at, BitAnd, both_int, self.op(at, LT, b, self.con(0))), ValueError,
+                           "int ** negative int has no int64 value")
+            zero = self.con(0.0)
+            negative_finite = self.op(at, BitAnd, self.op(at, LT, b, zero), self.op(at, IsFinite, b))
+            self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), negative_finite),
+                       ZeroDivisionError, "0.0 cannot be raised to a negative power")
+            if b.type.kind not in ("int", "bool"):  # an int exponent is never fractional (CPython
+                # compares float(b), an integer beyond 2**53 too, not b with its truncated float)
+                bf = self.op(at, ToFloat, b) if b.type.kind == "number" else b
+                fractional = self.op(at, BitAnd, self.op(at, IsFinite, bf),
+                                     self.op(at, NE, bf, self.op(at, MATH_NODES["Trunc"], bf, np=True)))
+                negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
+                self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
+                           "negative number cannot be raised to a fractional power")
+            r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
+            with kept(r):
+                self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError, POW_RANGE_ERROR)
+        return r
 
     def expr_BinOp(self, e):
         lhs = self.expr(e.left)
@@ -189,9 +186,9 @@ class Expressions:
             return self.op(e, ToInt, x) if x.type.kind == "bool" else x
         if x.type.kind == "float":
             raise self.error(e, "bad operand type for unary ~: 'float'", "operator")
-        x.keep()
-        ctrl = self.scope.ctrl if self.no_float_guard(e, "~", x) else None
-        return self.op(e, Invert, x.unkeep(), ctrl=ctrl)
+        with kept(x):
+            ctrl = self.scope.ctrl if self.no_float_guard(e, "~", x) else None
+        return self.op(e, Invert, x, ctrl=ctrl)
 
     def truth(self, v: Node, at: ast.AST) -> Node:
         """The bool a value stands for in a condition (Python truthiness)."""
@@ -217,9 +214,10 @@ class Expressions:
             v = make()  # may replace self.scope
             self.scope.set(tmp, v)
             self.scope = self.merge([self.scope, short])
-        v = self.scope.get(tmp).keep()
-        self.scope.remove(tmp)
-        return v.unkeep()
+        v = self.scope.get(tmp)
+        with kept(v):
+            self.scope.remove(tmp)
+        return v
 
     def expr_BoolOp(self, e):
         first = self.expr(e.values[0])
@@ -241,9 +239,10 @@ class Expressions:
 
         def step(op, comp):
             def make():
-                r = self.expr(comp).keep()
-                v = self.compare(e, _CMPOPS[type(op)], self.scope.get(prev), r)
-                self.scope.set(prev, r.unkeep())
+                r = self.expr(comp)
+                with kept(r):
+                    v = self.compare(e, _CMPOPS[type(op)], self.scope.get(prev), r)
+                self.scope.set(prev, r)
                 return v
             return make
 
@@ -272,6 +271,7 @@ class Expressions:
         v = self.expr(e.orelse)
         self.scope.set(tmp, v)
         self.scope = self.merge([then, self.scope])
-        v = self.scope.get(tmp).keep()
-        self.scope.remove(tmp)
-        return v.unkeep()
+        v = self.scope.get(tmp)
+        with kept(v):
+            self.scope.remove(tmp)
+        return v

@@ -14,7 +14,7 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, Loop, Never, Phi, Sub
+from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, Loop, Never, Phi, Sub, kept
 from ..nodes.types import BOTTOM, INT
 from .core import assigned_names
 from .scope import Scope, flag
@@ -90,15 +90,15 @@ class Loops:
 
         def follows(i):
             """another element of the range follows i (an element)"""
-            d = self.op(it, Sub, stop, i).keep()
+            d = self.op(it, Sub, stop, i)
             rising = lambda: self.op(it, BitOr, self.op(it, GT, d, step), self.op(it, LT, d, zero))
             falling = lambda: self.op(it, BitOr, self.op(it, LT, d, step), self.op(it, GT, d, zero))
-            if sign is not None:
-                r = (rising if sign else falling)()
-            else:
-                r = self.op(it, BitOr, self.op(it, BitAnd, up, rising()),
-                            self.op(it, BitAnd, self.op(it, LT, step, zero), falling()))
-            d.unkeep()
+            with kept(d):
+                if sign is not None:
+                    r = (rising if sign else falling)()
+                else:
+                    r = self.op(it, BitOr, self.op(it, BitAnd, up, rising()),
+                                self.op(it, BitAnd, self.op(it, LT, step, zero), falling()))
             return r
 
         def cond():

@@ -14,7 +14,7 @@ import ast
 import numpy as np
 
 from ..errors import SonSyntaxError
-from ..nodes import ArrayLen, Constant, Node, Not
+from ..nodes import ArrayLen, Constant, Node, Not, kept
 from ..nodes.types import BOTTOM, TOP, ArrayType
 from .core import assigned_names
 from .scope import flag
@@ -39,12 +39,11 @@ class Names:
                                      "different paths", "variable")
             bound = self.scope.get(flag(name))
             if bound is not None:
-                v.keep()
-                self.guard(self.op(at, Not, bound), UnboundLocalError,
-                           f"cannot access local variable {name!r} where it is not associated "
-                           "with a value")
-                self.scope.remove(flag(name))  # bound from here on
-                v.unkeep()
+                with kept(v):
+                    self.guard(self.op(at, Not, bound), UnboundLocalError,
+                               f"cannot access local variable {name!r} where it is not associated "
+                               "with a value")
+                    self.scope.remove(flag(name))  # bound from here on
             return v
         if name in self.scope.undefined:
             raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")

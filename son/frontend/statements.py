@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 
-from ..nodes import Node, Not, Raise
+from ..nodes import Node, Not, Raise, kept
 from .scope import Scope
 
 
@@ -58,17 +58,14 @@ class Statements:
     def stmt_Assign(self, s):
         if isinstance(s.value, ast.Tuple) and any(isinstance(t, ast.Tuple) for t in s.targets):
             vals = self.exprs(s.value.elts)
-            for v in vals:
-                v.keep()
-            for t in s.targets:
-                self.assign_tuple(t, vals, s)
-            for v in vals:
-                v.unkeep()
+            with kept(*vals):
+                for t in s.targets:
+                    self.assign_tuple(t, vals, s)
             return
-        v = self.expr(s.value).keep()
-        for t in s.targets:
-            self.assign(t, v)
-        v.unkeep()
+        v = self.expr(s.value)
+        with kept(v):
+            for t in s.targets:
+                self.assign(t, v)
 
     def assign_tuple(self, target, vals, s):
         if not isinstance(target, ast.Tuple):
@@ -86,10 +83,9 @@ class Statements:
         if isinstance(target, ast.Name):
             self.scope.set(target.id, v)
         elif isinstance(target, ast.Subscript):
-            v.keep()
-            arr, idx = self.subscript_parts(target)
-            self.store(target, arr, idx, v)
-            v.unkeep()
+            with kept(v):
+                arr, idx = self.subscript_parts(target)
+                self.store(target, arr, idx, v)
         elif isinstance(target, ast.Tuple):
             raise self.unsupported(target, "tuple unpacking of a non-tuple value")
         else:
@@ -102,11 +98,10 @@ class Statements:
             self.scope.set(s.target.id, new)
         elif isinstance(s.target, ast.Subscript):
             arr, idx = self.subscript_parts(s.target)
-            arr.keep(), idx.keep()
-            cur = self.load(s.target, arr, idx)
-            new = self.binop(s, type(s.op), cur, s.value)
-            self.store(s.target, arr, idx, new)
-            arr.unkeep(), idx.unkeep()
+            with kept(arr, idx):
+                cur = self.load(s.target, arr, idx)
+                new = self.binop(s, type(s.op), cur, s.value)
+                self.store(s.target, arr, idx, new)
         else:
             raise self.unsupported(s.target, "augmented assignment target")
 
