@@ -14,7 +14,7 @@ push needs it.  Pops happen in the exact reverse order of pushes, which the reve
 transform guarantees by construction (see ``son.grad.reverse``).
 
 Before a counted loop reverse mode reserves room for all its iterations at once
-(``_reserve`` in ``son.grad.reverse``: one ``TapeGrow`` with a larger count), so such
+(``_reserve`` in ``son.grad.recording``: one ``TapeGrow`` with a larger count), so such
 a loop's pushes never copy the tape.
 
 Tapes can be differentiated (reverse over reverse, ``son.grad(son.grad(f))``): to the

@@ -51,7 +51,7 @@ from .mathfn import (
     Min,
 )
 from .memory import ArrayLen, Load, NewArray, OutOfBounds, Store
-from .node import Node
+from .node import Node, kept
 from .printer import format_graph, ir
 from .types import (
     BOOL,

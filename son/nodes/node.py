@@ -9,7 +9,8 @@ directions, forget the node's value-numbering key (it changes with the
 inputs) and kill inputs that lost their last user.  ``kill`` is iterative.
 
 A node is *dead* when it has no users and no pins; ``keep``/``unkeep`` pin a
-node that the frontend still holds in a Python variable.
+node that the frontend still holds in a Python variable, and ``with kept(a, b):``
+pins nodes for the duration of a block.
 """
 
 from __future__ import annotations
@@ -23,6 +24,27 @@ if TYPE_CHECKING:
 
 #: exceptions whose raising by ``eval`` means "do not fold this constant"
 FOLD_ERRORS = (ArithmeticError, ValueError, IndexError, TypeError)
+
+
+class kept:  # lower case: it reads as a function, ``with kept(a, b):``
+    """Pin ``nodes`` (None entries are skipped) while the ``with`` block runs, so that
+    a rewrite inside it cannot kill a node the caller still holds.  A class, not a
+    generator: the frontend enters one per node it makes."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, *nodes: Node | None):
+        self.nodes = nodes
+
+    def __enter__(self) -> None:
+        for n in self.nodes:
+            if n is not None:
+                n.keep()
+
+    def __exit__(self, *exc) -> None:
+        for n in self.nodes:
+            if n is not None:
+                n.unkeep()
 
 
 class Node:

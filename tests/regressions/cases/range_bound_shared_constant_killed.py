@@ -2,7 +2,7 @@
 used").  ``for i in range(-4, 12 if 1 else -4)``: the frontend kept the range bounds only
 after parsing all of them; folding the conditional expression killed its dead branch's
 constant -4, the very node (value-numbered) that held the first bound.  Fixed in
-son/frontend/parser.py ``FunctionParser.stmt_For``: each bound is kept as soon as it is
+son/frontend/loops.py ``FunctionParser.stmt_For``: each bound is kept as soon as it is
 parsed."""
 
 

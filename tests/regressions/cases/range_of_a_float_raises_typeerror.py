@@ -1,7 +1,7 @@
 """Found by son.fuzz (seed=6 index=244): ``range(n)`` and ``np.zeros(n)`` ran when ``n``, a
 value of unknown kind ('number': an unannotated parameter, or a local that is an int on
 one path and a float on another), was a float at run time; CPython raises TypeError.
-Fixed in son/frontend/parser.py ``FunctionParser.int_value``: an ``IsFloat`` guard
+Fixed in son/frontend/expressions.py ``FunctionParser.int_value``: an ``IsFloat`` guard
 raising TypeError, as the int-only operators already had."""
 
 import numpy as np

@@ -1,0 +1,243 @@
+"""Calls: builtins and ``math``/numpy functions become nodes with their domain and range
+guards; calls to plain Python functions are inlined.
+
+``expr_Call`` resolves the callee (``names.py``) and dispatches on the object: the
+``_CALLS`` table for builtins (``abs``, ``min``, ``int``, ``len``, ``np.zeros``, ...),
+``MATH_FUNCTIONS`` for the math library, and otherwise inlines the function by
+parsing its body with a new ``FunctionParser`` on the caller's control and memory
+(recursion is refused).  O(1) nodes per call besides its arguments; an inlined call
+costs its callee's parse."""
+
+from __future__ import annotations
+
+import ast
+import math
+import types as pytypes
+
+import numpy as np
+
+from ..nodes import GE, LT, Abs, BitOr, Div, IsFinite, IsInf, IsNan, Max, Min, Node, ToFloat, ToInt, kept
+from ..nodes.mathfn import (
+    DOMAIN_ERROR,
+    INT_OF_NAN,
+    INT_OUT_OF_RANGE,
+    MATH_FUNCTIONS,
+    MATH_NODES,
+    RANGE_ERROR,
+    MathError,
+    math_guards,
+)
+from .core import _is_array, _kind
+from .scope import Scope
+from .source import source_of
+
+#: numpy functions with integer loops: an int argument gives an int result (floor,
+#: ceil, trunc since numpy 2.x; fmod always, C's remainder, 0 for a zero divisor)
+_NP_INT_LOOPS = {"Fmod": "C's integer remainder (0 for a zero divisor)"}
+if np.floor(np.int64(1)).dtype.kind != "f":
+    _NP_INT_LOOPS.update(dict.fromkeys(("Floor", "Ceil", "Trunc"), "the integer itself"))
+
+_INT64_LIMIT = 9223372036854775808.0  # 2**63
+
+
+class Calls:
+    """FunctionParser's calls, builtins and math functions (a mixin)."""
+
+    def expr_Call(self, e):
+        if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None for k in e.keywords):
+            raise self.unsupported(e, "call with *args or **kwargs")
+        fn = self.resolve(e.func)
+        name = ast.unparse(e.func)
+        handler = _CALLS.get(_key(fn))
+        if handler is not None:
+            return handler(self, e, name)
+        if _key(fn) in MATH_FUNCTIONS:
+            cls, np_flavour = MATH_FUNCTIONS[fn]
+            return self.call_math(e, cls, np_flavour, name)
+        if isinstance(fn, pytypes.FunctionType):
+            return self.inline(e, fn)
+        if fn is range:
+            raise self.unsupported(e, "range() outside a for loop")
+        raise self.unsupported(e, f"call to {name}()")
+
+    def args(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> list[Node]:
+        for k in e.keywords:
+            if k.arg not in keywords:
+                raise self.error(e, f"{name}() got an unsupported keyword argument {k.arg!r}", name)
+        if not lo <= len(e.args) <= hi:
+            want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise self.error(e, f"{name}() takes {want} positional arguments ({len(e.args)} given)", name)
+        vals = self.exprs(e.args)
+        for v in vals:
+            if _kind(v) is None and not _is_array(v):
+                raise self.error(e, f"{name}() of a {v.type} value", name)
+        return vals
+
+    def scalars(self, e, name, vals):
+        for v in vals:
+            if _kind(v) is None:
+                raise self.error(e, f"{name}() takes numbers, not {v.type}", name)
+        return vals
+
+    def call_math(self, e, cls, np_flavour: bool, name: str) -> Node:
+        xs = self.scalars(e, name, self.args(e, name, cls.arity, cls.arity))
+        if np_flavour and cls.__name__ in _NP_INT_LOOPS and all(_kind(x) != "float" for x in xs):
+            # numpy computes these on ints in the ints' dtype, not as floats
+            if cls.__name__ != "Fmod" and all(_kind(x) in ("int", "bool") for x in xs):
+                return xs[0]  # np.floor(3) is np.int64(3), np.ceil(True) np.True_: the value itself
+            what = "ints" if cls.__name__ == "Fmod" else "an int"
+            raise self.error(e, f"{name}() of {what} (or a value that may be one) computes in numpy's "
+                                f"integer dtype, {_NP_INT_LOOPS[cls.__name__]}; son computes it for floats: "
+                                "convert with float(...) first", name)
+        with kept(*xs):
+            r = self.op(e, cls, *xs, np=np_flavour)
+            with kept(r):
+                if not np_flavour:
+                    for which, exc in math_guards(cls):
+                        self.guard(self.op(e, MathError, r, *xs, which=which), exc,
+                                   RANGE_ERROR if exc is OverflowError else DOMAIN_ERROR)
+        return r
+
+    def call_log(self, e, name):
+        if len(e.args) != 2:
+            return self.call_math(e, MATH_NODES["Log"], False, name)
+        x, base = self.scalars(e, name, self.args(e, name, 2, 2))
+        with kept(base):
+            lx = self.math1(e, "Log", x)
+        with kept(lx):
+            lb = self.math1(e, "Log", base)
+        return self.arith(e, Div, lx, lb)
+
+    def math1(self, e, cls_name, x):
+        cls = MATH_NODES[cls_name]
+        with kept(x):
+            r = self.op(e, cls, x)
+            with kept(r):
+                self.guard(self.op(e, MathError, r, x, which="any"), ValueError, DOMAIN_ERROR)
+        return r
+
+    def to_int(self, at, x: Node) -> Node:
+        """``int(x)`` with CPython's faults: NaN -> ValueError, beyond int64 -> OverflowError
+        (for an unknown number too: the checks are false on ints)."""
+        if _kind(x) not in ("float", "number"):
+            return self.op(at, ToInt, x)
+        with kept(x):
+            self.guard(self.op(at, IsNan, x), ValueError, INT_OF_NAN)
+            out = self.op(at, BitOr, self.op(at, LT, x, self.con(-_INT64_LIMIT)),
+                          self.op(at, GE, x, self.con(_INT64_LIMIT)))
+            self.guard(out, OverflowError, INT_OUT_OF_RANGE)
+        return self.op(at, ToInt, x, ctrl=self.scope.ctrl)
+
+    def call_rounding(self, e, name, cls_name):
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        if x.type.kind in ("int", "bool"):
+            return self.op(e, ToInt, x)
+        return self.to_int(e, self.op(e, MATH_NODES[cls_name], x, np=True))
+
+    def call_minmax(self, e, name, cls):
+        if len(e.args) < 2:
+            raise self.unsupported(e, f"{name}() of fewer than two arguments (iterables are not supported)")
+        vals = self.scalars(e, name, self.args(e, name, 2, 1 << 30))
+        acc = vals[0]
+        with kept(*vals):
+            for v in vals[1:]:
+                acc = self.op(e, cls, acc, v)
+        return acc
+
+    def call_cast(self, e, name, kind):
+        if not e.args:
+            return self.con({"float": 0.0, "int": 0, "bool": False}[kind])
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        if kind == "float":
+            return self.op(e, ToFloat, x)
+        if kind == "int":
+            return self.to_int(e, x)
+        return self.truth(x, e)
+
+    def call_pow(self, e, name):
+        a, b = self.args(e, name, 2, 2)
+        return self.arith(e, None, a, b)
+
+    def call_unary(self, e, name, cls):
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        return self.op(e, cls, x)
+
+    def inline(self, e: ast.Call, fn) -> Node:
+        if fn in self.stack:
+            raise self.error(e, f"recursive call to {fn.__name__}() (son inlines calls; recursion "
+                                "is not supported)", "recursion")
+        src = source_of(fn)
+        params = [a.arg for a in src.tree.args.args]
+        a = src.tree.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+            raise self.error(e, f"{fn.__name__}() has *args, **kwargs or keyword-only parameters",
+                             "call")
+        if len(e.args) > len(params):
+            raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments "
+                                f"({len(e.args)} given)", "call")
+        vals = self.exprs(e.args + [k.value for k in e.keywords])
+        bound = dict(zip(params, vals[:len(e.args)]))
+        for k, v in zip(e.keywords, vals[len(e.args):]):
+            if k.arg not in params or k.arg in bound:
+                raise self.error(e, f"{fn.__name__}() got an unexpected or repeated argument "
+                                    f"{k.arg!r}", "call")
+            bound[k.arg] = v
+        defaults = dict(zip(params[len(params) - len(src.defaults):], src.defaults))
+        callee = Scope(self.g, self.scope.ctrl, self.scope.mem)
+        for p in params:
+            if p in bound:
+                callee.set(p, bound[p])
+            elif p in defaults:
+                callee.set(p, self.constant_value(defaults[p], p, e))
+            else:
+                raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
+        sub = type(self)(self.g, self.peephole, src, callee, self.stack, self.pinned,
+                             self.learned, self.deps, self.path + (ast.unparse(e.func),))
+        out = sub.parse_body()
+        if len(sub.return_values(out)) != 1:
+            out.drop()
+            raise self.unsupported(e, "call of a function that returns a tuple")
+        self.scope.ctrl = out.ctrl
+        self.scope.mem = out.mem
+        v = out.get("$ret")
+        with kept(v):
+            out.drop()
+        return v
+
+
+def _key(fn):
+    try:
+        hash(fn)
+        return fn
+    except TypeError:
+        return id(fn)
+
+
+_CALLS: dict = {
+    abs: lambda p, e, n: p.call_unary(e, n, Abs),
+    np.abs: lambda p, e, n: p.call_unary(e, n, Abs),
+    np.absolute: lambda p, e, n: p.call_unary(e, n, Abs),
+    min: lambda p, e, n: p.call_minmax(e, n, Min),
+    max: lambda p, e, n: p.call_minmax(e, n, Max),
+    float: lambda p, e, n: p.call_cast(e, n, "float"),
+    np.float64: lambda p, e, n: p.call_cast(e, n, "float"),
+    int: lambda p, e, n: p.call_cast(e, n, "int"),
+    np.int64: lambda p, e, n: p.call_cast(e, n, "int"),
+    bool: lambda p, e, n: p.call_cast(e, n, "bool"),
+    np.bool_: lambda p, e, n: p.call_cast(e, n, "bool"),
+    len: lambda p, e, n: p.call_len(e, n),
+    pow: lambda p, e, n: p.call_pow(e, n),
+    math.log: lambda p, e, n: p.call_log(e, n),
+    math.floor: lambda p, e, n: p.call_rounding(e, n, "Floor"),
+    math.ceil: lambda p, e, n: p.call_rounding(e, n, "Ceil"),
+    math.trunc: lambda p, e, n: p.call_rounding(e, n, "Trunc"),
+    math.isnan: lambda p, e, n: p.call_unary(e, n, IsNan),
+    math.isinf: lambda p, e, n: p.call_unary(e, n, IsInf),
+    math.isfinite: lambda p, e, n: p.call_unary(e, n, IsFinite),
+    np.isnan: lambda p, e, n: p.call_unary(e, n, IsNan),
+    np.isinf: lambda p, e, n: p.call_unary(e, n, IsInf),
+    np.isfinite: lambda p, e, n: p.call_unary(e, n, IsFinite),
+    np.zeros: lambda p, e, n: p.call_new_array(e, n, "zeros"),
+    np.ones: lambda p, e, n: p.call_new_array(e, n, "ones"),
+    np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
+}

@@ -1,0 +1,215 @@
+"""The parser's core: making nodes and wiring control while the graph is built.
+
+``ParserCore`` holds what every construct uses: syntax errors that carry the user's
+file and line, node making with the pessimistic peephole applied at once (``op``,
+``con``), the split of control on a predicate (``branch``), fault guards (``guard``:
+``if pred: raise exc(message)``), exits hooked to Stop, and the merge of scopes at a
+``Region``, with a ``Phi`` for each variable that differs (one bound on only some
+paths gets a placeholder value and a Phi of its bound flag).  Each operation is O(1)
+amortized except ``merge``: O(variables of the merged scopes)."""
+
+from __future__ import annotations
+
+import ast
+
+from ..errors import SonSyntaxError
+from ..nodes import (
+    Add,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Constant,
+    CProj,
+    Div,
+    FloorDiv,
+    If,
+    Mod,
+    Mul,
+    Node,
+    Phi,
+    Raise,
+    Region,
+    Shl,
+    Shr,
+    Sub,
+    XCtrl,
+    constant,
+    kept,
+)
+from ..nodes.types import BOTTOM, MEM, TOP, XCTRL, ArrayType
+from .scope import Scope, flag
+
+_SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
+           BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
+
+#: names of unsupported syntax, for messages
+_CONSTRUCTS = {
+    "Try": "try statement", "TryStar": "try statement", "With": "with statement",
+    "AsyncWith": "async with", "ClassDef": "class definition",
+    "FunctionDef": "nested function definition", "AsyncFunctionDef": "async function",
+    "Lambda": "lambda", "ListComp": "list comprehension", "SetComp": "set comprehension",
+    "DictComp": "dict comprehension", "GeneratorExp": "generator expression", "Yield": "yield",
+    "YieldFrom": "yield from", "Await": "await", "Global": "global statement",
+    "Nonlocal": "nonlocal statement", "Delete": "del statement", "Import": "import statement",
+    "ImportFrom": "import statement", "JoinedStr": "f-string", "FormattedValue": "f-string",
+    "Starred": "starred expression", "List": "list", "Dict": "dict", "Set": "set",
+    "Tuple": "tuple value", "Slice": "slice", "NamedExpr": "assignment expression (:=)",
+    "Match": "match statement", "AsyncFor": "async for", "Attribute": "attribute",
+}
+
+
+def _kind(x: Node) -> str | None:
+    """The scalar kind the frontend checks operands against.  TOP (a value only on
+    paths the graph's own types prove dead, as in the raw graph of `if False:`) may
+    be anything: it passes as an unknown number."""
+    return "number" if x.type is TOP else x.type.kind
+
+
+def _is_array(x: Node) -> bool:
+    return isinstance(x.type, ArrayType) or x.type is TOP
+
+
+def assigned_names(stmts: list[ast.stmt]) -> list[str]:
+    """Local names a block of statements may assign, in order of appearance."""
+    out: dict[str, None] = {}
+    for s in stmts:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                out[n.id] = None
+    return list(out)
+
+
+class ParserCore:
+    """FunctionParser's node making, guards and scope merging (a mixin)."""
+
+    def error(self, at: ast.AST | None, message: str, construct: str | None = None) -> SonSyntaxError:
+        line = getattr(at, "lineno", 0) + self.src.line0 if at is not None else self.src.line0 + 1
+        col = getattr(at, "col_offset", 0) + self.src.col0 if at is not None else 0
+        return SonSyntaxError(message, self.src.filename, line, col, construct)
+
+    def unsupported(self, at: ast.AST, what: str | None = None) -> SonSyntaxError:
+        name = what or _CONSTRUCTS.get(type(at).__name__, type(at).__name__)
+        return self.error(at, f"unsupported construct: {name}", name)
+
+    def peep(self, n: Node) -> Node:
+        return self.peephole.peep(n)
+
+    def con(self, value) -> Node:
+        """A constant, pinned until the parse ends: the parser often holds a constant
+        in a Python variable while a folding user of the same (shared) node dies."""
+        c = self.peep(Constant(self.g, constant(value)))
+        if not c._pins:
+            c.keep()
+            self.pinned.append(c)
+        return c
+
+    def xctrl(self) -> Node:
+        return self.peep(XCtrl(self.g, self.g.start))
+
+    def op(self, at: ast.AST, cls: type, *inputs: Node, **kw) -> Node:
+        """Make, peephole and type-check one data node."""
+        with kept(*inputs):
+            n = cls(self.g, *inputs, **kw)
+        n = self.peep(n)
+        if n.type is BOTTOM and all(x is None or x.type is not BOTTOM for x in inputs):
+            kinds = " and ".join(str(x.type.widen()) for x in inputs
+                                 if x is not None and not x.is_cfg and x.type is not MEM)
+            label = _SYMBOL.get(cls, cls.__name__)
+            raise self.error(at, f"unsupported operand type(s) for {label}: {kinds}", "operator")
+        return n
+
+    def dead(self, s: Scope) -> bool:
+        c = s.ctrl
+        return type(c) is XCtrl or (self.peephole.enabled and c.type is XCTRL)
+
+    def branch(self, pred: Node) -> tuple[Node, Node]:
+        """Split control on ``pred``: the (true, false) control projections."""
+        with kept(pred):
+            iff = self.peep(If(self.g, self.scope.ctrl, pred))
+        t, f = CProj(self.g, iff, 0), CProj(self.g, iff, 1)
+        with kept(t):
+            f = self.peep(f)
+        with kept(f):
+            t = self.peep(t)
+        return t, f
+
+    def guard(self, pred: Node, exc: type, message: str) -> bool:
+        """``if pred: raise exc(message)``; continue on the false side.
+        Returns False when ``pred`` is known false and no guard was needed."""
+        if self.peephole.enabled and pred.type.is_constant and not pred.type.con:
+            if pred.is_unused():
+                pred.kill()
+            return False
+        t, f = self.branch(pred)
+        with kept(f):
+            self.exit(Raise(self.g, t, self.scope.mem, exc, message))
+        self.scope.ctrl = f
+        return True
+
+    def exit(self, r: Node) -> None:
+        """Hook a Return or Raise to Stop unless it cannot be reached."""
+        r = self.peep(r)
+        if type(r.inputs[0]) is XCtrl or (self.peephole.enabled and r.inputs[0].type is XCTRL):
+            r.kill()
+        else:
+            self.g.stop.add_input(r)
+
+    def temp(self) -> str:
+        self._tmp += 1
+        return f"${self._tmp}"
+
+    def merge(self, scopes: list[Scope]) -> Scope:
+        """Join scopes at a Region; variables that differ get Phis."""
+        live = [s for s in scopes if not self.dead(s)]
+        for s in scopes:
+            if s not in live and s is not scopes[0]:
+                s.drop()
+        if not live:
+            return scopes[0]
+        if scopes[0] not in live:
+            scopes[0].drop()
+        if len(live) == 1:
+            return live[0]
+        region = Region(self.g, *[s.ctrl for s in live])
+        region.type = region.compute()
+        out = Scope(self.g, region, self._phi(region, [s.mem for s in live]))
+        all_names: dict[str, None] = {}
+        for s in live:
+            all_names.update(dict.fromkeys(s.names))
+        for name in all_names:
+            if name.startswith("$def:"):
+                continue  # merged with its variable
+            vals = [s.get(name) for s in live]
+            flags = [s.get(flag(name)) for s in live]
+            if all(v is not None for v in vals) and all(f is None for f in flags):
+                out.set(name, self._phi(region, vals))
+                continue
+            if name.startswith("$"):
+                continue  # a temporary of one path only
+            dummy = self.placeholder([v for v in vals if v is not None])
+            if dummy is None:
+                out.undefined.add(name)
+                continue
+            out.set(name, self._phi(region, [v if v is not None else dummy for v in vals]))
+            out._bind(flag(name), self._phi(region, [
+                self.con(False) if v is None else f if f is not None else self.con(True)
+                for v, f in zip(vals, flags)]))
+        for s in live:
+            out.undefined |= s.undefined
+            s.drop()
+        out.ctrl = self.peep(region)
+        return out
+
+    def placeholder(self, defined: list[Node]) -> Node | None:
+        """A value of the defined values' kind for the paths where a variable is unbound
+        (never observed: reads are guarded by the flag); None for arrays."""
+        t = TOP  # values typed TOP sit on paths the types prove dead: they do not count
+        for v in defined:
+            t = t.meet(v.type.widen())
+        zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get("int" if t is TOP else t.kind)
+        return self.con(zero) if zero is not None else None
+
+    def _phi(self, region: Node, vals: list[Node]) -> Node:
+        if all(v is vals[0] for v in vals):
+            return vals[0]
+        return self.peep(Phi(self.g, region, *vals))

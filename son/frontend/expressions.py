@@ -1,0 +1,277 @@
+"""Expressions: constants, operators, comparisons, ``and``/``or``, conditional
+expressions and truth values.
+
+Each operator gets the guard of its runtime fault before the node (a zero divisor,
+a negative shift count, ``**``'s domain and range errors, a float operand of a
+bitwise operator whose kind is unknown until run time); ``and``, ``or``, chained
+comparisons and ``x if c else y`` are short-circuit control flow with a merge.
+Evaluation is left to right, earlier values kept alive while later ones are built.
+O(1) nodes per operator, O(operands) for a chain."""
+
+from __future__ import annotations
+
+import ast
+
+from ..nodes import (
+    EQ,
+    GE,
+    GT,
+    LE,
+    LT,
+    NE,
+    Add,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Div,
+    FloorDiv,
+    Invert,
+    IsFinite,
+    IsFloat,
+    Mod,
+    Mul,
+    Neg,
+    Node,
+    Not,
+    Shl,
+    Shr,
+    Sub,
+    ToBool,
+    ToFloat,
+    ToInt,
+    kept,
+)
+from ..nodes.mathfn import MATH_NODES, POW_RANGE_ERROR, MathError
+from ..nodes.types import NONE
+from .core import _SYMBOL, _kind
+
+_BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
+           ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
+           ast.LShift: Shl, ast.RShift: Shr}
+_CMPOPS = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE}
+
+
+class Expressions:
+    """FunctionParser's expressions and operators (a mixin)."""
+
+    def expr(self, e: ast.expr) -> Node:
+        method = getattr(self, "expr_" + type(e).__name__, None)
+        if method is None:
+            raise self.unsupported(e)
+        return method(e)
+
+    def exprs(self, es: list[ast.expr]) -> list[Node]:
+        """Evaluate left to right, keeping earlier values alive while later ones are built."""
+        out = []
+        for e in es:
+            out.append(self.expr(e).keep())
+        for v in out:
+            v.unkeep()
+        return out
+
+    def expr_Constant(self, e):
+        v = e.value
+        if isinstance(v, (bool, int, float)) or v is None:
+            if type(v) is int and not -(1 << 63) <= v < (1 << 63):
+                raise self.error(e, f"integer literal {v} does not fit in int64", "int literal")
+            return self.con(v)
+        what = {str: "string literal", bytes: "bytes literal", complex: "complex literal"}.get(
+            type(v), f"{type(v).__name__} literal")
+        raise self.unsupported(e, what)
+
+    def int_value(self, e: ast.expr) -> Node:
+        v = self.expr(e)
+        if _kind(v) not in ("int", "bool", "number"):
+            raise self.error(e, f"expected an int, got {v.type.widen()}", "int")
+        if v.type.kind == "number":  # CPython refuses a float here (range, np.zeros): TypeError
+            with kept(v):
+                self.guard(self.op(e, IsFloat, v), TypeError,
+                           "'float' object cannot be interpreted as an integer")
+        return v
+
+    def binop(self, at, astop: type, lhs: Node, rhs_ast: ast.expr | Node) -> Node:
+        with kept(lhs):
+            rhs = rhs_ast if isinstance(rhs_ast, Node) else self.expr(rhs_ast)
+        if astop is ast.MatMult or astop not in _BINOPS:
+            raise self.unsupported(at, "matrix multiplication operator @")
+        cls = _BINOPS[astop]
+        return self.arith(at, cls, lhs, rhs)
+
+    def arith(self, at, cls, a: Node, b: Node) -> Node:
+        """``a op b`` with its fault guard (zero divisor, negative shift or exponent)."""
+        for x in (a, b):
+            if _kind(x) is None:
+                sym = "**" if cls is None else _SYMBOL[cls]
+                raise self.error(at, f"unsupported operand type(s) for {sym}: {a.type.widen()} and "
+                                     f"{b.type.widen()}", "operator")
+        with kept(a, b):
+            if cls is None:
+                return self.power(at, a, b)
+            ctrl = None
+            if cls in (BitAnd, BitOr, BitXor, Shl, Shr) and self.no_float_guard(at, _SYMBOL[cls], a, b):
+                ctrl = self.scope.ctrl
+            if cls in (Div, FloorDiv, Mod):
+                if self.guard(self.op(at, EQ, b, self.con(0)), ZeroDivisionError, "division by zero"):
+                    ctrl = self.scope.ctrl
+            elif cls in (Shl, Shr):
+                if self.guard(self.op(at, LT, b, self.con(0)), ValueError, "negative shift count"):
+                    ctrl = self.scope.ctrl
+            return self.op(at, cls, a, b, ctrl=ctrl)
+
+    def no_float_guard(self, at, symbol: str, *xs: Node) -> bool:
+        """``if isfloat(x): raise TypeError`` for operands of unknown kind under an
+        int-only operator (bitwise, shifts, ~); True if a guard was needed."""
+        guarded = False
+        for x in dict.fromkeys(xs):
+            if x.type.kind == "number":
+                guarded |= self.guard(self.op(at, IsFloat, x), TypeError,
+                                      f"unsupported operand type for {symbol}: 'float'")
+        return guarded
+
+    def power(self, at, a: Node, b: Node) -> Node:
+        from ..nodes import Pow
+
+        ka, kb = a.type.kind, b.type.kind
+        ints = ka in ("int", "bool") and kb in ("int", "bool")
+        negative_int = kb in ("int", "bool") and b.type.is_constant and b.type.con < 0
+        if negative_int and ka in ("int", "bool", "number"):
+            # CPython: int ** negative int is float(a) ** float(b), whatever a's static kind
+            # (a float base is unchanged by ToFloat); then the float rules below apply
+            a = self.op(at, ToFloat, a)
+        elif ints:
+            if self.guard(self.op(at, LT, b, self.con(0)), ValueError,
+                          "int ** negative int has no int64 value"):
+                return self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
+            return self.op(at, Pow, a, b)
+        with kept(a, b):
+            if "float" not in (a.type.kind, b.type.kind):  # an unknown kind: both sets of guards
+                both_int = self.op(at, Not, self.op(at, BitOr, self.op(at, IsFloat, a),
+                                                    self.op(at, IsFloat, b)))
+                self.guard(self.op(at, BitAnd, both_int, self.op(at, LT, b, self.con(0))), ValueError,
+                           "int ** negative int has no int64 value")
+            zero = self.con(0.0)
+            negative_finite = self.op(at, BitAnd, self.op(at, LT, b, zero), self.op(at, IsFinite, b))
+            self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), negative_finite),
+                       ZeroDivisionError, "0.0 cannot be raised to a negative power")
+            if b.type.kind not in ("int", "bool"):  # an int exponent is never fractional (CPython
+                # compares float(b), an integer beyond 2**53 too, not b with its truncated float)
+                bf = self.op(at, ToFloat, b) if b.type.kind == "number" else b
+                fractional = self.op(at, BitAnd, self.op(at, IsFinite, bf),
+                                     self.op(at, NE, bf, self.op(at, MATH_NODES["Trunc"], bf, np=True)))
+                negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
+                self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
+                           "negative number cannot be raised to a fractional power")
+            r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
+            with kept(r):
+                self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError, POW_RANGE_ERROR)
+        return r
+
+    def expr_BinOp(self, e):
+        lhs = self.expr(e.left)
+        return self.binop(e, type(e.op), lhs, e.right)
+
+    def expr_UnaryOp(self, e):
+        o = e.operand
+        if isinstance(e.op, ast.USub) and isinstance(o, ast.Constant) and type(o.value) is int \
+                and o.value == 1 << 63:
+            return self.con(-(1 << 63))  # INT64_MIN written as a literal
+        x = self.expr(e.operand)
+        if isinstance(e.op, ast.Not):
+            return self.op(e, Not, self.truth(x, e.operand))
+        if _kind(x) is None:
+            raise self.error(e, f"bad operand type for unary operator: {x.type.widen()}", "operator")
+        if isinstance(e.op, ast.USub):
+            return self.op(e, Neg, x)
+        if isinstance(e.op, ast.UAdd):
+            return self.op(e, ToInt, x) if x.type.kind == "bool" else x
+        if x.type.kind == "float":
+            raise self.error(e, "bad operand type for unary ~: 'float'", "operator")
+        with kept(x):
+            ctrl = self.scope.ctrl if self.no_float_guard(e, "~", x) else None
+        return self.op(e, Invert, x, ctrl=ctrl)
+
+    def truth(self, v: Node, at: ast.AST) -> Node:
+        """The bool a value stands for in a condition (Python truthiness)."""
+        k = _kind(v)
+        if k == "bool":
+            return v
+        if k is not None:
+            return self.op(at, ToBool, v)
+        if v.type is NONE:
+            return self.con(False)
+        raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
+
+    def short_circuit(self, first: Node, rest, is_and: bool) -> Node:
+        """Python's ``a and b`` / ``a or b`` value, with short-circuit control flow.
+        ``rest`` is a list of callables producing the later operands."""
+        tmp = self.temp()
+        self.scope.set(tmp, first)
+        for make in rest:
+            t, f = self.branch(self.truth(self.scope.get(tmp), None))
+            short = self.scope.dup()
+            short.ctrl = f if is_and else t
+            self.scope.ctrl = t if is_and else f
+            v = make()  # may replace self.scope
+            self.scope.set(tmp, v)
+            self.scope = self.merge([self.scope, short])
+        v = self.scope.get(tmp)
+        with kept(v):
+            self.scope.remove(tmp)
+        return v
+
+    def expr_BoolOp(self, e):
+        first = self.expr(e.values[0])
+        return self.short_circuit(first, [lambda v=v: self.expr(v) for v in e.values[1:]],
+                                  isinstance(e.op, ast.And))
+
+    def expr_Compare(self, e):
+        for op in e.ops:
+            if type(op) not in _CMPOPS:
+                name = {ast.Is: "'is'", ast.IsNot: "'is not'", ast.In: "'in'", ast.NotIn: "'not in'"}
+                raise self.unsupported(e, f"comparison with {name[type(op)]}")
+        if len(e.ops) == 1:
+            left, right = self.exprs([e.left, e.comparators[0]])
+            return self.compare(e, _CMPOPS[type(e.ops[0])], left, right)
+        left = self.expr(e.left)
+        # a < b < c: b is evaluated once, c only if a < b
+        prev = self.temp()
+        self.scope.set(prev, left)
+
+        def step(op, comp):
+            def make():
+                r = self.expr(comp)
+                with kept(r):
+                    v = self.compare(e, _CMPOPS[type(op)], self.scope.get(prev), r)
+                self.scope.set(prev, r)
+                return v
+            return make
+
+        first = step(e.ops[0], e.comparators[0])()
+        v = self.short_circuit(first, [step(o, c) for o, c in zip(e.ops[1:], e.comparators[1:])], True)
+        self.scope.remove(prev)
+        return v
+
+    def compare(self, at, cls, a: Node, b: Node) -> Node:
+        if _kind(a) is None or _kind(b) is None:
+            raise self.error(at, f"unsupported comparison between {a.type.widen()} and "
+                                 f"{b.type.widen()}", "comparison")
+        return self.op(at, cls, a, b)
+
+    def expr_IfExp(self, e):
+        cond = self.truth(self.expr(e.test), e.test)
+        t, f = self.branch(cond)
+        tmp = self.temp()
+        other = self.scope.dup()
+        other.ctrl = f
+        self.scope.ctrl = t
+        v = self.expr(e.body)  # may replace self.scope
+        self.scope.set(tmp, v)
+        then = self.scope
+        self.scope = other
+        v = self.expr(e.orelse)
+        self.scope.set(tmp, v)
+        self.scope = self.merge([then, self.scope])
+        v = self.scope.get(tmp)
+        with kept(v):
+            self.scope.remove(tmp)
+        return v

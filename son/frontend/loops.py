@@ -1,0 +1,235 @@
+"""Loops: ``while`` and ``for ... in range(...)``, built as *Simple* builds them.
+
+A ``Loop`` gets a ``Phi`` for every variable its body may assign; the body is parsed
+once with each Phi's back-edge value unknown, its type assumed to be the entry
+value's kind, and then the back edge is closed.  If the closed loop proves an
+assumption wrong (an int that becomes a float), the attempt is thrown away and the
+loop parsed again under the wider type; what an attempt learns is kept per loop
+statement, so the lattice's height (3) bounds the attempts.  ``range`` loops count
+with a hidden induction variable and, where a step could carry it past int64, a
+hidden flag computed before stepping.  O(body) per attempt."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+
+from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, Loop, Never, Phi, Sub, kept
+from ..nodes.types import BOTTOM, INT
+from .core import assigned_names
+from .scope import Scope, flag
+
+
+@dataclass
+class _LoopContext:
+    breaks: list[Scope] = field(default_factory=list)
+    continues: list[Scope] = field(default_factory=list)
+
+
+class _TypeAssumptionFailed(Exception):
+    pass
+
+
+class Loops:
+    """FunctionParser's loops (a mixin)."""
+
+    def stmt_While(self, s):
+        def cond():
+            return self.truth(self.expr(s.test), s.test)
+
+        self.loop(s, cond, None, None, assigned_names(s.body))
+
+    def stmt_For(self, s):
+        it = s.iter
+        if not (isinstance(it, ast.Call) and self.resolve_quiet(it.func) is range):
+            raise self.unsupported(it, "for loop over anything but range(...)")
+        if not isinstance(s.target, ast.Name):
+            raise self.unsupported(s.target, "for loop target that is not a name")
+        if it.keywords or not 1 <= len(it.args) <= 3:
+            raise self.error(it, "range() takes 1 to 3 positional arguments", "range")
+        bounds = []
+        for a in it.args:  # kept at once: a later bound's folding may kill a shared constant
+            bounds.append(self.int_value(a).keep())
+        start, stop, step = (self.con(0), bounds[0], self.con(1)) if len(bounds) == 1 else (
+            bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else self.con(1))
+        for b in (start, stop, step):
+            b.keep()
+        for b in bounds:
+            b.unkeep()
+        self.guard(self.op(it, EQ, step, self.con(0)), ValueError, "range() arg 3 must not be zero")
+        counter = self.temp()
+        self.scope.set(counter, start)
+        zero = self.con(0)
+        sign = step.type.con > 0 if step.type.is_constant else None
+        up = None if sign is not None else self.op(it, GT, step, zero).keep()
+
+        def before(i, bound):
+            """i comes before bound in the range's direction: i < bound, or i > bound"""
+            if sign is not None:
+                return self.op(it, LT if sign else GT, i, bound)
+            rising = self.op(it, BitAnd, up, self.op(it, LT, i, bound))
+            falling = self.op(it, BitAnd, self.op(it, LT, step, zero), self.op(it, GT, i, bound))
+            return self.op(it, BitOr, rising, falling)
+
+        # The hidden step past range's last element may leave int64 (range(0, M, M) with
+        # M = INT64_MAX wraps to a negative counter and loops again).  Where a step can
+        # pass INT64_MAX/MIN (all but steps of +-1 and constants whose sum fits) the
+        # latch asks, before stepping, whether another element follows i and carries the
+        # answer to the header in a hidden flag.  It does when the distance d = stop - i
+        # exceeds the step (is below it, stepping down), or when d wrapped, being more
+        # than any step; no intermediate leaves int64 except d, in that one case.  The
+        # counter stays a plain induction variable (start + k*step) for later passes.
+        if step.type.is_constant and stop.type.is_constant:
+            needs_flag = not -2**63 <= stop.type.con + step.type.con < 2**63
+        else:
+            needs_flag = not (step.type.is_constant and abs(step.type.con) == 1)
+        more = None
+        if needs_flag:
+            more = self.temp()
+            self.scope.set(more, before(start, stop))
+
+        def follows(i):
+            """another element of the range follows i (an element)"""
+            d = self.op(it, Sub, stop, i)
+            rising = lambda: self.op(it, BitOr, self.op(it, GT, d, step), self.op(it, LT, d, zero))
+            falling = lambda: self.op(it, BitOr, self.op(it, LT, d, step), self.op(it, GT, d, zero))
+            with kept(d):
+                if sign is not None:
+                    r = (rising if sign else falling)()
+                else:
+                    r = self.op(it, BitOr, self.op(it, BitAnd, up, rising()),
+                                self.op(it, BitAnd, self.op(it, LT, step, zero), falling()))
+            return r
+
+        def cond():
+            return self.scope.get(more) if more else before(self.scope.get(counter), stop)
+
+        def prologue():
+            self.scope.set(s.target.id, self.scope.get(counter))
+
+        def latch():
+            i = self.scope.get(counter)
+            if more:
+                self.scope.set(more, follows(i))
+            self.scope.set(counter, self.op(it, Add, i, step))
+
+        self.loop(s, cond, prologue, latch,
+                  assigned_names(s.body) + [s.target.id, counter] + ([more] if more else []))
+        self.scope.remove(counter)
+        if more:
+            self.scope.remove(more)
+        for b in (start, stop, step, up):
+            if b is not None:
+                b.unkeep()
+
+    def loop(self, s, cond, prologue, latch, names: list[str]) -> None:
+        """Build a loop; retried with wider Phi types if the body breaks the assumption.
+
+        Every variable the body binds is carried by a Phi; one that is unbound on
+        entry enters as a placeholder of its kind with its flag False.  What a
+        failed attempt learns is kept per loop, so re-parsing an enclosing loop
+        does not repeat it."""
+        entry = self.scope
+        assumed = self.learned.setdefault(id(s), {})
+        # an attempt's exits are the nodes made after this id (the peephole engine's
+        # watermark): the peephole may drop an earlier exit (a raise that became
+        # unreachable) while the loop is parsed, so a count of Stop's inputs would be off
+        first_new_id, n_returns = self.g._next_id, len(self.returns)
+        for _attempt in range(8):
+            self.scope = entry.dup()
+            carried, fresh = [], set()
+            for n in dict.fromkeys(names):
+                if self.scope.get(n) is None:
+                    if n.startswith("$") or assumed.get(n) is BOTTOM:
+                        continue
+                    kind = (assumed.get(n) or INT).kind
+                    zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(kind)
+                    if zero is None:
+                        continue
+                    self.scope.set(n, self.con(zero))
+                    self.scope._bind(flag(n), self.con(False))
+                    fresh.add(n)
+                carried.append(n)
+                if self.scope.get(flag(n)) is not None:
+                    carried.append(flag(n))
+            try:
+                exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, fresh, assumed)
+                break
+            except _TypeAssumptionFailed:
+                stop = self.g.stop
+                for i in range(len(stop.inputs) - 1, -1, -1):
+                    if stop.inputs[i] is not None and stop.inputs[i].nid >= first_new_id:
+                        stop.remove_input(i)
+                for r in self.returns[n_returns:]:
+                    r.drop()
+                del self.returns[n_returns:]
+                del self.arities[n_returns:]
+        else:  # pragma: no cover - the lattice has height 3
+            raise self.error(s, "loop variable types do not settle")
+        entry.drop()
+        exit_scope.undefined |= {n for n in names if n not in carried and not n.startswith("$")
+                                 and exit_scope.get(n) is None}
+        self.scope = exit_scope
+        if s.orelse:
+            self.stmts(s.orelse)
+        self.scope = self.merge([self.scope, *ctx.breaks])
+
+    def _loop_once(self, s, cond, prologue, latch, carried, fresh, assumed):
+        loop = Loop(self.g, self.scope.ctrl)
+        loop.type = loop.compute()
+        self.scope.ctrl = loop
+        phis: dict[str, Phi] = {}
+        for name in ["$mem", *carried]:
+            v = self.scope.mem if name == "$mem" else self.scope.get(name)
+            p = Phi(self.g, loop, v, None, assumed=assumed.get(name))
+            phis[name] = p
+            if name == "$mem":
+                self.scope.mem = p
+            else:
+                self.scope._bind(name, p)  # not set(): the variable's flag stays
+        t, f = self.branch(cond())
+        exit_scope = self.scope.dup()
+        exit_scope.ctrl = f
+        self.scope.ctrl = t
+        ctx = _LoopContext()
+        self.loops.append(ctx)
+        if prologue:
+            prologue()
+        self.stmts(s.body)
+        self.loops.pop()
+        self.scope = self.merge([self.scope, *ctx.continues])
+        if latch and not self.dead(self.scope):
+            latch()
+        if self.dead(exit_scope) and all(self.dead(b) for b in ctx.breaks) and not self.dead(self.scope):
+            # an infinite loop: give Stop a (never taken) path to it, as Click does
+            self.guard(self.peep(Never(self.g)), RuntimeError, "left an infinite loop")
+        back = self.scope
+        loop.set_input(2, back.ctrl)
+        for name, p in phis.items():
+            v = back.mem if name == "$mem" else back.get(name)
+            if v is None and name.startswith("$def:"):
+                v = self.con(True)  # the body bound the variable on every path to the back edge
+            p.set_input(2, v)
+        back.drop()
+        self.scope = None
+        failed = False
+        for name, p in phis.items():
+            if p.inputs is None or p.inputs[2] is None:
+                continue
+            a = p.assumed if p.assumed is not None else p.inputs[1].type.widen()
+            actual = p.inputs[1].type.meet(p.inputs[2].type)
+            if actual.meet(a) != a:
+                if name in fresh:
+                    # bound first in the loop: its kind is the back edge's; none for arrays
+                    back = p.inputs[2].type.widen()
+                    assumed[name] = back if back.kind else BOTTOM
+                else:
+                    assumed[name] = a.meet(actual).widen()
+                failed = True
+        if failed:
+            exit_scope.drop()
+            for b in ctx.breaks:
+                b.drop()
+            raise _TypeAssumptionFailed
+        self.peephole.iterate([loop, *[p for p in phis.values() if p.inputs is not None]])
+        return exit_scope, ctx

@@ -1,0 +1,140 @@
+"""Name resolution: locals, globals, closure cells, builtins and module attributes.
+
+A local is read from the scope, behind an ``UnboundLocalError`` guard while it may be
+unbound; a name outside the function is looked up in its globals and closure
+(``FunctionSource.lookup``) and read as a constant, or resolved to the Python object
+a call or an attribute denotes.  Every outside read is reported to ``note``, which
+the kernel index uses to tell when a cached kernel is stale (``MISSING`` for a
+name that is not defined).  O(length of the dotted name) per read."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ..errors import SonSyntaxError
+from ..nodes import ArrayLen, Constant, Node, Not, kept
+from ..nodes.types import BOTTOM, TOP, ArrayType
+from .core import assigned_names
+from .scope import flag
+
+#: what ``FunctionParser.note`` records for a name that is not defined
+MISSING = object()
+
+
+class Names:
+    """FunctionParser's name resolution and the record of outside reads (a mixin)."""
+
+    def note(self, name: str, value) -> None:
+        """Record that the parse read ``name`` (in this function's namespace) as ``value``."""
+        if self.deps is not None:
+            self.deps.append((self.path, name, value))
+
+    def read(self, name: str, at: ast.AST) -> Node:
+        v = self.scope.get(name)
+        if v is not None:
+            if v.type is BOTTOM:
+                raise self.error(at, f"variable {name!r} holds values of different types on "
+                                     "different paths", "variable")
+            bound = self.scope.get(flag(name))
+            if bound is not None:
+                with kept(v):
+                    self.guard(self.op(at, Not, bound), UnboundLocalError,
+                               f"cannot access local variable {name!r} where it is not associated "
+                               "with a value")
+                    self.scope.remove(flag(name))  # bound from here on
+            return v
+        if name in self.scope.undefined:
+            raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")
+        if name in self.local_names:  # bound on no path here: CPython raises when it gets here
+            self.guard(self.con(True), UnboundLocalError,
+                       f"cannot access local variable {name!r} where it is not associated with a value")
+            return self.peep(Constant(self.g, TOP))  # a value for the code after: it is dead
+        return self.global_value(name, at)
+
+    @property
+    def local_names(self) -> set[str]:
+        names = self._locals
+        if names is None:
+            names = set(assigned_names(self.src.tree.body))
+            names |= {a.arg for a in self.src.tree.args.args}
+            self._locals = names
+        return names
+
+    def global_value(self, name: str, at: ast.AST) -> Node:
+        try:
+            v = self.src.lookup(name)
+        except KeyError:
+            self.note(name, MISSING)
+            # CPython raises NameError when (and only if) the read is reached
+            self.guard(self.con(True), NameError, f"name {name!r} is not defined")
+            return self.peep(Constant(self.g, TOP))  # a value for the code after: it is dead
+        self.note(name, v)
+        return self.constant_value(v, name, at)
+
+    def constant_value(self, v, name: str, at: ast.AST) -> Node:
+        """A global (or module attribute) read as a constant: an int must fit int64, as a
+        literal must (folded, it would wrap silently), and a numpy scalar must be one whose
+        arithmetic is son's (int64, float64, bool): an ``np.float32`` or ``np.uint64``
+        global computes in its own dtype under CPython."""
+        if isinstance(v, np.generic) and type(v) not in (np.int64, np.float64, np.bool_) \
+                and isinstance(v, (np.integer, np.floating, np.bool_)):
+            raise self.error(at, f"global {name!r} is a numpy {type(v).__name__}; son computes only with "
+                                 "int64, float64 and bool (convert it: int(...), float(...))", "global")
+        if isinstance(v, (bool, int, float, np.bool_, np.integer, np.floating)) or v is None:
+            v = v.item() if isinstance(v, np.generic) else v
+            if type(v) is int and not -(1 << 63) <= v < (1 << 63):
+                raise self.error(at, f"global {name!r} is the int {v}, which is outside int64 (son's "
+                                     "ints are int64; a literal that large is refused too)", "global")
+            return self.con(v)
+        raise self.error(at, f"{name!r} is a {type(v).__name__}; son reads only int, float and "
+                             "bool globals as values", "global")
+
+    def expr_Name(self, e):
+        return self.read(e.id, e)
+
+    def expr_Attribute(self, e):
+        root = e.value
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name) and root is not e.value and (
+                self.scope.get(root.id) is not None or root.id in self.local_names):
+            raise self.unsupported(e, f"attribute .{e.attr} of a local value")
+        if isinstance(e.value, ast.Name) and self.scope.get(e.value.id) is not None:
+            arr = self.read(e.value.id, e.value)
+            if isinstance(arr.type, ArrayType) and e.attr == "size":
+                return self.op(e, ArrayLen, arr)
+            raise self.unsupported(e, f"attribute .{e.attr} of a local value")
+        obj = self.resolve(e)
+        return self.constant_value(obj, ast.unparse(e), e)
+
+    def resolve_quiet(self, e: ast.expr):
+        try:
+            return self.resolve(e)
+        except SonSyntaxError:
+            return None
+
+    def resolve(self, e: ast.expr):
+        """The Python object a (dotted) name outside the function denotes."""
+        if isinstance(e, ast.Name):
+            if self.scope is not None and (self.scope.get(e.id) is not None or e.id in self.local_names):
+                raise self.error(e, f"{e.id!r} is a local variable, not a function or module", "call")
+            try:
+                v = self.src.lookup(e.id)
+            except KeyError:
+                self.note(e.id, MISSING)
+                raise self.error(e, f"name {e.id!r} is not defined", "name") from None
+            self.note(e.id, v)
+            return v
+        if isinstance(e, ast.Attribute):
+            base = self.resolve(e.value)
+            try:
+                v = getattr(base, e.attr)
+            except AttributeError:
+                self.note(ast.unparse(e), MISSING)
+                raise self.error(e, f"{ast.unparse(e.value)} has no attribute {e.attr!r}",
+                                 "attribute") from None
+            self.note(ast.unparse(e), v)
+            return v
+        raise self.unsupported(e, f"call of a {type(e).__name__.lower()} expression")

@@ -1,0 +1,179 @@
+"""Statements: assignment, ``return``, ``if``, ``assert``, ``raise``, ``break`` and
+``continue`` (loops are in ``loops.py``).
+
+``if`` splits the scope in two at an ``If`` and merges the arms at a ``Region``;
+``return``, ``break`` and ``continue`` save a copy of the scope for the merge at the
+function's exit or the loop's and make the rest of the block dead (XCtrl).  O(1) per
+statement besides its expressions and merges."""
+
+from __future__ import annotations
+
+import ast
+
+from ..nodes import Node, Not, Raise, kept
+from .scope import Scope
+
+
+def _ret(j: int) -> str:
+    """The scope variable holding a return's ``j``-th value."""
+    return "$ret" if j == 0 else f"$ret:{j}"
+
+
+class Statements:
+    """FunctionParser's statements (a mixin)."""
+
+    def parse_body(self) -> Scope:
+        """Parse the whole function; returns the merged exit scope (value in '$ret')."""
+        self.stmts(self.src.tree.body)
+        if not self.dead(self.scope):
+            self.scope.set("$ret", self.con(None))
+            self.returns.append(self.scope)
+            self.arities.append((1, self.src.tree.body[-1]))  # falling off the end: None
+        else:
+            self.scope.drop()
+        self.scope = None
+        if not self.returns:
+            s = Scope(self.g, self.xctrl(), self.g.start)
+            s.set("$ret", self.con(None))
+            return s
+        return self.merge(self.returns)
+
+    def stmts(self, body: list[ast.stmt]) -> None:
+        for s in body:
+            method = getattr(self, "stmt_" + type(s).__name__, None)
+            if method is None:
+                raise self.unsupported(s)
+            method(s)
+
+    def stmt_Pass(self, s):
+        pass
+
+    def stmt_Expr(self, s):
+        if isinstance(s.value, ast.Constant) and isinstance(s.value.value, str):
+            return  # a docstring
+        v = self.expr(s.value)
+        if v.is_unused():
+            v.kill()
+
+    def stmt_Assign(self, s):
+        if isinstance(s.value, ast.Tuple) and any(isinstance(t, ast.Tuple) for t in s.targets):
+            vals = self.exprs(s.value.elts)
+            with kept(*vals):
+                for t in s.targets:
+                    self.assign_tuple(t, vals, s)
+            return
+        v = self.expr(s.value)
+        with kept(v):
+            for t in s.targets:
+                self.assign(t, v)
+
+    def assign_tuple(self, target, vals, s):
+        if not isinstance(target, ast.Tuple):
+            raise self.unsupported(s.value, "tuple value")
+        if len(target.elts) != len(vals):
+            raise self.error(target, f"cannot unpack {len(vals)} values into {len(target.elts)} targets")
+        for t, v in zip(target.elts, vals):
+            self.assign(t, v)
+
+    def stmt_AnnAssign(self, s):
+        if s.value is not None:
+            self.assign(s.target, self.expr(s.value))
+
+    def assign(self, target: ast.expr, v: Node) -> None:
+        if isinstance(target, ast.Name):
+            self.scope.set(target.id, v)
+        elif isinstance(target, ast.Subscript):
+            with kept(v):
+                arr, idx = self.subscript_parts(target)
+                self.store(target, arr, idx, v)
+        elif isinstance(target, ast.Tuple):
+            raise self.unsupported(target, "tuple unpacking of a non-tuple value")
+        else:
+            raise self.unsupported(target, f"assignment to {type(target).__name__.lower()}")
+
+    def stmt_AugAssign(self, s):
+        if isinstance(s.target, ast.Name):
+            cur = self.read(s.target.id, s.target)
+            new = self.binop(s, type(s.op), cur, s.value)  # may replace self.scope
+            self.scope.set(s.target.id, new)
+        elif isinstance(s.target, ast.Subscript):
+            arr, idx = self.subscript_parts(s.target)
+            with kept(arr, idx):
+                cur = self.load(s.target, arr, idx)
+                new = self.binop(s, type(s.op), cur, s.value)
+                self.store(s.target, arr, idx, new)
+        else:
+            raise self.unsupported(s.target, "augmented assignment target")
+
+    def stmt_Return(self, s):
+        if isinstance(s.value, ast.Tuple) and s.value.elts and not any(
+                isinstance(x, ast.Starred) for x in s.value.elts):
+            vals = self.exprs(s.value.elts)  # ``return a, b``: a Return with several values
+        else:
+            vals = [self.expr(s.value) if s.value is not None else self.con(None)]
+        r = self.scope.dup()
+        for j, v in enumerate(vals):
+            r.set(_ret(j), v)
+        self.returns.append(r)
+        self.arities.append((len(vals), s))
+        self.scope.ctrl = self.xctrl()
+
+    def return_values(self, out: Scope) -> list[Node]:
+        """The values the merged exit scope ``out`` returns: one, or a tuple's elements.
+        Every ``return`` of a function gives the same number of values (a typed graph has one
+        result type), else ``SonSyntaxError`` at the first that differs."""
+        k, first = self.arities[0] if self.arities else (1, None)
+        for n, s in self.arities:
+            if n != k:
+                what = lambda m: "a single value" if m == 1 else f"a tuple of {m}"
+                raise self.error(s, f"this return gives {what(n)} but the return at line "
+                                 f"{first.lineno + self.src.line0} gives {what(k)}; son needs one "
+                                 "result type", "return")
+        return [out.get(_ret(j)) for j in range(k)]
+
+    def stmt_If(self, s):
+        cond = self.truth(self.expr(s.test), s.test)
+        t, f = self.branch(cond)
+        other = self.scope.dup()
+        other.ctrl = f
+        self.scope.ctrl = t
+        self.stmts(s.body)
+        then = self.scope
+        self.scope = other
+        self.stmts(s.orelse)
+        self.scope = self.merge([then, self.scope])
+
+    def stmt_Assert(self, s):
+        msg = ""
+        if s.msg is not None:
+            if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
+                raise self.unsupported(s.msg, "assert message that is not a string literal")
+            msg = s.msg.value
+        ok = self.truth(self.expr(s.test), s.test)
+        self.guard(self.op(s, Not, ok), AssertionError, msg)
+
+    def stmt_Raise(self, s):
+        exc, msg = s.exc, ""
+        if isinstance(exc, ast.Call):
+            if len(exc.args) > 1 or exc.keywords or (exc.args and not (
+                    isinstance(exc.args[0], ast.Constant) and isinstance(exc.args[0].value, str))):
+                raise self.unsupported(exc, "raise with arguments other than one string literal")
+            msg = exc.args[0].value if exc.args else ""
+            exc = exc.func
+        cls = self.resolve(exc) if exc is not None else None
+        if not (isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins"):
+            raise self.unsupported(s, "raise of anything but a builtin exception class")
+        self.exit(Raise(self.g, self.scope.ctrl, self.scope.mem, cls, msg))
+        self.scope.ctrl = self.xctrl()
+
+    def stmt_Break(self, s):
+        if not self.loops:
+            raise self.error(s, "'break' outside loop", "break")
+        self.loops[-1].breaks.append(self.scope.dup())
+        self.scope.ctrl = self.xctrl()
+
+    def stmt_Continue(self, s):
+        if not self.loops:
+            raise self.error(s, "'continue' not properly in loop", "continue")
+        self.loops[-1].continues.append(self.scope.dup())
+        self.scope.ctrl = self.xctrl()
