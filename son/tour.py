@@ -54,8 +54,11 @@ def _outcome(f, *args) -> str:
         return f"{type(e).__name__}: {e}"
 
 
-def run(out: str | Path = "out", stream: TextIO = sys.stdout) -> int:
-    """Run the tour, writing the drawing under ``out``; 0 if son agrees with CPython."""
+def run(out: str | Path = "out", stream: TextIO | None = None) -> int:
+    """Run the tour, writing the drawing under ``out`` and the text to ``stream`` (default:
+    ``sys.stdout`` at the time of the call); 0 if son agrees with CPython."""
+    if stream is None:
+        stream = sys.stdout
     out = Path(out)
     try:
         out.mkdir(parents=True, exist_ok=True)

@@ -625,7 +625,8 @@ def test_a_cycle_through_a_region_instead_of_a_loop_is_a_clear_error():
 
 
 def test_son_schedule_is_the_scheduler():
-    assert son.schedule is schedule
+    """``son.schedule`` is the package, callable as its ``schedule``."""
+    assert son.schedule.schedule is schedule and callable(son.schedule)
     s = son.schedule(son.parse(add))
     assert isinstance(s, Schedule) and s.blocks[0].nodes
 

@@ -117,6 +117,15 @@ def _combined_only(graph: Graph) -> dict:
     return combined(graph, cleanup=False)
 
 
+@register_pass("guards")
+def _guards(graph: Graph) -> dict:
+    """Fold the tests that dominating tests decide (repeated guards, bounds checks of a
+    loop's own counter), then clean up with the peephole."""
+    from ..sccp.guards import eliminate_guards
+
+    return eliminate_guards(graph)
+
+
 def _fold_checks(graph: Graph, preds: list, guards: list) -> dict:
     """Make every test in ``preds`` false and every If in ``guards`` never taken, then
     clean up with the peephole.  O(N) plus the peephole."""

@@ -11,7 +11,8 @@ A pipeline is written as
 
 - a name of ``PIPELINES``: ``"none"`` (the raw parse), ``"peephole"`` (the
   parse-time peephole, then the peephole pass to a fixpoint), ``"sccp"`` and
-  ``"combined"`` (the parse-time peephole, then the optimistic pass);
+  ``"combined"`` (the parse-time peephole, then the optimistic pass, then the
+  elimination of tests that dominating tests decide, ``guards``);
 - any other string: registered passes joined by commas, run on the raw parse
   (``"peephole,sccp"``; ``""`` is the raw parse and no pass);
 - a sequence of pass names, ``Pass`` objects and plain functions (likewise);
@@ -44,8 +45,8 @@ DEFAULT_PIPELINE = "sccp"
 PIPELINES: dict[str, tuple[bool, tuple[str, ...]]] = {
     "none": (False, ()),
     "peephole": (True, ("peephole",)),
-    "sccp": (True, ("sccp",)),
-    "combined": (True, ("combined",)),
+    "sccp": (True, ("sccp", "guards")),
+    "combined": (True, ("combined", "guards")),
 }
 
 

@@ -1,0 +1,190 @@
+"""Guard elimination (son/sccp/guards.py): a test decided by dominating tests is folded,
+and only then: every function keeps CPython's outcome (hypothesis, CPython the oracle)."""
+
+from __future__ import annotations
+
+import corpus
+import corpus_suites
+import numpy as np
+import pytest
+from conftest import run_both, run_python, run_son
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import son
+from son.nodes import If, OutOfBounds
+from son.nodes.types import wrap64
+
+INT64 = st.integers(-2**63, 2**63 - 1)
+EDGY = st.one_of(st.integers(-3, 3), st.sampled_from([-2**63, -2**63 + 1, 2**63 - 2, 2**63 - 1]), INT64)
+
+
+def _guards(fn, argtypes):
+    g = son.parse(fn, argtypes=argtypes)
+    h, stats = son.optimize(g, "sccp,guards")
+    return h, stats[-1].info["decided"]
+
+
+def _branches(g) -> int:
+    return sum(type(n) is If for n in g.live())
+
+
+# ---------------------------------------------------------------- what folds
+def checked_div(a, b):
+    assert b != 0
+    return a // b + a % b
+
+
+def twice_loaded(x, i):
+    return x[i] * x[i] + x[i - 1]
+
+
+def gcd(b, a):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def same_test_nested(x, y):
+    if x == y:
+        if y == x:
+            return 1
+        return 2
+    if x != y:
+        return 3
+    return 4
+
+
+def int_order(a, b):
+    if a < b:
+        if b > a:
+            r = 1
+        else:
+            r = 2
+        if a >= b:
+            r += 10
+        if a == b:
+            r += 100
+        return r
+    if b <= a:
+        return 5
+    return 6
+
+
+def const_bound(x, n):
+    if n >= 0:
+        if n < len(x):
+            return x[n]
+    return -1.0
+
+
+@pytest.mark.parametrize("fn, argtypes, decided", [
+    (checked_div, ["int", "int"], 2),
+    (twice_loaded, ["float64[]", "int"], 1),
+    (gcd, ["int", "int"], 1),
+    (same_test_nested, ["int", "int"], 2),
+    (int_order, ["int", "int"], 4),
+    (const_bound, ["float64[]", "int"], 1),
+])
+def test_decided_tests_fold(fn, argtypes, decided):
+    h, k = _guards(fn, argtypes)
+    assert k == decided
+    g, _ = son.optimize(son.parse(fn, argtypes=argtypes), ["sccp"])
+    assert _branches(h) == _branches(g) - decided
+
+
+def test_a_bounds_check_under_its_own_test_folds():
+    h, _ = _guards(const_bound, ["float64[]", "int"])
+    assert not any(type(n) is OutOfBounds for n in h.live())
+
+
+# ---------------------------------------------------------------- what must not fold
+def float_order(a, b):
+    if a < b:
+        return 1
+    if a >= b:  # false for NaN: not decided by the first test
+        return 2
+    return 3
+
+
+def different_operands(a, b, c):
+    if a < b:
+        if a < c:
+            return 1
+    return 0
+
+
+def not_dominating(a, b):
+    if a:
+        r = 1
+    else:
+        r = 2
+    if b == 0:
+        r += 1
+    if b == 0:  # dominated by the same test's *both* sides: not decided
+        r += 10
+    return r
+
+
+def negative_index(x, i):
+    if i < len(x):
+        return x[i]  # i may be below -len(x)
+    return 0.0
+
+
+@pytest.mark.parametrize("fn, argtypes", [
+    (float_order, ["float", "float"]),
+    (different_operands, ["int", "int", "int"]),
+    (not_dominating, ["int", "int"]),
+    (negative_index, ["float64[]", "int"]),
+])
+def test_undecided_tests_stay(fn, argtypes):
+    assert _guards(fn, argtypes)[1] == 0
+
+
+def test_float_order_keeps_the_nan_answer():
+    nan = float("nan")
+    h, _ = _guards(float_order, ["float", "float"])
+    assert son.interpret(h, nan, 1.0) == float_order(nan, 1.0) == 3
+
+
+def test_negative_index_still_raises():
+    h, _ = _guards(negative_index, ["float64[]", "int"])
+    with pytest.raises(IndexError):
+        son.interpret(h, np.arange(3.0), -4)
+
+
+# ---------------------------------------------------------------- CPython is the oracle
+@settings(max_examples=60, deadline=None)
+@given(a=EDGY, b=EDGY)
+def test_folded_int_functions_agree_with_cpython(a, b):
+    for fn in (checked_div, gcd, same_test_nested, int_order, not_dominating):
+        h, _ = _guards(fn, ["int", "int"])
+        want, got = run_both(fn, (a, b), graph=h)
+        if want[0] == "ok" and want[1][0] == "int":  # son's ints are int64 (DESIGN.md)
+            want = ("ok", ("int", wrap64(want[1][1])), *want[2:])
+        assert want == got
+
+
+@settings(max_examples=40, deadline=None)
+@given(i=st.integers(-8, 8), n=st.integers(0, 5))
+def test_folded_array_functions_agree_with_cpython(i, n):
+    x = np.arange(float(n))
+    for fn in (twice_loaded, const_bound, negative_index):
+        h, _ = _guards(fn, ["float64[]", "int"])
+        want, got = run_both(fn, (x.copy(), i), graph=h)
+        assert want == got
+
+
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in corpus.CASES + corpus_suites.CASES])
+def test_the_guards_pass_preserves_every_corpus_function(case):
+    g, _ = son.optimize(son.parse(case.fn), "sccp,guards")
+
+    @settings(max_examples=10, deadline=None)
+    @given(st.tuples(*case.strategies))
+    def check(args):
+        assert run_son(g, args) == run_python(case.fn, args)
+
+    check()
+    for args in case.examples:
+        assert run_son(g, args) == run_python(case.fn, args)
