@@ -65,6 +65,12 @@ def wrap_around(a: int):
     return big + big + a * 0
 
 
+def comparison_of_comparison(a: int, b: int):
+    """Int ranges: a bool used as an int is 0 or 1, so ``(a < b) < 3`` is True whatever a
+    and b are (the result stays the bool True, as in CPython)."""
+    return (a < b) < 3
+
+
 # ------------------------------------------------------------- only optimism helps
 def flip_flop(n: int):
     """``x = 2 - x`` starting from 1 stays 1. The peephole meets the loop Phi before
@@ -119,6 +125,28 @@ def twin_inductions(a: int, n: int):
     return x - y
 
 
+def alternating_sign(n: int):
+    """``s = -s`` from 1 is -1 or 1: optimistically the loop Phi's int range is [-1, 1],
+    so ``s * s`` lies in [-1, 1] and ``s * s <= 1`` is True.  The peephole meets the Phi
+    with an unknown int, and the negation of an unknown int is unknown (``-min`` wraps
+    to min): it proves nothing."""
+    s = 1
+    while n > 0:
+        s = -s
+        n -= 1
+    return s * s <= 1
+
+
+def toggle_bit(n: int):
+    """``k = 1 - k`` from 0 is 0 or 1: only the optimistic passes see the range [0, 1]
+    (``1 - k`` for an unknown k may wrap) and fold ``k < 2`` to True."""
+    k = 0
+    while n > 0:
+        k = 1 - k
+        n -= 1
+    return k < 2
+
+
 # ------------------------------------------------------------- nothing may fold
 def float_minus_self(x: float):
     """``x - x`` is not 0.0 for floats: inf - inf and NaN - NaN are NaN. Nobody folds it."""
@@ -170,6 +198,9 @@ EXAMPLES: list[Example] = [
     Example(same_on_both_sides, {"none": _NOT, "peephole": 5, "sccp": 5, "combined": 5}),
     Example(nan_is_not_equal, {"peephole": False, "sccp": False, "combined": False}),
     Example(wrap_around, {"none": _NOT, "peephole": -(2**63), "sccp": -(2**63), "combined": -(2**63)}),
+    Example(comparison_of_comparison, {"none": _NOT, "peephole": True, "sccp": True, "combined": True}),
+    Example(alternating_sign, {"none": _NOT, "peephole": _NOT, "sccp": True, "combined": True}),
+    Example(toggle_bit, {"none": _NOT, "peephole": _NOT, "sccp": True, "combined": True}),
     Example(flip_flop, {"none": _NOT, "peephole": _NOT, "sccp": 1, "combined": 1}),
     Example(stuck_at_one, {"none": _NOT, "peephole": _NOT, "sccp": 1, "combined": 1}),
     Example(nested_flip_flop, {"none": _NOT, "peephole": _NOT, "sccp": 0, "combined": 0}),

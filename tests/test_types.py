@@ -1,5 +1,6 @@
 """The type lattice: meet is a semilattice operation, constants tell apart every
-value Python tells apart, ints wrap to int64, ``widen`` and ``isa`` agree with meet."""
+value Python tells apart, ints wrap to int64, int ranges meet as hulls, ``widen``
+and ``isa`` agree with meet."""
 
 from __future__ import annotations
 
@@ -28,7 +29,10 @@ from son.nodes.types import (
     ArrayType,
     ScalarType,
     TupleType,
+    bounds,
     constant,
+    int_range,
+    widen_range,
     wrap64,
 )
 
@@ -44,7 +48,10 @@ SPECIAL_INTS = [0, 1, -1, 2, INT64_MIN, INT64_MAX, 1 << 63, -(1 << 63) - 1, 1 <<
 ints = st.one_of(st.sampled_from(SPECIAL_INTS), st.integers(-3, 3), st.integers(-(1 << 70), 1 << 70))
 floats = st.one_of(st.sampled_from(SPECIAL_FLOATS), st.floats(-3, 3), st.floats())
 constants = st.one_of(ints, floats, st.booleans()).map(constant)
-scalars_or_named = st.one_of(st.sampled_from(NAMED), constants)
+int64s = st.one_of(st.sampled_from([INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX]),
+                   st.integers(-5, 5), st.integers(INT64_MIN, INT64_MAX))
+int_ranges = st.tuples(int64s, int64s).map(lambda t: int_range(min(t), max(t)))
+scalars_or_named = st.one_of(st.sampled_from(NAMED), constants, int_ranges)
 # tuples of small elements, nested once; the control tuples of If among them
 tuples = st.one_of(
     st.sampled_from([IF_BOTH, IF_TRUE, IF_FALSE, IF_NEITHER]),
@@ -123,7 +130,9 @@ def test_scalar_chain():
     assert TOP.isa(three)
     assert not INT.isa(three)
     assert not INT.isa(FLOAT) and not FLOAT.isa(INT)
-    assert constant(3).meet(constant(4)) == INT
+    assert constant(3).meet(constant(4)) == int_range(3, 4)
+    assert constant(3).meet(constant(INT64_MIN)) == int_range(INT64_MIN, 3)
+    assert constant(INT64_MAX).meet(constant(INT64_MIN)) == INT
     assert constant(3).meet(constant(3.0)) == NUMBER
     assert constant(True).meet(constant(False)) == BOOL
     assert INT.meet(FLOAT) == NUMBER and INT.meet(BOOL) == NUMBER
@@ -146,7 +155,8 @@ def test_control_lattice():
     assert IF_NEITHER.meet(IF_TRUE) == IF_TRUE
     assert IF_BOTH.meet(IF_NEITHER) == IF_BOTH
     assert TupleType([CTRL]).meet(TupleType([CTRL, CTRL])) == BOTTOM
-    assert TupleType([constant(1), INT]).meet(TupleType([constant(2), constant(5)])) == TupleType([INT, INT])
+    assert TupleType([constant(1), INT]).meet(TupleType([constant(2), constant(5)])) == \
+        TupleType([int_range(1, 2), INT])
 
 
 def test_kind_queries():
@@ -257,3 +267,40 @@ def test_isa_top_and_bottom(a):
     assert a.isa(a)
     if a != TOP:
         assert not a.isa(TOP)
+
+
+# ---------------------------------------------------------------- int ranges
+def test_int_ranges_print_and_behave_as_ints():
+    r = int_range(0, 9)
+    assert str(r) == "int[0, 9]" and str(INT) == "int" and str(int_range(0, INT64_MAX)) == "int[0, max]"
+    assert str(int_range(INT64_MIN, -1)) == "int[min, -1]"
+    assert r.is_int and not r.is_constant and r.con is None and r.widen() == INT
+    assert int_range(5, 5) == constant(5) and int_range(5, 5).is_con(5) and str(int_range(5, 5)) == "5"
+    assert int_range(INT64_MIN, INT64_MAX) is INT or int_range(INT64_MIN, INT64_MAX) == INT
+    assert int_range(0, 1 << 63) == INT  # a range that leaves int64 is unknown
+    assert r.meet(BOOL) == NUMBER and r.meet(FLOAT) == NUMBER and r.meet(constant(True)) == NUMBER
+    assert r != constant(True) and int_range(0, 1) != BOOL
+
+
+def test_bounds_read_bools_as_zero_or_one():
+    assert bounds(BOOL) == (0, 1) and bounds(constant(True)) == (1, 1) and bounds(constant(False)) == (0, 0)
+    assert bounds(int_range(-3, 4)) == (-3, 4) and bounds(INT) == (INT64_MIN, INT64_MAX)
+    assert bounds(FLOAT) is None and bounds(NUMBER) is None and bounds(TOP) is None
+
+
+@SETTINGS
+@given(int_ranges, int_ranges)
+def test_range_meet_is_the_hull(a, b):
+    m = a.meet(b)
+    assert m.is_int and m.lo == min(a.lo, b.lo) and m.hi == max(a.hi, b.hi)
+    assert a.isa(m) and b.isa(m) and m.isa(INT)
+
+
+@SETTINGS
+@given(int_ranges, int_ranges)
+def test_widen_range_goes_down_to_the_limits(a, b):
+    new = a.meet(b)
+    w = widen_range(a, new)
+    assert new.isa(w) and a.isa(w)
+    assert w.lo in (new.lo, INT64_MIN) and w.hi in (new.hi, INT64_MAX)
+    assert widen_range(w, w) == w

@@ -13,6 +13,11 @@ folding can never disagree with execution:
   negative *constant* exponent into float arithmetic, as CPython does);
 * ``a << b`` / ``a >> b`` raise ValueError for b < 0 and give the wrapped
   Python result otherwise (0 or -1 for counts of 64 and more).
+
+The type of an int result is a range (``son.nodes.ranges`` has the transfer
+functions, bools read as 0 or 1): sound under int64 wrap-around, so a result
+whose exact range may leave int64 is the full ``INT``.  Comparisons of two
+ranges that do not overlap fold.
 """
 
 from __future__ import annotations
@@ -22,12 +27,25 @@ import operator
 
 import numpy as np
 
+from . import ranges
 from .node import Node
-from .types import BOOL, BOTTOM, FLOAT, INT, INT64_MIN, NUMBER, Type, constant, wrap64
+from .types import BOOL, BOTTOM, FLOAT, INT, INT64_MIN, NUMBER, Type, bounds, constant, int_range, wrap64
 
 
 def _wrap(r):
     return wrap64(r) if type(r) is int else r
+
+
+def ranged(kind: Type, f, *ts: Type) -> Type:
+    """``kind``, narrowed to the range ``f`` gives on the operands' ranges when the
+    result is an int: ``INT`` where ``f`` gives no bound or the range leaves int64."""
+    if kind is not INT:
+        return kind
+    bs = [bounds(t) for t in ts]
+    if None in bs:
+        return INT
+    r = f(*bs)
+    return INT if r is None else int_range(*r)
 
 
 def arith_kind(a: Type, b: Type) -> Type:
@@ -118,6 +136,9 @@ class Add(Binary):
     def eval(self, a, b):
         return _wrap(a + b)
 
+    def result_type(self, a, b):
+        return ranged(arith_kind(a, b), ranges.add, a, b)
+
 
 class Sub(Binary):
     __slots__ = ()
@@ -125,6 +146,9 @@ class Sub(Binary):
 
     def eval(self, a, b):
         return _wrap(a - b)
+
+    def result_type(self, a, b):
+        return ranged(arith_kind(a, b), ranges.sub, a, b)
 
 
 class Mul(Binary):
@@ -134,6 +158,9 @@ class Mul(Binary):
 
     def eval(self, a, b):
         return _wrap(a * b)
+
+    def result_type(self, a, b):
+        return ranged(arith_kind(a, b), ranges.mul, a, b)
 
 
 class Div(Binary):
@@ -156,6 +183,9 @@ class FloorDiv(Binary):
     def eval(self, a, b):
         return _wrap(a // b)
 
+    def result_type(self, a, b):
+        return ranged(arith_kind(a, b), ranges.floordiv, a, b)
+
 
 class Mod(Binary):
     __slots__ = ()
@@ -163,6 +193,9 @@ class Mod(Binary):
 
     def eval(self, a, b):
         return _wrap(a % b)
+
+    def result_type(self, a, b):
+        return ranged(arith_kind(a, b), ranges.mod, a, b)
 
 
 class Pow(Binary):
@@ -178,6 +211,9 @@ class Pow(Binary):
         if type(r) is complex:
             raise ValueError("negative number raised to a fractional power (complex result)")
         return r
+
+    def result_type(self, a, b):
+        return ranged(arith_kind(a, b), ranges.pow_, a, b)
 
 
 class IEEEDiv(Binary):
@@ -261,7 +297,7 @@ class Neg(Unary):
         return _wrap(-a)
 
     def result_type(self, a):
-        return arith_kind(a, INT)
+        return ranged(arith_kind(a, INT), ranges.neg, a)
 
 
 # ---------------------------------------------------------------- bitwise
@@ -284,7 +320,7 @@ class BitAnd(Binary):
         return a & b
 
     def result_type(self, a, b):
-        return _bitwise_kind(a, b)
+        return ranged(_bitwise_kind(a, b), lambda x, y: ranges.bitwise("&", x, y), a, b)
 
 
 class BitOr(Binary):
@@ -296,7 +332,7 @@ class BitOr(Binary):
         return a | b
 
     def result_type(self, a, b):
-        return _bitwise_kind(a, b)
+        return ranged(_bitwise_kind(a, b), lambda x, y: ranges.bitwise("|", x, y), a, b)
 
 
 class BitXor(Binary):
@@ -308,7 +344,7 @@ class BitXor(Binary):
         return a ^ b
 
     def result_type(self, a, b):
-        return _bitwise_kind(a, b)
+        return ranged(_bitwise_kind(a, b), lambda x, y: ranges.bitwise("^", x, y), a, b)
 
 
 def _shift_kind(a: Type, b: Type) -> Type:
@@ -327,7 +363,7 @@ class Shl(Binary):
         return 0 if b >= 64 else wrap64(a << b)
 
     def result_type(self, a, b):
-        return _shift_kind(a, b)
+        return ranged(_shift_kind(a, b), ranges.shl, a, b)
 
 
 class Shr(Binary):
@@ -340,7 +376,7 @@ class Shr(Binary):
         return int(a >> min(b, 64))
 
     def result_type(self, a, b):
-        return _shift_kind(a, b)
+        return ranged(_shift_kind(a, b), ranges.shr, a, b)
 
 
 class Invert(Unary):
@@ -351,15 +387,25 @@ class Invert(Unary):
         return ~a
 
     def result_type(self, a):
-        return {"int": INT, "bool": INT, "number": NUMBER}.get(a.kind, BOTTOM)
+        return ranged({"int": INT, "bool": INT, "number": NUMBER}.get(a.kind, BOTTOM), ranges.invert, a)
 
 
 # ---------------------------------------------------------------- comparisons
 class Compare(Binary):
+    """A comparison: folds when the operands' int ranges decide it (``[0, 5] < [6, 9]``;
+    bools read as 0 and 1, so ``(a < b) < 3`` is True)."""
+
     __slots__ = ()
 
     def result_type(self, a, b):
-        return BOOL if a.kind and b.kind else BOTTOM
+        if not (a.kind and b.kind):
+            return BOTTOM
+        ra, rb = bounds(a), bounds(b)
+        if ra is not None and rb is not None:
+            r = ranges.compare(self.symbol, ra, rb)
+            if r is not None:
+                return constant(r)
+        return BOOL
 
 
 def _compare(name: str, symbol: str, op, commutative: bool) -> type:
@@ -389,6 +435,9 @@ class Not(Unary):
         return not a
 
     def result_type(self, a):
+        r = bounds(a)
+        if r is not None and not r[0] <= 0 <= r[1]:
+            return constant(False)  # never 0
         return BOOL if a.kind else BOTTOM
 
 
@@ -418,6 +467,8 @@ class ToInt(Unary):
         return wrap64(int(a))
 
     def result_type(self, a):
+        if a.kind == "int" or a.kind == "bool":
+            return int_range(*bounds(a))
         return INT if a.kind else BOTTOM
 
 
@@ -449,4 +500,7 @@ class ToBool(Unary):
         return bool(a)
 
     def result_type(self, a):
+        r = bounds(a)
+        if r is not None and not r[0] <= 0 <= r[1]:
+            return constant(True)  # never 0
         return BOOL if a.kind else BOTTOM

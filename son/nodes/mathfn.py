@@ -19,7 +19,8 @@ import math
 
 import numpy as np
 
-from .arith import Binary, Unary, arith_kind
+from . import ranges
+from .arith import Binary, Unary, arith_kind, ranged
 from .node import Node
 from .types import BOOL, BOTTOM, FLOAT, INT, NUMBER, Type, wrap64
 
@@ -223,13 +224,13 @@ class Abs(Unary):
         return wrap64(r) if type(r) is int else r
 
     def result_type(self, a):
-        return arith_kind(a, INT)
+        return ranged(arith_kind(a, INT), ranges.abs_, a)
 
 
 def _minmax_kind(a: Type, b: Type) -> Type:
     if a.kind is None or b.kind is None:
         return BOTTOM
-    return a.widen() if a.kind == b.kind else NUMBER
+    return a.widen() if a.kind == b.kind else NUMBER  # min(True, 5) is True: a number
 
 
 class Min(Binary):
@@ -242,7 +243,7 @@ class Min(Binary):
         return b if b < a else a
 
     def result_type(self, a, b):
-        return _minmax_kind(a, b)
+        return ranged(_minmax_kind(a, b), ranges.min_, a, b)
 
 
 class Max(Binary):
@@ -255,4 +256,4 @@ class Max(Binary):
         return b if b > a else a
 
     def result_type(self, a, b):
-        return _minmax_kind(a, b)
+        return ranged(_minmax_kind(a, b), ranges.max_, a, b)

@@ -14,8 +14,12 @@ the guard's projection as control so no pass hoists them above it.
 
 from __future__ import annotations
 
+from . import ranges
 from .node import Node
-from .types import BOOL, BOTTOM, INT, MEM, TOP, ArrayType, Type
+from .types import BOOL, BOTTOM, INT64_MAX, MEM, TOP, ArrayType, Type, bounds, constant, int_range
+
+#: the type of a length: never negative
+LENGTH = int_range(0, INT64_MAX)
 
 #: numpy dtype name -> how a stored Python value is converted, as numpy does
 DTYPES = ("float64", "int64", "bool")
@@ -121,7 +125,7 @@ class ArrayLen(Node):
         return "len"
 
     def result_type(self, a):
-        return INT if isinstance(a, ArrayType) else BOTTOM
+        return LENGTH if isinstance(a, ArrayType) else BOTTOM
 
     def compute(self) -> Type:
         t = self.inputs[1].type
@@ -145,6 +149,11 @@ class OutOfBounds(Node):
         return not (-length <= index < length)
 
     def result_type(self, a, b):
+        ra, rb = bounds(a), bounds(b)
+        if ra is not None and rb is not None:
+            r = ranges.out_of_bounds(ra, rb)
+            if r is not None:
+                return constant(r)
         return BOOL if a.kind and b.kind else BOTTOM
 
 

@@ -4,7 +4,9 @@
      |
     constants                    int 3, float -0.0, bool True, None
      |
-    INT  FLOAT  BOOL             the kinds' bottoms
+    int ranges                   int[0, 9]: an inclusive range within int64
+     |
+    INT  FLOAT  BOOL             the kinds' bottoms (INT is int[min, max])
       \\   |   /
        NUMBER                    "an int or a float, decided at run time"
          |
@@ -17,6 +19,22 @@ Elements are immutable and interned by value, so ``==`` is structural and cheap.
 Float constants compare by bit pattern (``-0.0 != 0.0``, ``nan == nan``): the
 lattice must distinguish values that Python prints differently.
 ``meet`` is commutative, associative and idempotent (tested with hypothesis).
+
+Integer ranges.  An int element is an inclusive range ``[lo, hi]`` within
+int64 (``int_range``): a constant int is the range of width one (it is
+``is_constant`` with ``con`` its value, printed as the number), ``INT`` is
+``[INT64_MIN, INT64_MAX]`` (printed ``int``), any other range prints as
+``int[lo, hi]`` with ``min``/``max`` for the int64 limits.  The meet of two
+ranges is their hull.  The lattice is therefore 2**64 levels high over the
+ints: the optimistic passes widen loop phis (``widen_range``) so that they
+settle in a bounded number of steps.
+
+Bools stay their own kind: ``True`` is not ``1`` (kernels return exactly what
+CPython returns, and a phi of a bool and an int is a NUMBER that codegen
+tags).  Where a bool is *used as an int* (arithmetic, comparison with an int,
+``int(b)``), the nodes read it through ``bounds``, which gives ``BOOL`` the
+range ``[0, 1]``: ``(a < b) + 0`` is ``int[0, 1]`` and ``(a < b) < 3`` folds
+to ``True``.
 """
 
 from __future__ import annotations
@@ -119,16 +137,31 @@ class Type:
 
 
 class ScalarType(Type):
-    """int / float / bool / number, either a constant or the kind's bottom."""
+    """int / float / bool / number, either a constant or the kind's bottom; an int is
+    an inclusive range ``[lo, hi]`` (build ranges with ``int_range``; ``lo`` and ``hi``
+    are None for the other kinds)."""
 
-    __slots__ = ("kind", "con", "is_constant")
+    __slots__ = ("kind", "con", "is_constant", "lo", "hi")
 
-    def __init__(self, kind: str, con=None, constant: bool = False):
-        name = kind if not constant else _fmt_con(con)
-        super().__init__(name, ("s", kind, constant, _con_key(con) if constant else None))
+    def __init__(self, kind: str, con=None, constant: bool = False, lo: int | None = None,
+                 hi: int | None = None):
+        if kind == "int":
+            if constant:
+                lo = hi = con
+            elif lo is None:
+                lo, hi = INT64_MIN, INT64_MAX
+            assert INT64_MIN <= lo <= hi <= INT64_MAX, (lo, hi)
+            constant = lo == hi
+            con = lo if constant else None
+            super().__init__(_fmt_con(con) if constant else _fmt_range(lo, hi), ("i", lo, hi))
+        else:
+            name = kind if not constant else _fmt_con(con)
+            super().__init__(name, ("s", kind, constant, _con_key(con) if constant else None))
         self.kind = kind
         self.con = con
         self.is_constant = constant
+        self.lo = lo
+        self.hi = hi
 
     def widen(self) -> Type:
         return _KIND_BOTTOM[self.kind]
@@ -137,6 +170,8 @@ class ScalarType(Type):
         if not isinstance(other, ScalarType):
             return None
         if self.kind == other.kind:
+            if self.kind == "int":  # the hull of the two ranges
+                return int_range(min(self.lo, other.lo), max(self.hi, other.hi))
             return _KIND_BOTTOM[self.kind]
         return NUMBER
 
@@ -183,6 +218,16 @@ def _fmt_con(v) -> str:
     return repr(v)
 
 
+def _fmt_bound(v: int) -> str:
+    return "min" if v == INT64_MIN else "max" if v == INT64_MAX else str(v)
+
+
+def _fmt_range(lo: int, hi: int) -> str:
+    if lo == INT64_MIN and hi == INT64_MAX:
+        return "int"
+    return f"int[{_fmt_bound(lo)}, {_fmt_bound(hi)}]"
+
+
 TOP = Type("top")
 BOTTOM = Type("bottom")
 CTRL = Type("ctrl")
@@ -213,3 +258,56 @@ def constant(v) -> Type:
     if v is None:
         return NONE
     raise TypeError(f"no lattice constant for {v!r}")
+
+
+def int_range(lo: int, hi: int) -> ScalarType:
+    """The int element ``[lo, hi]`` (inclusive); ``INT`` where the range may leave int64
+    (an operation whose exact result may wrap is unknown, never assumed not to wrap)."""
+    if lo < INT64_MIN or hi > INT64_MAX:
+        return INT
+    if lo == INT64_MIN and hi == INT64_MAX:
+        return INT
+    return ScalarType("int", lo=lo, hi=hi)
+
+
+def bounds(t: Type) -> tuple[int, int] | None:
+    """``(lo, hi)`` of the values of ``t`` read as ints: an int's range, a bool as 0 or 1
+    (``BOOL`` is ``(0, 1)``); None for other types (floats, unknown numbers, TOP)."""
+    if t.kind == "int":
+        return t.lo, t.hi
+    if t.kind == "bool":
+        return (int(t.con), int(t.con)) if t.is_constant else (0, 1)
+    return None
+
+
+def widen_range(old: Type, new: Type) -> Type:
+    """Widening for a loop phi whose type went from ``old`` down to ``new``: each end of
+    an int range that moved goes to its int64 limit (``[0, 3]`` then ``[0, 4]`` gives
+    ``[0, max]``), so a phi can only widen twice more; other types are returned as they
+    are (their lattice is a few levels high)."""
+    if old.kind != "int" or new.kind != "int":
+        return new
+    lo = INT64_MIN if new.lo < old.lo else new.lo
+    hi = INT64_MAX if new.hi > old.hi else new.hi
+    return int_range(lo, hi)
+
+
+#: growths of a loop phi's int range an optimistic pass accepts before it widens the
+#: moving end to the int64 limit (``widen_range``)
+WIDEN_AFTER = 3
+#: narrowings of a loop phi's int range a fixpoint accepts whatever their size; later
+#: ones only if they at least halve the number of values (``narrowing_accepted``)
+FREE_NARROWINGS = 2
+
+
+def narrowing_accepted(old: Type, new: Type, count: int) -> bool:
+    """May a loop phi's type rise from ``old`` to the more precise ``new``, after
+    ``count`` earlier narrowings in this fixpoint?  Always for other types than int
+    ranges (their lattice is a few levels high); for ranges, the first
+    ``FREE_NARROWINGS``, then only a narrowing that at least halves the number of
+    values, so a phi narrows at most ``FREE_NARROWINGS + 64`` times: no "death march"
+    of ``[-10, max]``, ``[-10, max - 1]``, ... one value per visit.  Refusing keeps
+    ``old``, which stays sound (less precise than ``compute()`` allows)."""
+    if old.kind != "int" or new.kind != "int" or count < FREE_NARROWINGS:
+        return True
+    return 2 * (new.hi - new.lo + 1) <= old.hi - old.lo + 1

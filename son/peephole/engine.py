@@ -31,6 +31,19 @@ too.  Terms that grow without repeating are stopped by a bound: at most
 (a legitimate chain, such as reassociating ``((a+1)+2)+...``, consumes one
 existing node per new one).  Bookkeeping is O(1) per rewrite.
 
+Death march.  Int ranges make the lattice 2**64 levels high over the ints.
+A pessimistic loop phi starts at its kind's bottom (``INT``) and narrows when
+its back edge turns out narrower; narrowing ``i = phi(0, max(i - 1, -10))``
+would go ``[-10, max]``, ``[-10, max - 1]``, ... one value per trip around the
+loop.  So a closed loop phi's range rises only as ``types.narrowing_accepted``
+allows (FREE_NARROWINGS narrowings per engine, then only those that at least
+halve the range: at most 66 in all), and a range that falls has its moving
+ends pushed to the int64 limits (``types.widen_range``: at most twice).
+Keeping the older, wider type is sound: it is at most as precise as
+``compute()``.  Each loop phi thus changes type O(1) times per engine, and
+every cycle of the graph passes through a loop phi, so type changes alone
+cannot keep the worklist going.
+
 Rules and tracing are parameters: ``Peephole(graph, rules, tracer=fn)`` tries
 the rules of the ``RuleSet`` ``rules`` and calls ``fn(rule, old, new)`` for
 every rewrite.  Engines a pass builds inside itself (SCCP's cleanup) are not
@@ -49,7 +62,8 @@ from contextvars import ContextVar
 from typing import Callable, Iterable, Iterator
 
 from ..errors import SonError
-from ..nodes import Constant, Load, NewArray, Node, Proj, Region, Store
+from ..nodes import Constant, Load, Loop, NewArray, Node, Phi, Proj, Region, Store
+from ..nodes.types import Type, narrowing_accepted, widen_range
 from .rules import DEFAULT_RULES
 from .ruleset import RuleSet
 
@@ -160,6 +174,8 @@ class Peephole:
         self._work: dict[Node, None] | None = None
         #: while iterating: the rewrite record of each node that a rule changed
         self._chains: dict[Node, _Chain] | None = None
+        #: closed loop phi -> narrowings of its int range so far (Death march)
+        self._narrowings: dict[Node, int] = {}
 
     # ------------------------------------------------------------------ one node
     def peep(self, n: Node) -> Node:
@@ -174,8 +190,11 @@ class Peephole:
         first_new_id = self.graph._next_id
         while True:
             old_type = n.type
-            n.type = n.compute()
-            if n.type != old_type:
+            t = n.compute()
+            if t != old_type and type(n) is Phi and type(n.inputs[0]) is Loop and None not in n.inputs:
+                t = self._loop_phi_type(n, old_type, t)
+            n.type = t
+            if t != old_type:
                 self._revisit(n.outputs)  # the users' types may change
             if None in n.inputs[1:]:
                 return n  # incomplete (a loop phi before its back edge): nothing to do yet
@@ -205,6 +224,19 @@ class Peephole:
                 self._revisit(moved)
                 self._revisit(ins)
                 n = x
+
+    def _loop_phi_type(self, n: Phi, old: Type, t: Type) -> Type:
+        """The type a closed loop phi takes when ``compute()`` gives ``t`` instead of ``old``
+        (see the module docstring, Death march)."""
+        if old.kind != "int" or t.kind != "int":
+            return t
+        if t.isa(old):
+            k = self._narrowings.get(n, 0)
+            if not narrowing_accepted(old, t, k):
+                return old
+            self._narrowings[n] = k + 1
+            return t
+        return widen_range(old, old.meet(t))
 
     def _peep_fresh_inputs(self, x: Node, first_new_id: int) -> None:
         """Peephole, inputs first, the nodes a rule built below its result (a new

@@ -42,7 +42,6 @@ from ..nodes import (
     Loop,
     Max,
     Min,
-    Mod,
     Mul,
     Neg,
     Node,
@@ -214,13 +213,6 @@ def mul_one(n):
 
 
 @rule(Mul)
-def mul_zero(n):
-    """x * 0 -> 0   (ints only: NaN * 0.0 is NaN, -1.0 * 0.0 is -0.0)."""
-    if is_con(n.rhs, 0) and ints(n, n.lhs):
-        return K(n, 0)
-
-
-@rule(Mul)
 def mul_reassociate(n):
     """(x * c1) * c2 -> x * (c1*c2)   (ints: wrap-around multiplication is associative)."""
     a = n.lhs
@@ -269,13 +261,6 @@ def floordiv_one(n):
         return n.lhs
 
 
-@rule(Mod)
-def mod_one(n):
-    """x % 1 -> 0   (ints only: 2.5 % 1 is 0.5)."""
-    if is_con(n.rhs, 1) and ints(n, n.lhs):
-        return K(n, 0)
-
-
 @rule(Neg)
 def neg_neg(n):
     """-(-x) -> x   (ints wrap: -(-MIN) == MIN; floats: sign flips are exact)."""
@@ -284,13 +269,6 @@ def neg_neg(n):
 
 
 # ---------------------------------------------------------------- bitwise
-@rule(BitAnd)
-def and_zero(n):
-    """x & 0 -> 0   (ints)."""
-    if is_con(n.rhs, 0) and ints(n, n.lhs):
-        return K(n, 0)
-
-
 @rule(BitAnd, BitOr)
 def and_or_self(n):
     """x & x -> x, x | x -> x   (ints and bools; an unknown number may be a float,
