@@ -56,8 +56,9 @@ def test_twin_induction_variables_are_congruent_only_optimistically():
     the branch that adds 7 is unreachable: combined proves ``return 0``."""
     g = opt(twin_inductions)
     # only n's countdown is left (an empty loop is not the analysis' business)
-    assert ir(g) == ("%8 loop(start, %16)\n  %12 = phi(n, (%12+-1))\n%15 if (%12>0)  [from %8]\n"
-                     "%17 false(%15)\nreturn 0  [from %17]\n%16 true(%15)")
+    # (n > 0 refines n on the loop's arm: n - 1 there cannot wrap)
+    assert ir(g) == ("%8 loop(start, %16)\n  %12 = phi(n, (refine[gt](%12, 0)+-1))\n"
+                     "%15 if (%12>0)  [from %8]\n%17 false(%15)\nreturn 0  [from %17]\n%16 true(%15)")
     assert g.param(0) is None  # x's and y's phis are gone, and with them every use of a
     agrees(twin_inductions, g, (5, 3), (-2, 0), (0, 10))
 
@@ -418,7 +419,11 @@ def test_combined_never_grows_the_graph_nor_loses_sccp_constants(case):
 def test_combined_proves_everything_sccp_proves(case):
     """Node by node (same ids): every type SCCP's analysis gives, the combined analysis
     gives too or a more precise one (a constant where SCCP has a kind, dead control
-    where SCCP has reachable)."""
+    where SCCP has reachable).  Int ranges are the exception that proves nothing
+    constant: widening (son/nodes/types.py) sends a growing loop phi's moving end to the
+    int64 limit after a few growths, and the two analyses visit nodes in different
+    orders, so one may widen where the other settled; a constant or dead control
+    SCCP proves, combined must prove too."""
     from son.sccp.sccp import analyze as sccp_analyze
 
     g = son.parse(case.fn)
@@ -427,7 +432,10 @@ def test_combined_proves_everything_sccp_proves(case):
     analyze(c)
     theirs = {n.nid: n.type for n in s.live()}
     for n in c.live():
-        assert n.type.isa(theirs[n.nid]), (n, n.type, theirs[n.nid])
+        mine, other = n.type, theirs[n.nid]
+        if mine.kind == other.kind == "int" and not other.is_constant:
+            continue
+        assert mine.isa(other), (n, mine, other)
 
 
 # ================================================================ generated programs

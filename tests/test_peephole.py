@@ -98,6 +98,7 @@ def check_semantics(src: str, g, cpython: bool = True, **kw):
 
 # ---------------------------------------------------------------- every rule fires ...
 FIRES = [
+    ("refine_adds_nothing", "def f(a: int, b: int): return a + 1 if a != b else 0", "return %21"),
     ("commute", "def f(a: int): return 2 + a", "return (a+2)"),
     ("commute", "def f(a: int, b: int): return b * a", "return (a*b)"),
     ("commute", "def f(a: float, b: float): return (b == a) != (a == b)", "return False"),
@@ -186,6 +187,7 @@ def test_rule_fires(rule, src, want):
 
 # ---------------------------------------------------------------- ... and not at its edge
 DOES_NOT_FIRE = [
+    ("refine_adds_nothing", "def f(a: int): return a + 1 if a < 5 else 0", "return %20"),
     ("commute", "def f(a: int): return 2 - a", "return (2-a)"),
     ("commute", "def f(a: int): return a + 2", "return (a+2)"),
     ("constant_right", "def f(a: float): return a < 2.0", "return (a<2.0)"),

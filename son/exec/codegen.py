@@ -31,7 +31,7 @@ import keyword
 import re
 
 from ..errors import SonError
-from ..nodes import Constant, Load, Loop, Node, Phi, Proj, Store
+from ..nodes import Constant, Load, Loop, Node, Phi, Proj, Refine, Store, without_refinements
 from ..nodes.types import MEM, Type
 from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _MIXED_MARK, MixedValues, return_converter
@@ -241,6 +241,11 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     ``(is_float, int, float)``; ``return_converter(source)`` converts.  Raises
     ``SonError`` for a graph numba cannot type (a parameter without a type).
     """
+    if any(type(n) is Refine for n in schedule.block_of):
+        # a refinement is the same value under a narrower type: written as that value
+        from ..schedule import schedule as make_schedule
+
+        schedule = make_schedule(without_refinements(schedule.graph))
     fname = name or schedule.graph.name
     if not fname.isidentifier() or keyword.iskeyword(fname) or fname in HELPERS:
         fname = "kernel"

@@ -84,6 +84,7 @@ from ..nodes import (
     Pow,
     Proj,
     Raise,
+    Refine,
     Region,
     Return,
     Shl,
@@ -601,6 +602,7 @@ EMIT: dict[type, Emit] = {
     ArrayLen: Emit("expr", _unary("len({})")),
     OutOfBounds: Emit("expr", _out_of_bounds, atoms=(0, 1)),
     Never: Emit("expr", lambda n, ops: "False"),
+    Refine: Emit("expr", lambda n, ops: ops[0]),  # x itself: only its type is narrower
 }
 EMIT.update({cls: Emit("expr", _math_call) for cls in MATH_NODES.values()})
 

@@ -39,7 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import KernelCompileError, SonError
-from ..nodes import Graph
+from ..nodes import Graph, without_refinements
 from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, ArrayType, Type
 from .codegen import return_converter
 
@@ -268,6 +268,7 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -
             raise SonError(f"{graph.name}: parameter {pname!r} has type {t}; compile needs int, float, "
                            "bool or a 1-D array (parse with argtypes= or example args=, or use son.jit)")
     t1 = time.perf_counter()
+    graph = without_refinements(graph)  # codegen writes a refinement as its value
     sched = make_schedule(graph)
     t2 = time.perf_counter()
     name = graph.name if graph.name.isidentifier() else "kernel"

@@ -28,12 +28,14 @@ from ..nodes import (
     Node,
     Phi,
     Raise,
+    Refine,
     Region,
     Shl,
     Shr,
     Sub,
     XCtrl,
     constant,
+    implied_facts,
     kept,
 )
 from ..nodes.types import BOTTOM, MEM, TOP, XCTRL, ArrayType
@@ -133,6 +135,30 @@ class ParserCore:
             t = self.peep(t)
         return t, f
 
+    def refine(self, scope: Scope, cond: Node, truth: bool) -> None:
+        """On ``scope``'s arm, where ``cond`` has truth ``truth``, rebind every variable
+        whose value ``cond`` tests to a ``Refine`` of it (typed by what ``cond``
+        implies, son/nodes/refine.py); a refinement that adds nothing folds away.  Only
+        with the peephole: the raw parse is the literal translation.  O(facts *
+        variables)."""
+        if not self.peephole.enabled or cond.inputs is None or self.dead(scope):
+            return
+        facts = implied_facts(cond, truth)
+        if not facts:
+            return
+        ctrl = scope.ctrl
+        for x, op, y in facts:
+            names = [n for n, v in scope.variables().items() if v is x]
+            if not names:
+                continue
+            if not isinstance(y, Node):
+                y = self.con(y)
+            with kept(x, y):
+                r = self.peep(Refine(self.g, ctrl, x, y, op))
+            if r is not x:
+                for n in names:
+                    scope._bind(n, r)  # not set(): the variable's flag stays
+
     def guard(self, pred: Node, exc: type, message: str) -> bool:
         """``if pred: raise exc(message)``; continue on the false side.
         Returns False when ``pred`` is known false and no guard was needed."""
@@ -144,6 +170,7 @@ class ParserCore:
         with kept(f):
             self.exit(Raise(self.g, t, self.scope.mem, exc, message))
         self.scope.ctrl = f
+        self.refine(self.scope, pred, False)
         return True
 
     def exit(self, r: Node) -> None:

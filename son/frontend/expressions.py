@@ -207,10 +207,12 @@ class Expressions:
         tmp = self.temp()
         self.scope.set(tmp, first)
         for make in rest:
-            t, f = self.branch(self.truth(self.scope.get(tmp), None))
+            cond = self.truth(self.scope.get(tmp), None)
+            t, f = self.branch(cond)
             short = self.scope.dup()
             short.ctrl = f if is_and else t
             self.scope.ctrl = t if is_and else f
+            self.refine(self.scope, cond, is_and)
             v = make()  # may replace self.scope
             self.scope.set(tmp, v)
             self.scope = self.merge([self.scope, short])
@@ -264,6 +266,8 @@ class Expressions:
         other = self.scope.dup()
         other.ctrl = f
         self.scope.ctrl = t
+        self.refine(self.scope, cond, True)
+        self.refine(other, cond, False)
         v = self.expr(e.body)  # may replace self.scope
         self.scope.set(tmp, v)
         then = self.scope

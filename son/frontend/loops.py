@@ -187,10 +187,13 @@ class Loops:
                 self.scope.mem = p
             else:
                 self.scope._bind(name, p)  # not set(): the variable's flag stays
-        t, f = self.branch(cond())
+        test = cond()
+        t, f = self.branch(test)
         exit_scope = self.scope.dup()
         exit_scope.ctrl = f
         self.scope.ctrl = t
+        self.refine(self.scope, test, True)
+        self.refine(exit_scope, test, False)
         ctx = _LoopContext()
         self.loops.append(ctx)
         if prologue:

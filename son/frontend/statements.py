@@ -137,6 +137,8 @@ class Statements:
         other = self.scope.dup()
         other.ctrl = f
         self.scope.ctrl = t
+        self.refine(self.scope, cond, True)
+        self.refine(other, cond, False)
         self.stmts(s.body)
         then = self.scope
         self.scope = other

@@ -104,6 +104,7 @@ from ..nodes import (
     Pow,
     Proj,
     Raise,
+    Refine,
     Region,
     Return,
     Shl,
@@ -136,7 +137,7 @@ STRUCTURAL: set[type] = {Phi, Load, Store, NewArray, ArrayLen, Constant, Proj, S
 #: classes whose values are never floats (ints, bools): no derivative flows through them
 DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitOr, BitXor, Shl, Shr, Invert,
                                        ToInt, ToBool, IsFloat, IsNan, IsInf, IsFinite, MathError, OutOfBounds,
-                                       Never})
+                                       Never, Refine})
 
 #: float-valued classes without a rule: differentiating through one is a SonError
 NOT_DIFFERENTIABLE: frozenset[type] = frozenset()

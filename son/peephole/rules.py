@@ -47,6 +47,7 @@ from ..nodes import (
     Node,
     Not,
     Phi,
+    Refine,
     Region,
     Shl,
     Shr,
@@ -444,7 +445,10 @@ def loop_dead(n):
 
 @rule(Phi)
 def phi_same(n):
-    """phi(x, x, ..., self) -> x   (every live path brings the same value)."""
+    """phi(x, x, ..., self) -> x   (every live path brings the same value).  A refinement
+    of x (``Refine``, x's value typed by a branch) counts as x, and one of the phi as the
+    phi: phi(x, refine(x)) -> x.  Valid: the value is x on every path, and x, used on
+    every path into the merge, is available there."""
     r = n.region
     if r.building:
         return None
@@ -453,6 +457,8 @@ def phi_same(n):
         # so phi -> (phi + 0) would make a data cycle without a phi (the rules looped on it)
     val = None
     for c, v in zip(r.inputs[1:], n.inputs[1:]):
+        while type(v) is Refine:
+            v = v.inputs[1]
         if v is n or c.type is XCTRL:
             continue
         if val is not None and v is not val:
@@ -491,3 +497,12 @@ def stop_dead_exit(n):
     for i in reversed(dead):
         n.remove_input(i)
     return n
+
+
+@rule(Refine)
+def refine_adds_nothing(n):
+    """refine(x) -> x where the branch tells nothing new about x (its type is x's: a
+    wider x, a float, a fact x's range already implies).  Valid always: a Refine is x."""
+    if n.type == n.inputs[1].type:
+        return n.inputs[1]
+    return None

@@ -23,7 +23,8 @@ dominator tree can:
 
 A fact is sound for every block it is recorded in because the operands of a
 condition are values (not re-evaluated): the same node has the same value on
-every path through the dominating test.
+every path through the dominating test.  Operands are compared without their
+refinements (``Refine``, son/nodes/refine.py, is its input's value).
 
 Cost: blocks and dominators O(B * E) worst case (near linear in practice), the
 walk O(N + E) with O(1) work per condition (a bounded chain of ``not``), plus
@@ -32,7 +33,7 @@ the peephole's cleanup.
 
 from __future__ import annotations
 
-from ..nodes import EQ, GE, GT, LE, LT, NE, Constant, CProj, Graph, If, Node, Not, OutOfBounds, ToBool
+from ..nodes import EQ, GE, GT, LE, LT, NE, Constant, CProj, Graph, If, Node, Not, OutOfBounds, Refine, ToBool
 from ..nodes.types import constant
 from ..peephole import Peephole
 from ..schedule import build_blocks
@@ -41,6 +42,13 @@ __all__ = ["eliminate_guards"]
 
 #: int comparisons as (key kind, swap operands?, polarity): a < b is ("lt", a, b)
 _ORDER = {LT: (False, True), GT: (True, True), LE: (True, False), GE: (False, False)}
+
+
+def _value(n: Node) -> Node:
+    """``n`` without its refinements: a ``Refine`` is its input's value on a branch."""
+    while type(n) is Refine:
+        n = n.inputs[1]
+    return n
 
 
 def _is_int(n: Node) -> bool:
@@ -58,9 +66,9 @@ def truth_key(p: Node) -> tuple[tuple, bool]:
         p, pol = p.inputs[1], not pol
     t = type(p)
     if t is ToBool:
-        return ("nz", p.inputs[1]), pol
+        return ("nz", _value(p.inputs[1])), pol
     if t in (EQ, NE):
-        a, b = p.inputs[1], p.inputs[2]
+        a, b = _value(p.inputs[1]), _value(p.inputs[2])
         for x, z in ((a, b), (b, a)):
             if type(z) is Constant and z.type.is_con(0) and _is_int(x):
                 return ("nz", x), pol if t is NE else not pol
@@ -69,7 +77,9 @@ def truth_key(p: Node) -> tuple[tuple, bool]:
         return ("eq", a, b), pol if t is EQ else not pol
     if t in _ORDER and _is_int(p.inputs[1]) and _is_int(p.inputs[2]):
         swap, positive = _ORDER[t]
-        a, b = (p.inputs[2], p.inputs[1]) if swap else (p.inputs[1], p.inputs[2])
+        a, b = _value(p.inputs[1]), _value(p.inputs[2])
+        if swap:
+            a, b = b, a
         return ("lt", a, b), pol if positive else not pol
     return ("node", p), pol
 
@@ -151,8 +161,11 @@ class _Facts:
             return v if pol else not v
         if key[0] == "node" and type(key[1]) is OutOfBounds:
             i, n = key[1].inputs[1], key[1].inputs[2]
-            lo = self.lower(i) if _is_int(i) else None
-            if lo is not None and lo >= 0 and self.known.get(("lt", i, n)) is True:
+            lo = None
+            if _is_int(i):  # the refined index's own type, or what is known of its value
+                lo, known = _lower_bound(i), self.lower(_value(i))
+                lo = known if lo is None else lo if known is None else max(lo, known)
+            if lo is not None and lo >= 0 and self.known.get(("lt", _value(i), _value(n))) is True:
                 return not pol  # in bounds: out_of_bounds(i, n) is false
         return None
 
