@@ -263,11 +263,19 @@ def constant(v) -> Type:
 def int_range(lo: int, hi: int) -> ScalarType:
     """The int element ``[lo, hi]`` (inclusive); ``INT`` where the range may leave int64
     (an operation whose exact result may wrap is unknown, never assumed not to wrap)."""
-    if lo < INT64_MIN or hi > INT64_MAX:
+    if lo < INT64_MIN or hi > INT64_MAX or (lo == INT64_MIN and hi == INT64_MAX):
         return INT
-    if lo == INT64_MIN and hi == INT64_MAX:
-        return INT
-    return ScalarType("int", lo=lo, hi=hi)
+    t = _RANGES.get((lo, hi))
+    if t is None:
+        if len(_RANGES) >= _RANGES_KEPT:
+            _RANGES.clear()  # a cache, not a registry: elements compare by value
+        t = _RANGES[lo, hi] = ScalarType("int", lo=lo, hi=hi)
+    return t
+
+
+#: recently built ranges, so that the passes' meets and computes mostly reuse elements
+_RANGES: dict[tuple[int, int], ScalarType] = {}
+_RANGES_KEPT = 4096
 
 
 def bounds(t: Type) -> tuple[int, int] | None:
@@ -294,7 +302,7 @@ def widen_range(old: Type, new: Type) -> Type:
 
 #: growths of a loop phi's int range an optimistic pass accepts before it widens the
 #: moving end to the int64 limit (``widen_range``)
-WIDEN_AFTER = 3
+WIDEN_AFTER = 2
 #: narrowings of a loop phi's int range a fixpoint accepts whatever their size; later
 #: ones only if they at least halve the number of values (``narrowing_accepted``)
 FREE_NARROWINGS = 2

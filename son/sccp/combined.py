@@ -350,7 +350,7 @@ class _Solver:
         #: loop phi -> growths of its int range (widening), or narrowings (narrowing rounds)
         self.growths: dict[Node, int] = {}
         #: the loop phis widened in the current unit
-        self.widened = False
+        self.widened: list[Node] = []
         #: True in a unit's narrowing rounds (after widening): types may only rise
         self.narrowing = False
         self.valid: dict = {}  # expression -> leader, for finished units
@@ -380,7 +380,7 @@ class _Solver:
                     k = self.growths[n] = self.growths.get(n, 0) + 1
                     if k > WIDEN_AFTER:  # a loop phi climbing one step per round: widen
                         t = widen_range(old, t)
-                        self.widened = True
+                        self.widened.append(n)
         n.type = t
         if t is TOP:
             v = None
@@ -469,9 +469,11 @@ class _Solver:
             if len(comp) == 1 and n not in n.inputs:
                 self.evaluate(n, n.type)
                 continue
-            self.widened = False
+            self.widened = []
             rounds = self._rounds(comp, 0)
-            if self.widened:  # narrow after widening: types rise back towards compute()
+            # narrow after widening, if a widened phi is below its compute() (every other
+            # node's type is its compute() at the descending fixpoint)
+            if any(p.compute() != p.type for p in self.widened):
                 self.growths.clear()
                 self.narrowing = True
                 rounds = self._rounds(comp, rounds)

@@ -65,7 +65,7 @@ from ..nodes import (
     Store,
     XCtrl,
 )
-from ..nodes.types import CTRL, IF_NEITHER, MEM, XCTRL, TupleType
+from ..nodes.types import CTRL, IF_NEITHER, MEM, XCTRL, TupleType, widen_range
 from ..peephole.engine import current_tracer
 from ..peephole.rules import (
     loop_dead,
@@ -369,7 +369,9 @@ def _fold_constants(graph: Graph, nodes: list[Node], touched: list[Node]) -> int
 # ---------------------------------------------------------------- types
 def _repair_types(seeds: list[Node]) -> None:
     """Lower, to a fixpoint, every type that ``compute()`` no longer justifies (after
-    a congruence merge changed an input's type); types only go down.  O(changes)."""
+    a congruence merge changed an input's type); types only go down, a loop phi's int
+    range to the int64 limits at once (``widen_range``: a cycle cannot lower it one
+    value per trip).  O(changes)."""
     work = list(seeds)
     while work:
         n = work.pop()
@@ -377,5 +379,8 @@ def _repair_types(seeds: list[Node]) -> None:
             continue
         t = n.compute()
         if t.meet(n.type) != n.type:
-            n.type = n.type.meet(t)
+            old, t = n.type, n.type.meet(t)
+            if type(n) is Phi and type(n.inputs[0]) is Loop:
+                t = widen_range(old, t)
+            n.type = t
             work.extend(n.outputs)
