@@ -82,7 +82,7 @@ from __future__ import annotations
 
 from .. import config
 from ..errors import SonError
-from ..nodes import ArrayType, Graph, Return
+from ..nodes import ArrayType, Graph, Return, without_refinements
 from ..peephole import Peephole
 from .accumulate import Accumulation
 from .activity import Activity
@@ -97,15 +97,17 @@ __all__ = ["clone_node", "grad_graph", "tape_plan"]
 
 def grad_graph(graph: Graph, argnums: tuple[int, ...] = (0,), with_value: bool = False) -> Graph:
     """The reverse-mode gradient of ``graph`` with respect to parameters ``argnums``
-    as a new graph (``graph`` is untouched); see the module docstring."""
-    return _Reverse(graph, tuple(argnums), with_value).run()
+    as a new graph (``graph`` is untouched); see the module docstring.  The primal is
+    differentiated without its branch refinements (``without_refinements``): the
+    transform recognizes induction variables and counted loops by their shape."""
+    return _Reverse(without_refinements(graph), tuple(argnums), with_value).run()
 
 
 def tape_plan(graph: Graph, argnums: tuple[int, ...] = (0,)) -> dict[int, int]:
     """Bytes each block of ``son.schedule(graph)`` pushes on the tapes per execution
     in ``grad_graph(graph, argnums)`` (blocks that push nothing are left out): for a
     loop, the bytes per iteration are the sum over the blocks an iteration runs."""
-    r = _Reverse(graph, tuple(argnums), False)
+    r = _Reverse(without_refinements(graph), tuple(argnums), False)
     r.run()
     return {pb.id: 8 * k for pb, k in r.pushed.items() if k}
 
