@@ -42,6 +42,7 @@ from son.nodes import (
     Phi,
     Proj,
     Raise,
+    Refine,
     Region,
     Return,
     Store,
@@ -481,7 +482,11 @@ def test_listing_of_a_loop_shows_blocks_phis_and_moves():
     assert f"  %{phi.nid} = phi(n, %{phi.inputs[2].nid})" in text
     assert f"  moves B{latch.id}->B{header.id}: %{phi.nid} <- %{phi.inputs[2].nid}" in text
     assert f"  moves B{entry.id}->B{header.id}: %{phi.nid} <- n" in text
-    assert f"  %{phi.inputs[2].nid} = (%{phi.nid}+-1)" in text  # the peephole turns n-1 into n+(-1)
+    # the peephole turns n-1 into n+(-1), of n refined by the loop's test n > 0
+    step = phi.inputs[2]
+    assert type(step.inputs[1]) is Refine and step.inputs[1].inputs[1] is phi
+    assert f"  %{step.nid} = (%{step.inputs[1].nid}+-1)" in text
+    assert f"  %{step.inputs[1].nid} = refine[gt](%{phi.nid}, 0)" in text
 
 
 # ====================================================================== the whole corpus

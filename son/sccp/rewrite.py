@@ -59,6 +59,7 @@ from ..nodes import (
     Phi,
     Proj,
     Raise,
+    Refine,
     Region,
     Start,
     Stop,
@@ -78,8 +79,9 @@ from ..peephole.rules import (
 from ..schedule import build_blocks, pin_nodes, schedule_early
 
 #: data nodes never replaced by a constant (the peephole engine's folding rule):
-#: parameters and memory nodes have an identity or an effect beyond their value
-_NOT_FOLDED = (Constant, Proj, Load, Store, NewArray)
+#: parameters and memory nodes have an identity or an effect beyond their value, and a
+#: refinement merges back into the value it refines (``phi_same``)
+_NOT_FOLDED = (Constant, Proj, Load, Store, NewArray, Refine)
 
 
 def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
