@@ -365,6 +365,12 @@ class _Gen:
         cond = self.expr(fn, "bool", 2)
         if r.random() < 0.15:  # a dead branch the peephole or SCCP can prove
             cond = r.choice(["False", "1 > 2", "(3 * 0 != 0)", "True"])
+        elif r.random() < 0.3 and fn.vars.get("int"):
+            # an int tested against a value near a range limit: both arms refine it
+            # (son/nodes/refine.py), and arithmetic on it there may or may not wrap
+            v = r.choice(fn.vars["int"])
+            lit = r.choice(INT_LITERALS) if r.random() < 0.6 else str(r.randint(-3, 3))
+            cond = f"{v} {r.choice(['<', '<=', '>', '>=', '==', '!='])} {lit}"
         out = [f"if {cond}:"] + _indent(self.block(fn, depth - 1, r.randint(1, 3)))
         for _ in range(r.choice([0, 0, 1, 2])):
             out += [f"elif {self.expr(fn, 'bool', 2)}:"] + _indent(self.block(fn, depth - 1, r.randint(1, 2)))
