@@ -98,7 +98,9 @@ def check_semantics(src: str, g, cpython: bool = True, **kw):
 
 # ---------------------------------------------------------------- every rule fires ...
 FIRES = [
-    ("refine_adds_nothing", "def f(a: int, b: int): return a + 1 if a != b else 0", "return %21"),
+    ("refine_adds_nothing", "def f(a: int, b: int): return a + 1 if a != b else 0",
+     "%8 if (a!=b)  [from start]\n%10 false(%8)\n%9 true(%8)\n%19 region(%9, %10)\n"
+     "  %21 = phi((a+1), 0)\nreturn %21  [from %19]"),
     ("commute", "def f(a: int): return 2 + a", "return (a+2)"),
     ("commute", "def f(a: int, b: int): return b * a", "return (a*b)"),
     ("commute", "def f(a: float, b: float): return (b == a) != (a == b)", "return False"),

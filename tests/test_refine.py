@@ -253,3 +253,25 @@ def test_kernels_write_a_refinement_as_its_value():
     assert "refine" not in k.source.split("\"\"\"")[-1]  # below the header naming the file
     assert not any(type(n) is Refine for n in son.schedule(k.graph).block_of)
     assert any(type(n) is Refine for n in son.jit(sum_all).graph_for(["float64[]"]).live())
+
+
+def toggles_forever(n: int):
+    x = 1
+    while x > 0:
+        x = 2 - x  # refined by x > 0: 2 - x is 1, so x stays 1 and the loop never ends
+        n += 1
+    return n
+
+
+def test_a_loop_proven_infinite_while_parsing_keeps_its_never_exit():
+    """The back edge narrows x to 1 after the exit test was built, which decides the test:
+    the parser gives the loop the never-taken exit of ``while True`` (without it Stop
+    reached nothing and the function was an empty graph, as if it returned)."""
+    from son.nodes import Loop, Never, Raise
+
+    for p in ("peephole", "sccp", "combined"):
+        g = _built(toggles_forever, p)
+        assert g.returns() == [] and sum(type(n) is Loop for n in g.live()) == 1
+        (r,) = g.stop.inputs
+        assert type(r) is Raise and r.exc is RuntimeError
+        assert sum(type(n) is Never for n in g.live()) == 1

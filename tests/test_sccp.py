@@ -71,9 +71,10 @@ def loop_phi_constant(n: int):
     return x
 
 
+#: (the countdown is n - 1 of n refined by the test n > 0: son/nodes/refine.py)
 LOOP_WITH_CONSTANT_RETURN = """\
 %0 loop(start, %1)
-  %2 = phi({counter}, (%2+-1))
+  %2 = phi({counter}, (refine[gt](%2, 0)+-1))
 %3 if (%2>0)  [from %0]
 %4 false(%3)
 return {value}  [from %4]
@@ -226,7 +227,7 @@ def test_sccp_never_folds_division_by_zero():
     g = optimized(floordiv_by_proven_zero)
     assert norm(ir(g)) == """\
 %0 loop(start, %1)
-  %2 = phi(n, (%2+-1))
+  %2 = phi(n, (refine[gt](%2, 0)+-1))
 %3 if (%2>0)  [from %0]
 %4 false(%3)
 %5 raise ZeroDivisionError('division by zero')  [from %4]
@@ -388,7 +389,7 @@ def test_sccp_refines_a_kind_and_the_cleanup_folds_with_it():
     g.verify()
     assert norm(ir(g)) == """\
 %0 loop(start, %1)
-  %2 = phi(0, (%2+1))
+  %2 = phi(0, (refine[lt](%2, n)+1))
 %3 if (%2<n)  [from %0]
 %4 false(%3)
 return 7  [from %4]
@@ -688,11 +689,13 @@ def test_sccp_solution_is_a_fixpoint_at_least_as_precise_as_the_peephole(case):
 
 @pytest.mark.parametrize("case", CASE_PARAMS[::4])
 def test_sccp_corpus_result_does_not_depend_on_worklist_order(case):
+    """The graph is the same whatever the order; an int range may differ, since widening
+    a loop phi's range (son/nodes/types.py) depends on how often it grew before."""
     texts = set()
     for seed in (None, 1, 2):
         g = son.parse(case.fn)
         sccp(g, order=None if seed is None else random.Random(seed))
-        texts.add(str(g))
+        texts.add(re.sub(r"int\[[^\]]*\]", "int", str(g)))
     assert len(texts) == 1
 
 

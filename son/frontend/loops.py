@@ -14,8 +14,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, Loop, Never, Phi, Sub, kept
-from ..nodes.types import BOTTOM, INT
+from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Phi, Raise, Sub, kept
+from ..nodes.types import BOTTOM, CTRL, INT
 from .core import assigned_names
 from .scope import Scope, flag
 
@@ -203,7 +203,9 @@ class Loops:
         self.scope = self.merge([self.scope, *ctx.continues])
         if latch and not self.dead(self.scope):
             latch()
-        if self.dead(exit_scope) and all(self.dead(b) for b in ctx.breaks) and not self.dead(self.scope):
+        exits_dead = self.dead(exit_scope) and all(self.dead(b) for b in ctx.breaks)
+        infinite = exits_dead and not self.dead(self.scope)
+        if infinite:
             # an infinite loop: give Stop a (never taken) path to it, as Click does
             self.guard(self.peep(Never(self.g)), RuntimeError, "left an infinite loop")
         back = self.scope
@@ -234,5 +236,18 @@ class Loops:
             for b in ctx.breaks:
                 b.drop()
             raise _TypeAssumptionFailed
+        mem_phi = phis["$mem"]
         self.peephole.iterate([loop, *[p for p in phis.values() if p.inputs is not None]])
+        if (not infinite and self.dead(exit_scope) and all(self.dead(b) for b in ctx.breaks)
+                and loop.inputs is not None
+                and loop.type is CTRL and loop.back is not None and loop.back.type is CTRL):
+            # the back edge narrowed the phis until the exit test is decided (x = 2 - x
+            # under x > 0 stays 1): an infinite loop after all, which needs the never
+            # taken exit above, or Stop would not reach it and it would vanish.  Memory
+            # at the back edge: the memory phi's input there (folded: no store in the loop)
+            mem = mem_phi.inputs[2] if mem_phi.inputs is not None else exit_scope.mem
+            iff = If(self.g, loop.back, Never(self.g))
+            t, f = CProj(self.g, iff, 0), CProj(self.g, iff, 1)
+            loop.set_input(2, f)
+            self.exit(Raise(self.g, t, mem, RuntimeError, "left an infinite loop"))
         return exit_scope, ctx
