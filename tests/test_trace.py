@@ -61,3 +61,17 @@ def test_without_snapshots_only_steps_are_kept():
 def test_tracing_leaves_no_tracer_on_the_graph():
     t = son.trace(flip, "peephole")
     assert not hasattr(t.final, "tracer")
+
+
+def checked_div(a: int, b: int):
+    assert b != 0
+    return a // b
+
+
+def test_guard_elimination_steps_are_named():
+    """The ``guards`` pass reports each test it decides (``guard_decided``), then the
+    peephole's cleanup of the dead side, as steps of its own pass."""
+    t = son.trace(checked_div, "sccp")
+    decided = [s for s in t.steps if s.rule == "guard_decided"]
+    assert decided and all(s.pass_name == "guards" and s.after == "False" for s in decided)
+    assert son.interpret(t.graph(decided[-1].index), 7, 2) == 3

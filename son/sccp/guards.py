@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ..nodes import EQ, GE, GT, LE, LT, NE, Constant, CProj, Graph, If, Node, Not, OutOfBounds, Refine, ToBool
 from ..nodes.types import constant
-from ..peephole import Peephole
+from ..peephole import Peephole, current_tracer
 from ..schedule import build_blocks
 
 __all__ = ["eliminate_guards"]
@@ -202,8 +202,12 @@ def eliminate_guards(graph: Graph) -> dict:
                     decided.append((c, v))
         stack.append((b, m))
         stack.extend((k, None) for k in reversed(children.get(id(b), ())))
+    tracer = current_tracer()
     for iff, v in decided:
-        iff.set_input(1, Constant(graph, constant(v)))
+        c = Constant(graph, constant(v))
+        if tracer is not None:
+            tracer("guard_decided", iff.inputs[1], c)  # son.trace shows each decided test
+        iff.set_input(1, c)
     dead = 0
     if decided:
         Peephole(graph).iterate(graph.nodes())
