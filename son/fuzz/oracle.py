@@ -66,6 +66,11 @@ REFUSALS = ("on different paths", "unknown at compile time", "has no single type
 
 
 # ====================================================================== deviations
+#: the comparison operators ``_Runtime.compare`` evaluates, by ``ast`` class name
+_COMPARE = {"Eq": operator.eq, "NotEq": operator.ne, "Lt": operator.lt, "LtE": operator.le,
+            "Gt": operator.gt, "GtE": operator.ge}
+
+
 class _Runtime:
     """Hooks the instrumented CPython copy calls; ``wraps`` counts int64 wrap-arounds,
     ``nonfinite`` the float intermediates that were inf or NaN (what makes a point
@@ -119,6 +124,16 @@ class _Runtime:
         if float in (type(a), type(b)) and b and math.isfinite(a) and math.isfinite(b) \
                 and (abs(a / b) >= 2.0 ** 52 or abs(b) < 1e-3 * max(1.0, abs(a))):
             self.coarse += 1
+
+    def compare(self, op: str, a, b):
+        """``a op b``; a float compared with an equal value is a tie, where the branch it
+        decides switches under any perturbation: the derivatives son gives are those of
+        the branch taken (JAX's too), finite differences may see the other side's, so
+        it counts as ``coarse`` (``x if x != y else y`` at ``x == y`` is ``x``
+        everywhere, with slope 1 in x, where the branch taken has slope 0)."""
+        if float in (type(a), type(b)) and a == b:
+            self.coarse += 1
+        return _COMPARE[op](a, b)
 
     def fmod(self, fn, a, b):
         self.check_coarse(a, b)
@@ -205,6 +220,14 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         op = "**-" if negative else _OPS[type(node.op)]
         return _hook("binop", ast.Constant(op), node.left, node.right)
+
+    def visit_Compare(self, node):
+        """With ``track``, ``a < b`` (one operator of an order or equality) becomes
+        ``__rt.compare('Lt', a, b)``, which counts a tie between floats."""
+        self.generic_visit(node)
+        if not self.track or len(node.ops) != 1 or type(node.ops[0]).__name__ not in _COMPARE:
+            return node
+        return _hook("compare", ast.Constant(type(node.ops[0]).__name__), node.left, node.comparators[0])
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
