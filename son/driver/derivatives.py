@@ -40,7 +40,7 @@ from ..errors import SonError
 from ..grad.forward import jvp_graph
 from ..grad.reverse import grad_graph
 from ..nodes import Graph
-from .kernels import JitFunction, compile
+from .kernels import JitFunction, compile_with
 from .pipeline import Pipeline
 from .specialize import Specialized, type_key
 
@@ -152,8 +152,7 @@ class GradFunction(Specialized):
 
             kernel = None
         else:
-            p = self.pipeline
-            kernel = compile(g, boundscheck=p.boundscheck, wrap=p.wrap, math_errors=p.math_errors)
+            kernel = compile_with(g, self.pipeline)
             kernel.stats = dict(kernel.stats, transform_s=time.perf_counter() - t0)
             kernel.check(flat)  # a SonError naming a wrong argument, before any call
             raw = kernel

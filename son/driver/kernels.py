@@ -49,7 +49,8 @@ def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True,  # noqa: 
     return compile_kernel(g, wrap, {"boundscheck_transform_s": time.perf_counter() - t0})
 
 
-def _compile_with(graph: Graph, p: Pipeline) -> Kernel:
+def compile_with(graph: Graph, p: Pipeline) -> Kernel:
+    """``compile`` with the kernel semantics of pipeline ``p`` (son.jit, son.grad)."""
     return compile(graph, boundscheck=p.boundscheck, wrap=p.wrap, math_errors=p.math_errors)
 
 
@@ -93,7 +94,7 @@ class JitFunction(Specialized):
             t1 = time.perf_counter()
             graph, _ = p.optimize(graph, inplace=True)
             t2 = time.perf_counter()
-            k = _compile_with(graph, p)
+            k = compile_with(graph, p)
             k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=p.name)
             if ikey:
                 index_store(ikey, self.py_func, deps, k)

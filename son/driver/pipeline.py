@@ -115,11 +115,6 @@ class Pipeline:
         """A copy with ``changes`` applied (``p.but(boundscheck=False)``)."""
         return dataclasses.replace(self, **changes)
 
-    @property
-    def numba_semantics(self) -> bool:
-        """True if every check numba.njit does not make is dropped."""
-        return not (self.boundscheck or self.math_errors or self.wrap)
-
     def key(self) -> tuple:
         """What tells two pipelines apart, for the disk index: the parse, the pass names,
         the rules (by class and name, in order; None: son's default set), the semantics."""

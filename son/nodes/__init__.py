@@ -53,7 +53,7 @@ from .mathfn import (
 from .memory import ArrayLen, Load, NewArray, OutOfBounds, Store
 from .node import Node, kept
 from .printer import format_graph, ir
-from .refine import Refine, implied_facts, without_refinements
+from .refine import Refine, implied_facts, unrefined, without_refinements
 from .types import (
     BOOL,
     BOTTOM,

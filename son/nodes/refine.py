@@ -26,7 +26,7 @@ from .arith import EQ, GE, GT, LE, LT, NE, SWAPPED, Not, ToBool
 from .node import Node
 from .types import TOP, XCTRL, Type, bounds, constant, int_range
 
-__all__ = ["OPS", "Refine", "implied_facts", "refined", "without_refinements"]
+__all__ = ["OPS", "Refine", "implied_facts", "refined", "unrefined", "without_refinements"]
 
 #: comparison class -> the op a Refine records
 OPS = {EQ: "eq", NE: "ne", LT: "lt", LE: "le", GT: "gt", GE: "ge"}
@@ -91,6 +91,13 @@ class Refine(Node):
         if y is TOP:
             return x
         return refined(x, self.op, y)
+
+
+def unrefined(n: Node) -> Node:
+    """``n`` without its refinements: the value a chain of ``Refine`` stands for."""
+    while type(n) is Refine:
+        n = n.inputs[1]
+    return n
 
 
 def implied_facts(cond: Node, truth: bool) -> list[tuple[Node, str, Node | bool | int]]:

@@ -59,6 +59,7 @@ from ..nodes import (
     XCtrl,
     ZMul,
     constant,
+    unrefined,
 )
 from ..nodes.types import CTRL, XCTRL
 from .ruleset import RuleSet
@@ -457,8 +458,7 @@ def phi_same(n):
         # so phi -> (phi + 0) would make a data cycle without a phi (the rules looped on it)
     val = None
     for c, v in zip(r.inputs[1:], n.inputs[1:]):
-        while type(v) is Refine:
-            v = v.inputs[1]
+        v = unrefined(v)
         if v is n or c.type is XCTRL:
             continue
         if val is not None and v is not val:

@@ -33,8 +33,24 @@ the peephole's cleanup.
 
 from __future__ import annotations
 
-from ..nodes import EQ, GE, GT, LE, LT, NE, Constant, CProj, Graph, If, Node, Not, OutOfBounds, Refine, ToBool
-from ..nodes.types import constant
+from ..nodes import (
+    EQ,
+    GE,
+    GT,
+    LE,
+    LT,
+    NE,
+    Constant,
+    CProj,
+    Graph,
+    If,
+    Node,
+    Not,
+    OutOfBounds,
+    ToBool,
+    unrefined,
+)
+from ..nodes.types import bounds, constant
 from ..peephole import Peephole, current_tracer
 from ..schedule import build_blocks
 
@@ -42,13 +58,6 @@ __all__ = ["eliminate_guards"]
 
 #: int comparisons as (key kind, swap operands?, polarity): a < b is ("lt", a, b)
 _ORDER = {LT: (False, True), GT: (True, True), LE: (True, False), GE: (False, False)}
-
-
-def _value(n: Node) -> Node:
-    """``n`` without its refinements: a ``Refine`` is its input's value on a branch."""
-    while type(n) is Refine:
-        n = n.inputs[1]
-    return n
 
 
 def _is_int(n: Node) -> bool:
@@ -66,18 +75,16 @@ def truth_key(p: Node) -> tuple[tuple, bool]:
         p, pol = p.inputs[1], not pol
     t = type(p)
     if t is ToBool:
-        return ("nz", _value(p.inputs[1])), pol
+        return ("nz", unrefined(p.inputs[1])), pol
     if t in (EQ, NE):
-        a, b = _value(p.inputs[1]), _value(p.inputs[2])
+        a, b = unrefined(p.inputs[1]), unrefined(p.inputs[2])
         for x, z in ((a, b), (b, a)):
             if type(z) is Constant and z.type.is_con(0) and _is_int(x):
                 return ("nz", x), pol if t is NE else not pol
-        if a.nid > b.nid:
-            a, b = b, a
-        return ("eq", a, b), pol if t is EQ else not pol
+        return _eq_key(a, b), pol if t is EQ else not pol
     if t in _ORDER and _is_int(p.inputs[1]) and _is_int(p.inputs[2]):
         swap, positive = _ORDER[t]
-        a, b = _value(p.inputs[1]), _value(p.inputs[2])
+        a, b = unrefined(p.inputs[1]), unrefined(p.inputs[2])
         if swap:
             a, b = b, a
         return ("lt", a, b), pol if positive else not pol
@@ -98,15 +105,6 @@ def _implied(key: tuple, truth: bool) -> list[tuple[tuple, bool]]:
         a, b = key[1], key[2]
         return [(("lt", a, b), False), (("lt", b, a), False)]
     return []
-
-
-def _lower_bound(n: Node) -> int | None:
-    """The least value of int ``n`` its type shows, or None."""
-    t = n.type
-    if t.is_constant and type(t.con) in (int, bool):
-        return int(t.con)
-    lo = getattr(t, "lo", None)
-    return lo if isinstance(lo, int) else None
 
 
 class _Facts:
@@ -138,9 +136,11 @@ class _Facts:
             self._set(("lo", x), lo)
 
     def lower(self, x: Node) -> int | None:
-        """The greatest lower bound of int ``x`` the facts or its type show."""
-        a, b = self.known.get(("lo", x)), _lower_bound(x)
-        return b if a is None else a if b is None else max(a, b)
+        """The greatest lower bound of int ``x`` that its type (a refinement's included)
+        or the facts about its value show."""
+        r = bounds(x.type)
+        known = [v for v in (r[0] if r else None, self.known.get(("lo", unrefined(x)))) if v is not None]
+        return max(known) if known else None
 
     def mark(self) -> int:
         return len(self.log)
@@ -161,11 +161,8 @@ class _Facts:
             return v if pol else not v
         if key[0] == "node" and type(key[1]) is OutOfBounds:
             i, n = key[1].inputs[1], key[1].inputs[2]
-            lo = None
-            if _is_int(i):  # the refined index's own type, or what is known of its value
-                lo, known = _lower_bound(i), self.lower(_value(i))
-                lo = known if lo is None else lo if known is None else max(lo, known)
-            if lo is not None and lo >= 0 and self.known.get(("lt", _value(i), _value(n))) is True:
+            lo = self.lower(i) if _is_int(i) else None
+            if lo is not None and lo >= 0 and self.known.get(("lt", unrefined(i), unrefined(n))) is True:
                 return not pol  # in bounds: out_of_bounds(i, n) is false
         return None
 
