@@ -98,6 +98,82 @@ def test_a_bounds_check_under_its_own_test_folds():
     assert not any(type(n) is OutOfBounds for n in h.live())
 
 
+# ---------------------------------------------------------------- difference bounds
+def triangle(a):
+    n = len(a)
+    s = 0.0
+    for i in range(n):
+        for j in range(n - 1 - i):  # j + 1 <= n - 1 - i <= n - 1
+            s += a[j] * a[j + 1]
+    return s
+
+
+def neighbours(a):
+    s = 0.0
+    for i in range(1, len(a) - 1):
+        s += a[i - 1] - a[i + 1]
+    return s
+
+
+def countdown(a):
+    s = 0.0
+    i = len(a) - 1
+    while i >= 0:  # i <= len(a) - 1: its first value, and it only shrinks
+        s += a[i]
+        i -= 1
+    return s
+
+
+def clamped(x, nbins):
+    h = np.zeros(nbins)
+    k = int(x * nbins)
+    if k >= nbins:
+        k = nbins - 1
+    if k >= 0:
+        h[k] += 1.0  # k <= nbins - 1 on both arms, and len(h) is nbins
+    return h
+
+
+def shifted(a, lo):
+    s = 0.0
+    for j in range(lo, len(a) - 1):
+        s += a[j + 1]  # j may be below -len(a): the check stays
+    return s
+
+
+def grows(a):
+    s = 0.0
+    i = 0
+    while i <= len(a) - 1:
+        s += a[i]
+        i = i + 2 if s > 0 else i + 1  # i + 2 may wrap for len(a) near 2**63 (a broadcast
+    return s                            # view): i >= 0 is not proven, the check stays
+
+
+@pytest.mark.parametrize("fn, argtypes, checks", [
+    (triangle, ["float64[]"], 0),
+    (neighbours, ["float64[]"], 0),
+    (countdown, ["float64[]"], 0),
+    (clamped, ["float", "int"], 0),
+    (shifted, ["float64[]", "int"], 1),
+    (grows, ["float64[]"], 1),
+])
+def test_difference_bounds_prove_accesses_in_bounds(fn, argtypes, checks):
+    h, _ = _guards(fn, argtypes)
+    assert sum(type(n) is OutOfBounds for n in h.live()) == checks
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(0, 6), lo=EDGY, x=st.floats(-2.0, 2.0), nbins=st.integers(-2, 5))
+def test_difference_bounds_agree_with_cpython(n, lo, x, nbins):
+    a = np.linspace(-1.0, 1.0, n)
+    for fn, args in ((triangle, (a,)), (neighbours, (a,)), (countdown, (a,)), (grows, (a,)),
+                     (shifted, (a, lo)), (clamped, (x, nbins))):
+        h, _ = _guards(fn, ["float64[]", "int"][:len(args)] if fn is not clamped else ["float", "int"])
+        want, got = run_both(fn, tuple(v.copy() if isinstance(v, np.ndarray) else v for v in args), graph=h)
+        assert want == got
+
+
 # ---------------------------------------------------------------- what must not fold
 def float_order(a, b):
     if a < b:

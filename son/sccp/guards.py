@@ -16,8 +16,15 @@ dominator tree can:
   under ``x == y``, ``b > a`` under ``a < b``; for ints also ``a >= b`` under
   ``a < b``, which NaN breaks for floats); an order implied by one known
   (``a < b`` decides ``a == b``); a truth test ``bool(x)`` / ``x != 0``; and
-  ``out_of_bounds(i, n)``, false where ``i < n`` is known and ``i >= 0`` is
-  known or follows from ``i``'s type.
+  ``out_of_bounds(i, n)``, false where ``i < n`` and ``i >= 0`` are known.
+* An order ``a < b`` that no single fact states is proven by a short chain of
+  *difference bounds* ``x <= y + k`` (``upper_bound``): from the facts (``j < m``
+  is ``j <= m - 1``), a refinement's relation (``Refine(i, n, "lt")``), ``x + c``
+  and ``x - d`` where the operands' ranges show the sum cannot wrap, a merge phi
+  (every input bounded), a loop phi whose back edge never grows it (a count
+  down is bounded by its first value), ``min``, and ``len(np.zeros(n))``, which
+  is ``n``.  So ``for j in range(n - 1 - i): a[j + 1]`` with ``n = len(a)``
+  and ``i >= 0`` needs no bounds check: ``j + 1 <= n - 1 - i <= n - 1``.
 * Each decided ``If`` gets the constant condition; the peephole then removes
   the dead side, and ``dce`` what hung from it.
 
@@ -44,13 +51,21 @@ from ..nodes import (
     CProj,
     Graph,
     If,
+    Add,
+    ArrayLen,
+    Loop,
+    Min,
+    NewArray,
     Node,
     Not,
     OutOfBounds,
+    Phi,
+    Refine,
+    Sub,
     ToBool,
     unrefined,
 )
-from ..nodes.types import bounds, constant
+from ..nodes.types import XCTRL, bounds, constant
 from ..peephole import Peephole, current_tracer
 from ..schedule import build_blocks
 
@@ -60,8 +75,30 @@ __all__ = ["eliminate_guards"]
 _ORDER = {LT: (False, True), GT: (True, True), LE: (True, False), GE: (False, False)}
 
 
+#: how many nodes one difference-bound proof may visit, and how deep its chain may go
+_PROOF_BUDGET = 64
+_PROOF_DEPTH = 6
+_I64 = (-(1 << 63), (1 << 63) - 1)
+
+
 def _is_int(n: Node) -> bool:
     return n.type.kind in ("int", "bool")
+
+
+def canonical(n: Node) -> Node:
+    """The node that names ``n``'s value in facts: ``n`` without its refinements, and
+    ``n`` for ``len(np.zeros(n))`` (an array that exists has the length it was made
+    with).  O(chain of refinements)."""
+    n = unrefined(n)
+    if type(n) is ArrayLen and type(n.inputs[1]) is NewArray:
+        length = n.inputs[1].inputs[1]
+        if length.type.kind in ("int", "bool"):
+            return unrefined(length)
+    return n
+
+
+def _no_wrap(lo: int, hi: int) -> bool:
+    return _I64[0] <= lo and hi <= _I64[1]
 
 
 def truth_key(p: Node) -> tuple[tuple, bool]:
@@ -75,16 +112,16 @@ def truth_key(p: Node) -> tuple[tuple, bool]:
         p, pol = p.inputs[1], not pol
     t = type(p)
     if t is ToBool:
-        return ("nz", unrefined(p.inputs[1])), pol
+        return ("nz", canonical(p.inputs[1])), pol
     if t in (EQ, NE):
-        a, b = unrefined(p.inputs[1]), unrefined(p.inputs[2])
+        a, b = canonical(p.inputs[1]), canonical(p.inputs[2])
         for x, z in ((a, b), (b, a)):
             if type(z) is Constant and z.type.is_con(0) and _is_int(x):
                 return ("nz", x), pol if t is NE else not pol
         return _eq_key(a, b), pol if t is EQ else not pol
     if t in _ORDER and _is_int(p.inputs[1]) and _is_int(p.inputs[2]):
         swap, positive = _ORDER[t]
-        a, b = unrefined(p.inputs[1]), unrefined(p.inputs[2])
+        a, b = canonical(p.inputs[1]), canonical(p.inputs[2])
         if swap:
             a, b = b, a
         return ("lt", a, b), pol if positive else not pol
@@ -108,8 +145,9 @@ def _implied(key: tuple, truth: bool) -> list[tuple[tuple, bool]]:
 
 
 class _Facts:
-    """A scoped table: key -> truth (and ``("lo", x)`` -> a lower bound of int ``x``),
-    with an undo log per open scope."""
+    """A scoped table: key -> truth (and ``("lo", x)`` -> a lower bound of int ``x``,
+    ``("up", x)`` -> the difference bounds ``((y, k), ...)``, ``x <= y + k``, the facts
+    give), with an undo log per open scope."""
 
     def __init__(self):
         self.known: dict[tuple, object] = {}
@@ -129,6 +167,16 @@ class _Facts:
                 self._raise_lower(a, int(b.type.con))
             elif truth and type(a) is Constant:
                 self._raise_lower(b, int(a.type.con) + 1)
+            if truth:
+                self._add_upper(a, b, -1)  # a <= b - 1
+            else:
+                self._add_upper(b, a, 0)  # b <= a
+        elif key[0] == "eq" and truth and _is_int(key[1]) and _is_int(key[2]):
+            self._add_upper(key[1], key[2], 0)
+            self._add_upper(key[2], key[1], 0)
+
+    def _add_upper(self, x: Node, y: Node, k: int) -> None:
+        self._set(("up", x), (*self.known.get(("up", x), ()), (y, k)))
 
     def _raise_lower(self, x: Node, lo: int) -> None:
         old = self.known.get(("lo", x))
@@ -139,8 +187,59 @@ class _Facts:
         """The greatest lower bound of int ``x`` that its type (a refinement's included)
         or the facts about its value show."""
         r = bounds(x.type)
-        known = [v for v in (r[0] if r else None, self.known.get(("lo", unrefined(x)))) if v is not None]
+        known = [v for v in (r[0] if r else None, self.known.get(("lo", canonical(x)))) if v is not None]
         return max(known) if known else None
+
+    def upper_bound(self, x: Node, t: Node, k: int) -> bool:
+        """Whether ``x <= t + k`` is proven (ints; ``t`` canonical) by a chain of at most
+        ``_PROOF_DEPTH`` difference bounds (see the module docstring), visiting at most
+        ``_PROOF_BUDGET`` nodes."""
+        self._budget = _PROOF_BUDGET
+        return self._le(x, t, k, _PROOF_DEPTH)
+
+    def _le(self, x: Node, t: Node, k: int, depth: int) -> bool:
+        self._budget -= 1
+        if canonical(x) is t:
+            return k >= 0
+        xb = bounds(x.type)
+        lo_t = self.lower(t)
+        if xb is not None and lo_t is not None and xb[1] <= lo_t + k:
+            return True
+        if depth == 0 or self._budget <= 0:
+            return False
+        depth -= 1
+        while type(x) is Refine:  # x op y holds for this value
+            y, op = x.inputs[2], x.op
+            if op in ("lt", "le", "eq") and _is_int(y) and self._le(y, t, k + (1 if op == "lt" else 0), depth):
+                return True
+            x = x.inputs[1]
+        x = canonical(x)
+        for y, ky in self.known.get(("up", x), ()):
+            if self._le(y, t, k - ky, depth):
+                return True
+        kind = type(x)
+        if kind is Add or kind is Sub:
+            a, b = x.inputs[1], x.inputs[2]
+            ab, bb = bounds(a.type), bounds(b.type)
+            if ab is None or bb is None:
+                return False
+            if kind is Add and _no_wrap(ab[0] + bb[0], ab[1] + bb[1]):
+                return self._le(a, t, k - bb[1], depth) or self._le(b, t, k - ab[1], depth)
+            if kind is Sub and _no_wrap(ab[0] - bb[1], ab[1] - bb[0]):
+                return self._le(a, t, k + bb[0], depth)
+            return False
+        if kind is Min:
+            return self._le(x.inputs[1], t, k, depth) or self._le(x.inputs[2], t, k, depth)
+        if kind is Phi and _is_int(x):
+            region = x.inputs[0]
+            live = [v for c, v in zip(region.inputs[1:], x.inputs[1:]) if c is not None and c.type is not XCTRL]
+            if not live or any(v is None for v in live):
+                return False
+            if type(region) is Loop:  # bounded by its first value if the back edge never grows it
+                entry, back = x.inputs[1], x.inputs[2:]
+                return self._le(entry, t, k, depth) and all(self._le(v, x, 0, depth) for v in back)
+            return all(self._le(v, t, k, depth) for v in live)
+        return False
 
     def mark(self) -> int:
         return len(self.log)
@@ -159,10 +258,16 @@ class _Facts:
         v = self.known.get(key)
         if v is not None:
             return v if pol else not v
+        if key[0] == "lt":
+            a, b = key[1], key[2]
+            if self.upper_bound(a, b, -1):
+                return pol
+            if self.upper_bound(b, a, 0):
+                return not pol
         if key[0] == "node" and type(key[1]) is OutOfBounds:
             i, n = key[1].inputs[1], key[1].inputs[2]
             lo = self.lower(i) if _is_int(i) else None
-            if lo is not None and lo >= 0 and self.known.get(("lt", unrefined(i), unrefined(n))) is True:
+            if lo is not None and lo >= 0 and _is_int(n) and self.upper_bound(i, canonical(n), -1):
                 return not pol  # in bounds: out_of_bounds(i, n) is false
         return None
 
