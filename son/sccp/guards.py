@@ -47,12 +47,12 @@ from ..nodes import (
     LE,
     LT,
     NE,
+    Add,
+    ArrayLen,
     Constant,
     CProj,
     Graph,
     If,
-    Add,
-    ArrayLen,
     Loop,
     Min,
     NewArray,
@@ -210,7 +210,8 @@ class _Facts:
         depth -= 1
         while type(x) is Refine:  # x op y holds for this value
             y, op = x.inputs[2], x.op
-            if op in ("lt", "le", "eq") and _is_int(y) and self._le(y, t, k + (1 if op == "lt" else 0), depth):
+            slack = 1 if op == "lt" else 0  # x < y is x <= y - 1
+            if op in ("lt", "le", "eq") and _is_int(y) and self._le(y, t, k + slack, depth):
                 return True
             x = x.inputs[1]
         x = canonical(x)
@@ -232,7 +233,8 @@ class _Facts:
             return self._le(x.inputs[1], t, k, depth) or self._le(x.inputs[2], t, k, depth)
         if kind is Phi and _is_int(x):
             region = x.inputs[0]
-            live = [v for c, v in zip(region.inputs[1:], x.inputs[1:]) if c is not None and c.type is not XCTRL]
+            paths = zip(region.inputs[1:], x.inputs[1:])
+            live = [v for c, v in paths if c is not None and c.type is not XCTRL]
             if not live or any(v is None for v in live):
                 return False
             if type(region) is Loop:  # bounded by its first value if the back edge never grows it
