@@ -27,7 +27,7 @@ from ..errors import SonError
 from ..exec.kernel import Kernel, compile_kernel
 from ..nodes import Graph
 from .index import index_key, index_load, index_store
-from .passes import drop_checks
+from .passes import kernel_graph
 from .pipeline import Pipeline
 from .specialize import Specialized, type_key
 
@@ -43,9 +43,10 @@ def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True,  # noqa: 
     then undefined, not the wrap-around of DESIGN.md); ``math_errors=False`` drops the
     checks that make ``math.*`` and ``int(float)`` raise as in CPython (numba.njit's IEEE
     nan/inf instead; the ``drop-math-checks`` pass).  Parameter types must be known (int,
-    float, bool, 1-D float64/int64/bool arrays)."""
+    float, bool, 1-D float64/int64/bool arrays).  With ``boundscheck``, loops whose
+    checks one test before them proves are versioned (the ``version-loops`` pass)."""
     t0 = time.perf_counter()
-    g = drop_checks(graph, boundscheck, math_errors)
+    g = kernel_graph(graph, boundscheck, math_errors)
     return compile_kernel(g, wrap, {"boundscheck_transform_s": time.perf_counter() - t0})
 
 
@@ -120,7 +121,7 @@ class JitFunction(Specialized):
         from ..schedule import schedule as make_schedule
 
         p = self.pipeline
-        g = drop_checks(p.build(self.py_func, argtypes=[t for _, t in params]), p.boundscheck,
+        g = kernel_graph(p.build(self.py_func, argtypes=[t for _, t in params]), p.boundscheck,
                         p.math_errors)
         return g, make_schedule(g)
 

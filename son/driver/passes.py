@@ -164,14 +164,25 @@ def drop_math_checks(graph: Graph) -> dict:
     return _fold_checks(graph, [], guards)
 
 
-def drop_checks(graph: Graph, boundscheck: bool = True, math_errors: bool = True) -> Graph:
-    """``graph``, or a copy without the checks numba.njit does not make: without
-    ``boundscheck`` the ``drop-bounds-checks`` pass, without ``math_errors`` the
-    ``drop-math-checks`` pass.  O(N) plus the passes."""
-    if boundscheck and math_errors:
-        return graph
+@register_pass("version-loops")
+def version_loops(graph: Graph) -> dict:
+    """Give each innermost counted loop whose bounds checks one test before it can prove
+    a copy without them, chosen by that test (son/sccp/versioning.py).  O(N + E) per
+    versioned loop plus the copies."""
+    from ..sccp.versioning import version_loops as run
+
+    return run(graph)
+
+
+def kernel_graph(graph: Graph, boundscheck: bool = True, math_errors: bool = True) -> Graph:
+    """The graph a kernel is compiled from: a copy of ``graph`` without the checks
+    numba.njit does not make (without ``boundscheck`` the ``drop-bounds-checks`` pass,
+    without ``math_errors`` the ``drop-math-checks`` pass) and, when bounds are checked,
+    with its loops versioned (``version-loops``).  O(N) plus the passes."""
     g = graph.copy()
-    if not boundscheck:
+    if boundscheck:
+        version_loops(g)
+    else:
         drop_bounds_checks(g)
     if not math_errors:
         drop_math_checks(g)

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Iterator
 
 from .control import Proj, Return, Start, Stop  # noqa: F401
-from .node import Node
+from .node import Node, copy_slots
 from .types import CTRL, TOP, TupleType, Type
 
 
@@ -125,10 +125,7 @@ class Graph:
         clone: dict[Node, Node] = {}
         for n in old:
             c = object.__new__(type(n))
-            for cls in type(n).__mro__:
-                for s in getattr(cls, "__slots__", ()):
-                    if hasattr(n, s):
-                        setattr(c, s, getattr(n, s))
+            copy_slots(n, c)
             c.graph, c.outputs, c._gvn_key = g, {}, None
             clone[n] = c
         for n in old:

@@ -117,6 +117,17 @@ class Node:
         self._pins -= 1
         return self
 
+    def duplicate(self, inputs: list[Node | None]) -> Node:
+        """A new node of this node's class, payload and type, with a new id and ``inputs``:
+        for passes that copy code (loop versioning).  O(slots + inputs)."""
+        c = object.__new__(type(self))
+        copy_slots(self, c)
+        c.nid = self.graph.new_id()
+        c.inputs, c.outputs, c._gvn_key, c._pins = [], {}, None, 0
+        for x in inputs:
+            c.add_input(x)
+        return c
+
     def forget_key(self) -> None:
         """Drop this node from the graph's value-numbering table (its key changes)."""
         if self._gvn_key is not None:
@@ -209,3 +220,11 @@ class Node:
     def eval(self, *values):
         """The reference semantics on Python values; raising means 'faults'."""
         raise TypeError(f"{self.label} has no value semantics")
+
+
+def copy_slots(src: Node, dst: Node) -> None:
+    """Copy every slot of ``src`` (its class's and its bases') that is set onto ``dst``."""
+    for cls in type(src).__mro__:
+        for slot in getattr(cls, "__slots__", ()):
+            if hasattr(src, slot):
+                setattr(dst, slot, getattr(src, slot))

@@ -1,0 +1,187 @@
+"""Loop versioning (son/sccp/versioning.py): a counted loop whose bounds checks one test
+before it proves gets a copy without them; the checked copy keeps CPython's IndexError at
+the same iteration, after the same stores.  CPython is the oracle, for the interpreter
+on the versioned graph and for the kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import canon, copy_args
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import son
+from son.driver.passes import kernel_graph
+from son.nodes import Loop, OutOfBounds
+from son.sccp.versioning import version_loops
+
+EDGY = st.one_of(st.integers(-4, 4), st.sampled_from([-2**63, -2**62, 2**62, 2**63 - 1]),
+                 st.integers(-2**63, 2**63 - 1))
+
+
+def saxpy(alpha, x, y):
+    for i in range(len(x)):
+        y[i] = alpha * x[i] + y[i]
+    return 0
+
+
+def dot(a, b):
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i] * b[i]
+    return s
+
+
+def shifted(a, out, lo, hi):
+    for i in range(lo, hi):
+        out[i + 1] = a[i - 2] + a[i]
+    return out
+
+
+def based(a, out, k, n):
+    for i in range(n):
+        out[i] = a[i + k]
+    return 0
+
+
+def strided(a, out, s, k, n):
+    t = 0.0
+    for i in range(n):
+        t += a[i * s + k]
+        out[i] = t
+    return t
+
+
+def matmul(a, b, c, n):
+    for i in range(n):
+        for j in range(n):
+            s = 0.0
+            for k in range(n):
+                s += a[i * n + k] * b[k * n + j]
+            c[i * n + j] = s
+    return 0
+
+
+def early_exit(a, b, n):
+    s = 0.0
+    for i in range(n):
+        if a[i] > 2.0:
+            return s
+        s += b[i]
+    return -s
+
+
+def _kernel_graph(fn, argtypes):
+    g, _ = son.optimize(son.parse(fn, argtypes=argtypes))
+    return g
+
+
+def _outcome(call, args):
+    """The value or the exception's type, and the arrays afterwards (a raise keeps the
+    stores made before it)."""
+    args = copy_args(args)
+    try:
+        with np.errstate(all="ignore"):
+            r = ("ok", canon(call(*args)))
+    except son.SonError:
+        raise
+    except Exception as e:  # noqa: BLE001 - the exception type is the outcome
+        r = ("raise", type(e))
+    return r, tuple(canon(a) for a in args if isinstance(a, np.ndarray))
+
+
+CASES = [
+    (saxpy, ["float", "float64[]", "float64[]"], 1),
+    (dot, ["float64[]", "float64[]"], 1),
+    (shifted, ["float64[]", "float64[]", "int", "int"], 3),
+    (based, ["float64[]", "float64[]", "int", "int"], 2),
+    (strided, ["float64[]", "float64[]", "int", "int", "int"], 2),
+    (matmul, ["float64[]", "float64[]", "float64[]", "int"], 2),
+    (early_exit, ["float64[]", "float64[]", "int"], 2),
+]
+ARGTYPES = {fn: argtypes for fn, argtypes, _ in CASES}
+
+
+@pytest.mark.parametrize("fn, argtypes, checks", CASES)
+def test_the_fast_copy_has_no_bounds_checks(fn, argtypes, checks):
+    g = _kernel_graph(fn, argtypes)
+    loops = sum(type(n) is Loop for n in g.live())
+    oob = sum(type(n) is OutOfBounds for n in g.live())
+    info = version_loops(g)
+    g.verify()
+    assert info == {"versioned": 1, "checks": checks}
+    assert sum(type(n) is Loop for n in g.live()) == loops + 1
+    assert sum(type(n) is OutOfBounds for n in g.live()) == oob  # only in the checked copy
+
+
+def test_a_loop_without_a_provable_check_is_not_copied():
+    def reversed_sum(a, b):
+        s = 0.0
+        for i in range(len(a)):
+            s += b[len(a) - 1 - i]  # not s * i + b: no predicate
+        return s
+
+    g = _kernel_graph(reversed_sum, ["float64[]", "float64[]"])
+    assert version_loops(g) == {"versioned": 0, "checks": 0}
+
+
+def _arrays(n, m):
+    return np.linspace(-1.0, 3.0, n), np.zeros(m)
+
+
+KERNELS = {fn: son.jit(fn) for fn in ARGTYPES}
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 7), m=st.integers(0, 7), lo=EDGY, hi=st.integers(-3, 9), k=EDGY, s=EDGY,
+       count=st.one_of(st.integers(-2, 9), EDGY))
+def test_versioned_graphs_and_kernels_agree_with_cpython(n, m, lo, hi, k, s, count):
+    a, out = _arrays(n, m)
+    calls = [
+        (saxpy, (2.0, a, out)),
+        (dot, (a, out)),
+        (shifted, (a, out, lo, hi)),
+        (based, (a, out, k, count)),
+        (strided, (a, out, s, k, min(count, 9))),
+        (early_exit, (a, out, count)),
+    ]
+    for fn, args in calls:
+        g = _kernel_graph(fn, ARGTYPES[fn])
+        version_loops(g)
+        want = _outcome(fn, args)
+        assert _outcome(lambda *xs, g=g: son.interpret(g, *xs), args) == want, fn.__name__
+        assert _outcome(KERNELS[fn], args) == want, fn.__name__
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(0, 4), extra=st.integers(-3, 3))
+def test_matmul_versioned_agrees_with_cpython(n, extra):
+    size = max(n * n + extra, 0)
+    a, b, c = np.arange(float(size)), np.arange(float(size)) - 2.0, np.zeros(size)
+    g = _kernel_graph(matmul, ["float64[]", "float64[]", "float64[]", "int"])
+    version_loops(g)
+    args = (a, b, c, n)
+    assert _outcome(lambda *xs: son.interpret(g, *xs), args) == _outcome(matmul, args)
+
+
+@pytest.mark.parametrize("fn, args", [
+    (saxpy, (2.0, np.arange(6.0), np.zeros(4))),  # y too short: IndexError at i = 4, y[:4] written
+    (shifted, (np.arange(6.0), np.zeros(6), 2, 6)),  # out[6]: IndexError after four stores
+    (strided, (np.arange(6.0), np.zeros(3), 2, 1, 3)),  # a[5], then a[7]: after three
+    (strided, (np.arange(6.0), np.zeros(3), 2**62, 0, 3)),  # i * s wraps: never in bounds past 0
+    (strided, (np.arange(4.0), np.zeros(3), -3, 0, 3)),  # a[-6]: a negative stride is checked
+    (strided, (np.arange(4.0), np.zeros(3), 0, 3, 3)),  # a[3] three times
+    (based, (np.arange(6.0), np.zeros(6), -2, 5)),  # negative indices: Python's, checked
+    (matmul, (np.arange(4.0), np.arange(4.0), np.zeros(4), 2)),
+    (matmul, (np.arange(4.0), np.arange(3.0), np.zeros(4), 2)),
+    (dot, (np.arange(5.0), np.arange(5.0))),
+])
+def test_kernels_keep_cpythons_exception_and_stores(fn, args):
+    assert _outcome(son.jit(fn), args) == _outcome(fn, args)
+
+
+def test_son_jit_compiles_the_versioned_graph():
+    g = kernel_graph(_kernel_graph(dot, ARGTYPES[dot]))
+    assert sum(type(n) is Loop for n in g.live()) == 2
+    assert sum(type(n) is Loop for n in kernel_graph(g, boundscheck=False).live()) == 2
