@@ -154,7 +154,14 @@ class _Gen:
         x = r.random()
         loopvars = [v for v in fn.vars["int"] if v.startswith("i")]
         if (x < 0.3 or self.mixed) and loopvars:
-            return r.choice(loopvars)
+            iv = r.choice(loopvars)
+            if self.mixed or r.random() < 0.5:
+                return iv
+            # affine in the counter, as loop versioning and difference bounds read them
+            c = r.choice(["1", "-1", "2", "-2"])
+            k = r.choice(loopvars + ["2", "3", "-1", f"len({arr})"])
+            return r.choice([f"{iv} + {c}", f"{iv} * {k} + {c}", f"{iv} * {k}",
+                             f"{c} + {iv}", f"{iv} + {self.expr(fn, 'int', depth)}"])
         if self.mixed:  # an int local may hold a float here: son refuses a float index
             return r.choice(["-1", "0", "1", f"len({arr}) - 1"])
         if x < 0.55:
@@ -395,6 +402,12 @@ class _Gen:
         r = self.rng
         iv = self.fresh(fn, "i")
         x = r.random()
+        arrs = [a for a, _ in fn.arrays]
+        if arrs and not self.mixed and x < 0.2:  # over an array: bounded by its length
+            a = r.choice(arrs)
+            args = r.choice([f"len({a})", f"1, len({a}) - 1", f"len({a}) - 1, -1, -1", f"0, len({a}), 2",
+                             f"{r.randint(-2, 2)}, len({a}) + {r.randint(-2, 1)}"])
+            return self.loop_body(fn, depth, iv, [f"for {iv} in range({args}):"], fuel=False)
         if x < 0.4:  # a short literal range: bounded without fuel
             a, b = r.randint(-3, 3), r.randint(-3, 6)
             step = r.choice([1, 1, 2, -1, -2, 3])

@@ -195,14 +195,17 @@ class _Facts:
         ``_PROOF_DEPTH`` difference bounds (see the module docstring), visiting at most
         ``_PROOF_BUDGET`` nodes."""
         self._budget = _PROOF_BUDGET
-        return self._le(x, t, k, _PROOF_DEPTH)
+        return self._le(x, t, k, _PROOF_DEPTH, True)
 
-    def _le(self, x: Node, t: Node, k: int, depth: int) -> bool:
+    def _le(self, x: Node, t: Node, k: int, depth: int, facts: bool) -> bool:
+        """``x <= t + k``; with ``facts`` false only from what holds wherever ``x`` is
+        computed (types, refinements, arithmetic), not from the tests dominating the
+        current block, which speak of a loop phi's value there, not in every iteration."""
         self._budget -= 1
         if canonical(x) is t:
             return k >= 0
         xb = bounds(x.type)
-        lo_t = self.lower(t)
+        lo_t = self.lower(t) if facts else (bounds(t.type) or (None,))[0]
         if xb is not None and lo_t is not None and xb[1] <= lo_t + k:
             return True
         if depth == 0 or self._budget <= 0:
@@ -211,12 +214,12 @@ class _Facts:
         while type(x) is Refine:  # x op y holds for this value
             y, op = x.inputs[2], x.op
             slack = 1 if op == "lt" else 0  # x < y is x <= y - 1
-            if op in ("lt", "le", "eq") and _is_int(y) and self._le(y, t, k + slack, depth):
+            if op in ("lt", "le", "eq") and _is_int(y) and self._le(y, t, k + slack, depth, facts):
                 return True
             x = x.inputs[1]
         x = canonical(x)
-        for y, ky in self.known.get(("up", x), ()):
-            if self._le(y, t, k - ky, depth):
+        for y, ky in self.known.get(("up", x), ()) if facts else ():
+            if self._le(y, t, k - ky, depth, facts):
                 return True
         kind = type(x)
         if kind is Add or kind is Sub:
@@ -225,12 +228,12 @@ class _Facts:
             if ab is None or bb is None:
                 return False
             if kind is Add and _no_wrap(ab[0] + bb[0], ab[1] + bb[1]):
-                return self._le(a, t, k - bb[1], depth) or self._le(b, t, k - ab[1], depth)
+                return self._le(a, t, k - bb[1], depth, facts) or self._le(b, t, k - ab[1], depth, facts)
             if kind is Sub and _no_wrap(ab[0] - bb[1], ab[1] - bb[0]):
-                return self._le(a, t, k + bb[0], depth)
+                return self._le(a, t, k + bb[0], depth, facts)
             return False
         if kind is Min:
-            return self._le(x.inputs[1], t, k, depth) or self._le(x.inputs[2], t, k, depth)
+            return self._le(x.inputs[1], t, k, depth, facts) or self._le(x.inputs[2], t, k, depth, facts)
         if kind is Phi and _is_int(x):
             region = x.inputs[0]
             paths = zip(region.inputs[1:], x.inputs[1:])
@@ -239,8 +242,8 @@ class _Facts:
                 return False
             if type(region) is Loop:  # bounded by its first value if the back edge never grows it
                 entry, back = x.inputs[1], x.inputs[2:]
-                return self._le(entry, t, k, depth) and all(self._le(v, x, 0, depth) for v in back)
-            return all(self._le(v, t, k, depth) for v in live)
+                return self._le(entry, t, k, depth, facts) and all(self._le(v, x, 0, depth, False) for v in back)
+            return all(self._le(v, t, k, depth, facts) for v in live)
         return False
 
     def mark(self) -> int:
