@@ -242,7 +242,8 @@ class _Facts:
                 return False
             if type(region) is Loop:  # bounded by its first value if the back edge never grows it
                 entry, back = x.inputs[1], x.inputs[2:]
-                return self._le(entry, t, k, depth, facts) and all(self._le(v, x, 0, depth, False) for v in back)
+                return (self._le(entry, t, k, depth, facts)
+                        and all(self._le(v, x, 0, depth, False) for v in back))
             return all(self._le(v, t, k, depth, facts) for v in live)
         return False
 
