@@ -12,7 +12,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import son
-from son.driver.passes import kernel_graph
 from son.nodes import Loop, OutOfBounds
 from son.sccp.versioning import version_loops
 
@@ -130,7 +129,9 @@ def _arrays(n, m):
     return np.linspace(-1.0, 3.0, n), np.zeros(m)
 
 
-KERNELS = {fn: son.jit(fn) for fn in ARGTYPES}
+#: son's default pipeline, then loop versioning (kernels do not version by default)
+VERSIONED = "peephole,sccp,guards,version-loops"
+KERNELS = {fn: son.jit(fn, pipeline=VERSIONED) for fn in ARGTYPES}
 
 
 @settings(max_examples=60, deadline=None)
@@ -178,10 +179,14 @@ def test_matmul_versioned_agrees_with_cpython(n, extra):
     (dot, (np.arange(5.0), np.arange(5.0))),
 ])
 def test_kernels_keep_cpythons_exception_and_stores(fn, args):
-    assert _outcome(son.jit(fn), args) == _outcome(fn, args)
+    assert _outcome(son.jit(fn, pipeline=VERSIONED), args) == _outcome(fn, args)
 
 
-def test_son_jit_compiles_the_versioned_graph():
-    g = kernel_graph(_kernel_graph(dot, ARGTYPES[dot]))
-    assert sum(type(n) is Loop for n in g.live()) == 2
-    assert sum(type(n) is Loop for n in kernel_graph(g, boundscheck=False).live()) == 2
+def test_a_pipeline_that_names_the_pass_compiles_the_versioned_graph():
+    k = son.jit(dot, pipeline=VERSIONED)
+    a = np.arange(3.0)
+    assert k(a, a) == dot(a, a)
+    assert sum(type(n) is Loop for n in k.graph.live()) == 2
+    plain = son.jit(dot)
+    plain(a, a)
+    assert sum(type(n) is Loop for n in plain.graph.live()) == 1  # not by default

@@ -43,8 +43,7 @@ def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True,  # noqa: 
     then undefined, not the wrap-around of DESIGN.md); ``math_errors=False`` drops the
     checks that make ``math.*`` and ``int(float)`` raise as in CPython (numba.njit's IEEE
     nan/inf instead; the ``drop-math-checks`` pass).  Parameter types must be known (int,
-    float, bool, 1-D float64/int64/bool arrays).  With ``boundscheck``, loops whose
-    checks one test before them proves are versioned (the ``version-loops`` pass)."""
+    float, bool, 1-D float64/int64/bool arrays)."""
     t0 = time.perf_counter()
     g = kernel_graph(graph, boundscheck, math_errors)
     return compile_kernel(g, wrap, {"boundscheck_transform_s": time.perf_counter() - t0})
