@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import son
-from son.nodes import If, OutOfBounds
+from son.nodes import If, Load, OutOfBounds
 from son.nodes.types import wrap64
 
 INT64 = st.integers(-2**63, 2**63 - 1)
@@ -91,6 +91,13 @@ def test_decided_tests_fold(fn, argtypes, decided):
     assert k == decided
     g, _ = son.optimize(son.parse(fn, argtypes=argtypes), ["sccp"])
     assert _branches(h) == _branches(g) - decided
+
+
+def test_a_repeated_load_is_one_load_with_one_check():
+    h, _ = _guards(twice_loaded, ["float64[]", "int"])
+    live = h.live()
+    assert sum(type(n) is Load for n in live) == 2  # x[i] once, x[i - 1]
+    assert sum(type(n) is OutOfBounds for n in live) == 2
 
 
 def test_a_bounds_check_under_its_own_test_folds():

@@ -33,8 +33,8 @@ at each branch to it.  Consecutive guards that raise are tested with one branch
 (``if not (lo <= x < hi):`` for ``int(x)``, ``if not math.isfinite(r):`` for a
 math call's checks); a test already decided by a dominating test of the same
 condition is not written again (``_decided``).  A loop is written as a ``for``
-over a range only where numba's count of the range cannot wrap
-(``_int_bounds``).  The statements built here are rendered by ``render.py``.
+over a range only where numba's count of the range cannot wrap (by the int
+ranges of its bounds' types).  The statements built here are rendered by ``render.py``.
 
 ``Structurer`` is mixed into the generator (``codegen._Codegen``) and reads its
 values (``text``, ``expression``, ``operands``, ``inline``, ``_constant``) and
@@ -61,7 +61,6 @@ from ..nodes import (
     LT,
     NE,
     Add,
-    ArrayLen,
     BitOr,
     CProj,
     If,
@@ -79,7 +78,7 @@ from ..nodes import (
     Sub,
     ToBool,
 )
-from ..nodes.types import INT64_MAX, INT64_MIN, MEM, NONE
+from ..nodes.types import INT64_MAX, INT64_MIN, MEM, NONE, bounds
 from .emit import EMIT, _const, _kind, _paren, _strip, _unparen
 from .render import _Comment, _Exit, _If, _Lazy, _negate, _Set, _While
 
@@ -284,7 +283,8 @@ class Structurer:
         # seed 2601): where the bounds of start and stop do not rule that out, the loop
         # stays a while loop.  (Clamping, range(1, max(n, 1)), cost numba more compile
         # time than the for saved: gcd_sum.)
-        (lo_a, hi_a), (lo_b, hi_b) = _int_bounds(start), _int_bounds(stop)
+        full = (INT64_MIN, INT64_MAX)
+        (lo_a, hi_a), (lo_b, hi_b) = bounds(start.type) or full, bounds(stop.type) or full
         lo_d, hi_d = lo_b - hi_a, hi_b - lo_a  # stop - start, as Python ints
         if hi_d > INT64_MAX or lo_d < (INT64_MIN if step == 1 else -INT64_MAX):
             return None
@@ -729,23 +729,6 @@ class Structurer:
 
     def _move_text(self, p: Node, v: Node) -> str:
         return f"int({self.text(v)})" if _kind(p) == "int" and _kind(v) == "bool" else _strip(self.text(v))
-
-
-def _int_bounds(n: Node) -> tuple[int, int]:
-    """Bounds of int64 value ``n`` at run time, for a range's length: a constant, ``len``
-    (0 to INT64_MAX), either plus or minus a constant where that cannot wrap; else all
-    of int64.  O(1)."""
-    c = _const(n)
-    if type(c) is int:
-        return c, c
-    t = type(n)
-    if t is ArrayLen:
-        return 0, INT64_MAX
-    if t in (Add, Sub) and type(k := _const(n.inputs[2])) is int and type(n.inputs[1]) is ArrayLen:
-        k = k if t is Add else -k
-        if k <= 0:  # len + k stays within int64
-            return k, INT64_MAX + k
-    return INT64_MIN, INT64_MAX
 
 
 def _outside_range(p1: Node, p2: Node, text: Callable[[Node], str]) -> str | None:
