@@ -32,6 +32,7 @@ parenthesization are linear in the text.
 from __future__ import annotations
 
 import math
+import operator
 import re
 import threading
 from dataclasses import dataclass
@@ -392,8 +393,8 @@ def _pow(n: Node, ops: list[str]) -> str:
 
 
 #: the globals generated source needs when CPython itself runs it (tests do): numba's
-#: intrinsic ``opaque`` is, outside a kernel, the identity on a float
-PYTHON_GLOBALS = {"math": math, "np": np, "opaque": float}
+#: intrinsic ``opaque`` is, outside a kernel, the identity on a float, and ``negate`` is ``-x``
+PYTHON_GLOBALS = {"math": math, "np": np, "opaque": float, "negate": operator.neg}
 
 
 def _float_pow(n: Node, ops: list[str]) -> str:
@@ -404,6 +405,14 @@ def _float_pow(n: Node, ops: list[str]) -> str:
     x = f"opaque({_strip(literal(float(_const(a))))})" if _const(a) is not None else x
     y = f"opaque({_strip(literal(float(_const(b))))})" if _const(b) is not None else y
     return f"{x} ** {y}"
+
+
+def _neg(n: Node, ops: list[str]) -> str:
+    """``-x``: an int as is, anything else through the intrinsic ``negate``
+    (son.exec.numba_ext), which flips a NaN's sign as CPython does."""
+    if _kind(n) in ("int", "bool"):
+        return f"-{_as_int(n.inputs[1], ops[0])}"
+    return f"negate({_strip(ops[0])})"
 
 
 def _shl(n: Node, ops: list[str]) -> str:
@@ -565,7 +574,7 @@ EMIT: dict[type, Emit] = {
     IEEEPow: Emit("expr", lambda n, ops: _float_pow(n, ops)),
     # a partial times an adjoint or tangent: an exact zero derivative absorbs inf and nan
     ZMul: Emit("expr", _zmul, atoms=(0, 1)),
-    Neg: Emit("expr", _unary("-{}", _as_int)),
+    Neg: Emit("expr", _neg),
     BitAnd: Emit("expr", _bitop("&")),
     BitOr: Emit("expr", _bitop("|")),
     BitXor: Emit("expr", _bitop("^")),
@@ -623,7 +632,7 @@ def literal(value) -> str:
         return f"({value})" if value < 0 else str(value)
     if type(value) is float:
         if math.isnan(value):
-            return "math.nan"
+            return "negate(math.nan)" if math.copysign(1.0, value) < 0 else "math.nan"
         if math.isinf(value):
             return "math.inf" if value > 0 else "(-math.inf)"
         if value == 0.0 and math.copysign(1.0, value) < 0:

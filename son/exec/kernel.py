@@ -57,7 +57,7 @@ import math
 import numpy as np
 from numba import njit
 
-from son.exec.numba_ext import KernelPipeline, opaque
+from son.exec.numba_ext import KernelPipeline, negate, opaque
 
 '''
 

@@ -16,7 +16,7 @@ Control has ``XCTRL`` (dead) above ``CTRL`` (reachable); an ``If`` and ``Start``
 have tuple types; memory has ``MEM``; arrays have one element per dtype.
 
 Elements are immutable and interned by value, so ``==`` is structural and cheap.
-Float constants compare by bit pattern (``-0.0 != 0.0``, ``nan == nan``): the
+Float constants compare by bit pattern (``-0.0 != 0.0``, ``nan == nan``, ``-nan != nan``): the
 lattice must distinguish values that Python prints differently.
 ``meet`` is commutative, associative and idempotent (tested with hypothesis).
 
@@ -55,7 +55,9 @@ def wrap64(v: int) -> int:
 def _con_key(v):
     """A hashable key that tells apart every value Python tells apart."""
     if type(v) is float:
-        return ("f", v.hex()) if not math.isnan(v) else ("f", "nan")
+        if math.isnan(v):  # the sign is observable (copysign); other payload bits are not
+            return ("f", "-nan" if math.copysign(1.0, v) < 0 else "nan")
+        return ("f", v.hex())
     return (type(v).__name__, v)
 
 
