@@ -175,6 +175,18 @@ def counting_loop(n: int):
     return s
 
 
+def saturating_counter(n: int):
+    """``k = min(k + 1, 10)`` never goes below 0.  The pessimistic peephole starts from
+    ``k``'s full range and cannot narrow it; the optimistic passes let k's range grow
+    from [0, 0] and, when it keeps growing, widen it to the program's constant 10
+    instead of the int64 limit, where ``k + 1`` would wrap: [0, 10], so ``k >= 0``."""
+    k = 0
+    while n > 0:
+        k = min(k + 1, 10)
+        n -= 1
+    return k >= 0
+
+
 @dataclass(frozen=True)
 class Example:
     fn: Callable
@@ -209,6 +221,7 @@ EXAMPLES: list[Example] = [
     Example(float_times_zero, {"none": _NOT, "peephole": _NOT, "sccp": _NOT, "combined": _NOT}),
     Example(division_by_zero, {"none": _NOT, "peephole": _NOT, "sccp": _NOT, "combined": _NOT}),
     Example(counting_loop, {"none": _NOT, "peephole": _NOT, "sccp": _NOT, "combined": _NOT}),
+    Example(saturating_counter, {"none": _NOT, "peephole": _NOT, "sccp": True, "combined": True}),
 ]
 
 BY_NAME: dict[str, Example] = {e.name: e for e in EXAMPLES}

@@ -244,6 +244,28 @@ def test_widening_and_narrowing_policy():
     assert narrowing_accepted(INT, r(-10, INT64_MAX), 0)
     assert not narrowing_accepted(r(-10, INT64_MAX), r(-10, INT64_MAX - 1), 5)
     assert narrowing_accepted(INT, r(0, 7), 5)
+    # to the nearest program constant beyond the moving end, if there is one
+    assert widen_range(r(0, 3), r(0, 4), [-5, 0, 10, 99]) == r(0, 10)
+    assert widen_range(r(0, 3), r(0, 10), [-5, 0, 10, 99]) == r(0, 10)
+    assert widen_range(r(0, 3), r(-1, 3), [-5, 0, 10]) == r(-5, 3)
+    assert widen_range(r(0, 3), r(0, 100), [-5, 0, 10, 99]) == r(0, INT64_MAX)
+    assert widen_range(r(0, 3), r(-6, 3), [-5, 0]) == r(INT64_MIN, 3)
+
+
+def saturating(n):
+    k = 0
+    while n > 0:
+        k = min(k + 1, 10)
+        n -= 1
+    return k
+
+
+def test_a_saturating_counter_widens_to_its_constant():
+    g = son.parse(saturating, argtypes=["int"])
+    assert str(son.optimize(g, "peephole")[0]).count("int[0, 10]") == 0
+    for p in ("sccp", "combined"):
+        h, _ = son.optimize(g, p)
+        assert h.return_type == int_range(0, 10), p
 
 
 # ---------------------------------------------------------------- folds, pessimistic vs optimistic

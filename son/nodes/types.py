@@ -39,6 +39,7 @@ to ``True``.
 
 from __future__ import annotations
 
+import bisect
 import math
 
 INT64_MIN = -(1 << 63)
@@ -290,18 +291,36 @@ def bounds(t: Type) -> tuple[int, int] | None:
     return None
 
 
-def widen_range(old: Type, new: Type) -> Type:
+def widen_range(old: Type, new: Type, thresholds: list[int] | None = None) -> Type:
     """Widening for a loop phi whose type went from ``old`` down to ``new``: each end of
     an int range that moved goes to its int64 limit (``[0, 3]`` then ``[0, 4]`` gives
-    ``[0, max]``), so a phi can only widen twice more; other types are returned as they
-    are (their lattice is a few levels high)."""
+    ``[0, max]``), so a phi can only widen twice more -- or, given ``thresholds`` (a
+    sorted list: the program's int constants, ``widening_thresholds``), to the nearest
+    threshold beyond it, so ``k = min(k + 1, 10)`` settles at ``[0, 10]`` (a pass gives
+    thresholds to a phi's first ``THRESHOLD_WIDENINGS`` widenings only, so it still
+    widens a bounded number of times).  Other types are returned as they are (their
+    lattice is a few levels high).  O(log thresholds)."""
     if old.kind != "int" or new.kind != "int":
         return new
-    lo = INT64_MIN if new.lo < old.lo else new.lo
-    hi = INT64_MAX if new.hi > old.hi else new.hi
+    lo, hi = new.lo, new.hi
+    if lo < old.lo:
+        i = bisect.bisect_right(thresholds, lo) - 1 if thresholds else -1
+        lo = thresholds[i] if i >= 0 else INT64_MIN
+    if hi > old.hi:
+        i = bisect.bisect_left(thresholds, hi) if thresholds else 0
+        hi = thresholds[i] if thresholds and i < len(thresholds) else INT64_MAX
     return int_range(lo, hi)
 
 
+def widening_thresholds(nodes) -> list[int]:
+    """The thresholds ``widen_range`` may stop at: the int constants among ``nodes``,
+    sorted (a bound a loop test implies, ``i < 10`` giving 10 after ``i + 1``, is
+    found by the narrowing that follows widening).  O(N + C log C)."""
+    return sorted({int(n.type.con) for n in nodes if n.type.kind == "int" and n.type.is_constant})
+
+
+#: widenings of a loop phi that may stop at a program constant (``widen_range``)
+THRESHOLD_WIDENINGS = 2
 #: growths of a loop phi's int range an optimistic pass accepts before it widens the
 #: moving end to the int64 limit (``widen_range``)
 WIDEN_AFTER = 2

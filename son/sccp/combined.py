@@ -44,7 +44,8 @@ nest by loop nest — extended with Click's lattice types and reachability:
 * Int ranges make the lattice 2**64 levels high over the ints, so a loop phi
   ``i = phi(0, i + 1)`` would grow by one value per round.  Widening: a loop
   phi whose range has grown ``WIDEN_AFTER`` times has each moving end pushed
-  to its int64 limit (``types.widen_range``).  A unit that widened then runs
+  to the nearest program constant beyond it the first THRESHOLD_WIDENINGS
+  times, to its int64 limit after that (``types.widen_range``).  A unit that widened then runs
   *narrowing* rounds, in which types may only rise back towards
   ``compute()`` (a loop phi's range as far as ``types.narrowing_accepted``
   allows: at most FREE_NARROWINGS + 64 times), again to a fixpoint of types
@@ -72,8 +73,8 @@ expected (hashing).  A unit needs a few rounds more than its loop nesting
 depth d (one per back edge a fact must cross, plus one to see nothing
 change), so the analysis is O((N + E)·d) in practice and O((N + E)·d·h) in
 the worst case (h the most type changes of a node: 5 without ranges; with
-them a loop phi changes at most WIDEN_AFTER + 6 times descending and
-FREE_NARROWINGS + 64 times narrowing, each a round at most), against Click's O(N log N)
+them a loop phi changes at most WIDEN_AFTER + THRESHOLD_WIDENINGS + 6 times
+descending and FREE_NARROWINGS + 64 times narrowing, each a round at most), against Click's O(N log N)
 splits; measured: 3 rounds for a single loop, d + 2 for d nested loops, and
 about 10x time per 10x nodes from 10^3 to 10^5 nodes.  The rewrite
 (``rewrite.apply``) is O(N + E); the cleanup peephole is a worklist over the
@@ -105,6 +106,7 @@ from ..nodes import (
 )
 from ..nodes.types import (
     IF_NEITHER,
+    THRESHOLD_WIDENINGS,
     TOP,
     WIDEN_AFTER,
     XCTRL,
@@ -112,6 +114,7 @@ from ..nodes.types import (
     constant,
     narrowing_accepted,
     widen_range,
+    widening_thresholds,
 )
 from ..peephole import Peephole
 from .rewrite import apply
@@ -343,10 +346,13 @@ def _initial_type(n: Node) -> Type:
 class _Solver:
     """The combined fixpoint over one graph: ``vn[n]`` is n's leader (None for ⊤)."""
 
-    __slots__ = ("vn", "valid", "table", "evaluations", "rounds", "growths", "widened", "narrowing")
+    __slots__ = ("vn", "valid", "table", "evaluations", "rounds", "growths", "widened", "narrowing",
+                 "thresholds")
 
-    def __init__(self):
+    def __init__(self, thresholds: list[int]):
         self.vn: dict[Node, Node | None] = {}
+        #: where a loop phi's first widening may stop (``types.widening_thresholds``)
+        self.thresholds = thresholds
         #: loop phi -> growths of its int range (widening), or narrowings (narrowing rounds)
         self.growths: dict[Node, int] = {}
         #: the loop phis widened in the current unit
@@ -379,7 +385,8 @@ class _Solver:
                 if t != old and t.kind == "int" and cls is Phi and type(n.inputs[0]) is Loop:
                     k = self.growths[n] = self.growths.get(n, 0) + 1
                     if k > WIDEN_AFTER:  # a loop phi climbing one step per round: widen
-                        t = widen_range(old, t)
+                        limits = self.thresholds if k <= WIDEN_AFTER + THRESHOLD_WIDENINGS else None
+                        t = widen_range(old, t, limits)
                         self.widened.append(n)
         n.type = t
         if t is TOP:
@@ -494,10 +501,11 @@ def analyze(graph: Graph, order: random.Random | None = None) -> tuple[dict[Node
     is the same, the leaders may differ).  Stats: ``iterations`` (the most rounds a
     unit needed), ``evaluations``, ``units`` (see ``iteration_units``)."""
     nodes = evaluation_order(graph)
+    thresholds = widening_thresholds(nodes)  # before the types are reset
     for n in nodes:
         n.type = _initial_type(n)
     units = iteration_units(nodes)
-    solver = _Solver()
+    solver = _Solver(thresholds)
     solver.solve(units, order)
     vn = solver.vn
     leader: dict[Node, Node] = {}

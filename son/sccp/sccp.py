@@ -21,8 +21,11 @@ number, bottom: 4 steps; control: 1 step; an If: 2) — except that int
 ranges make the int part of the lattice 2**64 levels high, so a loop phi
 ``i = phi(0, i + 1)`` would climb one value per visit.  Widening stops it: a
 loop phi whose range has grown ``WIDEN_AFTER`` times has each moving end
-pushed to its int64 limit (``types.widen_range``), after which it can only
-fall to ``INT`` and below, so it changes at most WIDEN_AFTER + 2 + 4 times.
+pushed to the nearest of the program's int constants beyond it the first
+THRESHOLD_WIDENINGS times (``types.widening_thresholds``: ``k = min(k + 1, 10)``
+stops at 10), to its int64 limit after that (``types.widen_range``), after
+which it can only fall to ``INT`` and below, so it changes at most
+WIDEN_AFTER + THRESHOLD_WIDENINGS + 2 + 4 times.
 (``i + 1`` on ``[0, max]`` may wrap, so that phi ends at ``INT``: sound;
 proving ``0 <= i`` needs the loop test's refinement of ``i`` — son never
 assumes that an increment does not overflow.)  Then a *narrowing* phase
@@ -41,8 +44,8 @@ Cost: O((N + E) * h) node visits for N live nodes, E def-use edges and h
 the most changes of one node's type (each visit costs one ``compute()``,
 O(arity), plus one push per user; a Region's Phis are pushed once per change
 of a predecessor).  h is 4 without int ranges; a loop phi changes at most
-WIDEN_AFTER + 6 times going down and FREE_NARROWINGS + 64 times narrowing,
-and any other node only when an input changes, so h is bounded by the
+WIDEN_AFTER + THRESHOLD_WIDENINGS + 6 times going down and
+FREE_NARROWINGS + 64 times narrowing, and any other node only when an input changes, so h is bounded by the
 changes of the loop phis upstream of a node (a handful in practice); the
 rewrite is O(N + E) and the cleanup visits only what changed.
 """
@@ -55,7 +58,16 @@ from collections import deque
 from .. import config
 from .._util import gc_paused
 from ..nodes import Graph, If, Loop, Node, Phi, Region, Start, Stop
-from ..nodes.types import IF_NEITHER, TOP, WIDEN_AFTER, XCTRL, narrowing_accepted, widen_range
+from ..nodes.types import (
+    IF_NEITHER,
+    THRESHOLD_WIDENINGS,
+    TOP,
+    WIDEN_AFTER,
+    XCTRL,
+    narrowing_accepted,
+    widen_range,
+    widening_thresholds,
+)
 from ..peephole import Peephole
 from .rewrite import apply, in_id_order, is_dead_cfg, is_proven_constant
 
@@ -74,6 +86,7 @@ def analyze(graph: Graph, order: random.Random | None = None) -> dict:
 
 
 def _analyze(graph: Graph, nodes: list[Node], order: random.Random | None) -> dict:
+    thresholds = widening_thresholds(nodes)  # before the types are reset
     for n in nodes:
         t = type(n)
         if not n.is_cfg:
@@ -114,7 +127,8 @@ def _analyze(graph: Graph, nodes: list[Node], order: random.Random | None) -> di
             if t.kind == "int" and type(n) is Phi and type(n.inputs[0]) is Loop:
                 k = growths[n] = growths.get(n, 0) + 1
                 if k > WIDEN_AFTER:  # a loop phi climbing one step per trip: widen
-                    t = widen_range(old, t)
+                    limits = thresholds if k <= WIDEN_AFTER + THRESHOLD_WIDENINGS else None
+                    t = widen_range(old, t, limits)
                     widened[n] = None
         n.type = t
         is_cfg = n.is_cfg
