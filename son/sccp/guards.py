@@ -78,6 +78,8 @@ _ORDER = {LT: (False, True), GT: (True, True), LE: (True, False), GE: (False, Fa
 #: how many nodes one difference-bound proof may visit, and how deep its chain may go
 _PROOF_BUDGET = 64
 _PROOF_DEPTH = 6
+#: difference bounds kept per node (the latest ones)
+_UPPER_FACTS = 8
 _I64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -176,7 +178,13 @@ class _Facts:
             self._add_upper(key[2], key[1], 0)
 
     def _add_upper(self, x: Node, y: Node, k: int) -> None:
-        self._set(("up", x), (*self.known.get(("up", x), ()), (y, k)))
+        """Record ``x <= y + k``: the latest ``_UPPER_FACTS`` per node (a constant's lower
+        bounds are ``("lo", y)`` facts instead), so recording is O(1) however many tests
+        a long chain of blocks makes on one value."""
+        if type(x) is Constant:
+            return
+        old = self.known.get(("up", x), ())
+        self._set(("up", x), (*old[-(_UPPER_FACTS - 1):], (y, k)))
 
     def _raise_lower(self, x: Node, lo: int) -> None:
         old = self.known.get(("lo", x))
