@@ -27,6 +27,7 @@ from ..nodes.mathfn import (
     MathError,
     math_guards,
 )
+from .builtins import BUILTIN_CALLS, float_literal
 from .core import _is_array, _kind
 from .scope import Scope
 from .source import source_of
@@ -147,6 +148,9 @@ class Calls:
     def call_cast(self, e, name, kind):
         if not e.args:
             return self.con({"float": 0.0, "int": 0, "bool": False}[kind])
+        if kind == "float" and len(e.args) == 1 and isinstance(e.args[0], ast.Constant) \
+                and type(e.args[0].value) is str:
+            return float_literal(self, e)
         (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
         if kind == "float":
             return self.op(e, ToFloat, x)
@@ -240,4 +244,5 @@ _CALLS: dict = {
     np.zeros: lambda p, e, n: p.call_new_array(e, n, "zeros"),
     np.ones: lambda p, e, n: p.call_new_array(e, n, "ones"),
     np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
+    **BUILTIN_CALLS,
 }

@@ -40,6 +40,7 @@ from ..nodes import CProj, Graph, Node, Proj, Return
 from ..nodes.types import Type
 from ..peephole import Peephole
 from .arrays import Arrays
+from .builtins import Builtins
 from .calls import Calls
 from .core import ParserCore, assigned_names
 from .expressions import Expressions
@@ -53,7 +54,7 @@ from .statements import Statements
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Calls, ParserCore):
+class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -189,9 +189,14 @@ class _Gen:
         e = self.expr
         form = _choice(r, [("bin", 10), ("neg", 1), ("abs", 1), ("minmax", 2), ("cast", 2),
                            ("len", 1), ("read", 3), ("cond", 2), ("call", 2), ("pow", 1),
-                           ("floor", 1), ("bool", 1), ("shift", 1)])
+                           ("floor", 1), ("bool", 1), ("shift", 1), ("round", 1), ("operator", 1)])
         if form == "shift" and self.mixed:
             form = "bin"
+        if form == "round":  # float(): son refuses round() of what may be an int or a float
+            return f"round(float({e(fn, 'float', depth)}))"
+        if form == "operator":
+            op = r.choice(["add", "sub", "mul"] + ([] if self.mixed else ["floordiv", "mod"]))
+            return f"operator.{op}({e(fn, 'int', depth)}, {e(fn, 'int', depth)})"
         if form == "bin":
             op = _choice(r, INT_BINOPS[:5] if self.mixed else INT_BINOPS)  # bit operators refuse floats
             return f"({e(fn, 'int', depth)} {op} {e(fn, 'int', depth)})"
@@ -230,7 +235,16 @@ class _Gen:
         e = self.expr
         form = _choice(r, [("bin", 10), ("mixed", 3), ("neg", 1), ("abs", 1), ("minmax", 1),
                            ("cast", 2), ("math1", 4), ("math2", 1), ("read", 3), ("cond", 2),
-                           ("call", 2), ("pow", 1), ("intdiv", 1)])
+                           ("call", 2), ("pow", 1), ("intdiv", 1), ("angle", 1), ("operator", 1),
+                           ("special", 1)])
+        if form == "angle":
+            return f"math.{r.choice(['degrees', 'radians'])}({e(fn, 'float', depth)})"
+        if form == "operator":
+            op = r.choice(["add", "sub", "mul", "truediv", "neg"])
+            args = e(fn, "float", depth) + ("" if op == "neg" else f", {e(fn, 'float', depth)}")
+            return f"operator.{op}({args})"
+        if form == "special":
+            return f"float({r.choice(['inf', '-inf', 'nan', '-0.0', '1e308'])!r})"
         if form == "bin":
             op = _choice(r, FLOAT_BINOPS)
             return f"({e(fn, 'float', depth)} {op} {e(fn, 'float', depth)})"
@@ -271,7 +285,12 @@ class _Gen:
         r = self.rng
         e = self.expr
         form = _choice(r, [("cmp", 8), ("chain", 2), ("not", 2), ("andor", 3), ("isnan", 1),
-                           ("cast", 1), ("call", 1)])
+                           ("cast", 1), ("call", 1), ("isclose", 1), ("isinstance", 1)])
+        if form == "isclose":
+            tol = r.choice(["", ", rel_tol=0.5", ", abs_tol=1e-3", f", abs_tol={e(fn, 'float', depth)}"])
+            return f"math.isclose({e(fn, 'float', depth)}, {e(fn, 'float', depth)}{tol})"
+        if form == "isinstance":
+            return f"isinstance({e(fn, r.choice(['int', 'float']), depth)}, float)"
         if form in ("cmp", "chain"):
             k = r.choice(["int", "int", "float", "mixed"])
             kinds = ["int", "float"] if k == "mixed" else [k, k]
@@ -663,7 +682,7 @@ def _indent(lines: list[str]) -> list[str]:
     return ["    " + s for s in lines]
 
 
-HEADER = "import math\n\nimport numpy as np\nimport numpy.typing as npt\n"
+HEADER = "import math\nimport operator\n\nimport numpy as np\nimport numpy.typing as npt\n"
 
 
 def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int,

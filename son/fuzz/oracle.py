@@ -187,7 +187,8 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "
         ast.Pow: "**"}
 #: calls rewritten to a hook: dotted name -> hook (``int(x)`` becomes ``to_int(x)``, the
 #: others keep their call inside the hook: ``to_int(math.floor(x))``)
-_CALL_HOOKS = {"abs": "abs", "int": "to_int", "math.floor": "to_int", "math.ceil": "to_int",
+_CALL_HOOKS = {"abs": "abs", "int": "to_int", "round": "to_int", "math.floor": "to_int",
+               "math.ceil": "to_int",
                "math.trunc": "to_int", "math.fmod": "fmod", "np.fmod": "fmod"}
 
 
@@ -201,6 +202,13 @@ def _negative_int_constant(e: ast.expr) -> bool:
     except Exception:  # noqa: BLE001 - not a constant son folds
         return False
     return type(v) is int and v < 0
+
+
+#: ``operator`` functions of one arithmetic operator -> its ast class
+_OPERATOR_CALLS = {"add": ast.Add, "sub": ast.Sub, "mul": ast.Mult, "truediv": ast.Div,
+                   "floordiv": ast.FloorDiv, "mod": ast.Mod, "pow": ast.Pow, "lshift": ast.LShift,
+                   "rshift": ast.RShift, "and_": ast.BitAnd, "or_": ast.BitOr, "xor": ast.BitXor,
+                   "neg": ast.USub}
 
 
 def _hook(name: str, *args: ast.expr) -> ast.Call:
@@ -244,8 +252,17 @@ class _Instrument(ast.NodeTransformer):
         return ast.Assign([node.target], value)
 
     def visit_Call(self, node):
+        func = ast.unparse(node.func)
+        if func.startswith("operator.") and func[9:] in _OPERATOR_CALLS and not node.keywords:
+            # operator.add(a, b) is a + b: instrumented as the operator (its int64 wrap)
+            op = _OPERATOR_CALLS[func[9:]]()
+            if isinstance(op, ast.unaryop):
+                expr = ast.UnaryOp(op, *node.args)
+            else:
+                expr = ast.BinOp(node.args[0], op, node.args[1])
+            return self.visit(ast.copy_location(expr, node))
         self.generic_visit(node)
-        hook = _CALL_HOOKS.get(ast.unparse(node.func))
+        hook = _CALL_HOOKS.get(func)
         if hook == "abs":
             return _hook("abs", *node.args)
         if hook == "fmod" and len(node.args) == 2:

@@ -303,7 +303,7 @@ PARTIALS[Max] = _min_max(GT)
 # ---------------------------------------------------------------- math functions
 #: math functions whose ``math`` flavour is not float -> float in a kernel (numba's
 #: ``math.floor`` returns an int): the rules build their numpy flavour
-_NP_ONLY = frozenset({"Floor", "Ceil", "Trunc"})
+_NP_ONLY = frozenset({"Floor", "Ceil", "Trunc", "Rint"})
 
 
 def _m(name: str, *args: Node, b) -> Node:
@@ -347,7 +347,7 @@ _MATH_UNARY: dict[str, Callable] = {
 }
 for _name, _fn in _MATH_UNARY.items():
     PARTIALS[M[_name]] = _unary(_fn)
-for _name in ("Floor", "Ceil", "Trunc"):
+for _name in ("Floor", "Ceil", "Trunc", "Rint"):
     PARTIALS[M[_name]] = _zero
 
 # atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2)

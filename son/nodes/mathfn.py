@@ -89,6 +89,7 @@ MATH_TABLE = {
     "Floor": (None, "floor", 1, False),
     "Ceil": (None, "ceil", 1, False),
     "Trunc": (None, "trunc", 1, False),
+    "Rint": (None, "rint", 1, False),
     "Atan2": ("atan2", "arctan2", 2, False),
     "Hypot": ("hypot", "hypot", 2, False),
     "Copysign": ("copysign", "copysign", 2, False),
@@ -108,7 +109,7 @@ MATH_NODES: dict[str, type] = {n: _make(n, *spec) for n, spec in MATH_TABLE.item
 
 #: functions that return a value for every argument (no guard needed after them)
 TOTAL = frozenset({"Fabs", "Copysign", "Atan", "Tanh", "Asinh", "Atan2", "Erf", "Erfc", "Hypot",
-                   "Floor", "Ceil", "Trunc"})
+                   "Floor", "Ceil", "Trunc", "Rint"})
 #: functions whose result is NaN only for a NaN argument (no domain error possible)
 NAN_FREE = frozenset({"Sinh", "Cosh", "Exp", "Exp2", "Expm1"})
 #: functions whose result is infinite only for an infinite argument (no range error)

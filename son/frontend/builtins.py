@@ -1,0 +1,161 @@
+"""More of Python's numeric builtins, each as the nodes CPython's definition computes.
+
+- ``operator.add(a, b)`` and its siblings: the operator itself (``a + b``), parsed
+  as the expression they stand for, so every guard and rule of the operator
+  applies (``OPERATOR_FORMS``).
+- ``math.degrees(x)``, ``math.radians(x)``: ``x`` times CPython's constant
+  ``180 / pi`` (``pi / 180``), as mathmodule.c computes them.
+- ``round(x)``: of a float, ``int()`` of ``np.rint(x)``, which rounds half to even as
+  CPython does (``round(2.5) == 2``), with ``int()``'s errors for NaN and
+  infinities; of an int or a bool, the int.  ``round(x, ndigits)`` is refused
+  (CPython rounds through a correctly rounded decimal conversion).
+- ``math.isclose(a, b, rel_tol=1e-09, abs_tol=0.0)``: CPython's four tests
+  (equal; else not if either is infinite; else ``|b - a|`` within one of the
+  tolerances), negative tolerances raising ``ValueError``.
+- ``float("inf")`` and other string literals: the float they name.
+- ``isinstance(x, float)`` and ``isinstance(x, np.ndarray)`` (or a tuple of them):
+  decided by the lattice (an int-or-float value tests its tag).  Tests against
+  ``int`` or ``bool`` are refused: son's int64 may be a Python int or a
+  ``numpy.int64`` loaded from an array, which CPython tells apart.
+
+Each is O(1) nodes besides its arguments.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+
+import numpy as np
+
+from ..nodes import EQ, LE, LT, Abs, BitAnd, BitOr, IsFloat, IsInf, Mul, Not, Sub, ToFloat, ToInt, kept
+from ..nodes.mathfn import MATH_NODES
+from ..nodes.types import TOP, ArrayType
+from .core import _kind
+
+#: ``operator`` function -> the Python expression it computes on its arguments ``a``, ``b``
+OPERATOR_FORMS: dict = {
+    operator.add: "a + b", operator.sub: "a - b", operator.mul: "a * b", operator.truediv: "a / b",
+    operator.floordiv: "a // b", operator.mod: "a % b", operator.pow: "a ** b",
+    operator.and_: "a & b", operator.or_: "a | b", operator.xor: "a ^ b",
+    operator.lshift: "a << b", operator.rshift: "a >> b",
+    operator.lt: "a < b", operator.le: "a <= b", operator.eq: "a == b", operator.ne: "a != b",
+    operator.gt: "a > b", operator.ge: "a >= b",
+    operator.neg: "-a", operator.pos: "+a", operator.invert: "~a", operator.inv: "~a",
+    operator.not_: "not a", operator.truth: "bool(a)", operator.abs: "abs(a)",
+    operator.index: "a",
+}
+
+_DEGREES, _RADIANS = 180.0 / math.pi, math.pi / 180.0
+
+
+class Builtins:
+    """FunctionParser's numeric builtins beyond ``calls.py`` (a mixin)."""
+
+    def call_operator(self, e: ast.Call, name: str, fn) -> object:
+        form = ast.parse(OPERATOR_FORMS[fn], mode="eval").body
+        names = ["a", "b"][:sum(1 for n in ast.walk(form) if isinstance(n, ast.Name) and n.id in "ab")]
+        self.args(e, name, len(names), len(names))  # the arity check and its message
+        if fn is operator.index:
+            (x,) = self.exprs(e.args)
+            if _kind(x) not in ("int", "bool"):
+                raise self.error(e, f"{name}() of a {x.type.widen()} value: an int is needed", name)
+            return self.op(e, ToInt, x) if _kind(x) == "bool" else x
+        args = dict(zip(names, e.args))
+
+        class Subst(ast.NodeTransformer):
+            def visit_Name(self, n):
+                return args.get(n.id, n) if isinstance(n.ctx, ast.Load) else n
+
+        given = {id(n) for a in args.values() for n in ast.walk(a)}
+        expr = Subst().visit(form)
+        for n in ast.walk(expr):
+            if id(n) not in given:
+                ast.copy_location(n, e)  # the form's own nodes are located at the call
+        if isinstance(expr, ast.Call):  # bool(a), abs(a): the builtin's handler, named as written
+            from .calls import _CALLS
+
+            return _CALLS[{"bool": bool, "abs": abs}[expr.func.id]](self, expr, name)
+        return self.expr(expr)
+
+    def call_angle(self, e: ast.Call, name: str, factor: float):
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        return self.arith(e, Mul, self.con(factor), self.op(e, ToFloat, x))
+
+    def call_round(self, e: ast.Call, name: str):
+        if len(e.args) == 2 or any(k.arg == "ndigits" for k in e.keywords):
+            raise self.unsupported(e, "round() with ndigits")
+        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        k = _kind(x)
+        if k in ("int", "bool"):
+            return self.op(e, ToInt, x)
+        if k == "number" and x.type is not TOP:  # TOP: dead code, any kind
+            raise self.error(e, "round() of a value that may be an int or a float: son rounds floats "
+                                "with np.rint, which would round a large int", name)
+        return self.to_int(e, self.op(e, MATH_NODES["Rint"], x, np=True))
+
+    def call_isclose(self, e: ast.Call, name: str):
+        a, b = self.scalars(e, name, self.args(e, name, 2, 2, keywords=("rel_tol", "abs_tol")))
+        with kept(a, b):
+            tol = {"rel_tol": 1e-09, "abs_tol": 0.0}
+            given = {k.arg: self.expr(k.value) for k in e.keywords}
+            for v in given.values():
+                if _kind(v) is None:
+                    raise self.error(e, f"{name}() tolerances are numbers, not {v.type}", name)
+        with kept(a, b, *given.values()):
+            rt, at = (self.op(e, ToFloat, given[k]) if k in given else self.con(tol[k]) for k in tol)
+        with kept(a, b, rt, at):
+            zero = self.con(0.0)
+            negative = self.op(e, BitOr, self.op(e, LT, rt, zero), self.op(e, LT, at, zero))
+            self.guard(negative, ValueError, "tolerances must be non-negative")
+            x, y = (self.op(e, ToFloat, v) for v in (a, b))
+        with kept(x, y, rt, at):
+            equal = self.op(e, EQ, x, y)
+            infinite = self.op(e, BitOr, self.op(e, IsInf, x), self.op(e, IsInf, y))
+            diff = self.op(e, Abs, self.op(e, Sub, y, x))
+            within = self.op(e, BitOr, self.op(e, LE, diff, self.op(e, Abs, self.op(e, Mul, rt, y))),
+                             self.op(e, LE, diff, self.op(e, Abs, self.op(e, Mul, rt, x))))
+            within = self.op(e, BitOr, within, self.op(e, LE, diff, at))
+            return self.op(e, BitOr, equal, self.op(e, BitAnd, self.op(e, Not, infinite), within))
+
+    def call_isinstance(self, e: ast.Call, name: str):
+        if len(e.args) != 2 or e.keywords:
+            raise self.error(e, "isinstance() takes 2 positional arguments", name)
+        spec = e.args[1]
+        classes = [self.resolve(c) for c in (spec.elts if isinstance(spec, ast.Tuple) else [spec])]
+        bad = [c for c in classes if c not in (float, np.ndarray)]
+        if bad:
+            raise self.unsupported(e, f"isinstance() against {getattr(bad[0], '__name__', bad[0])} (son "
+                                      "decides float and np.ndarray only: an int64 may be a Python int or a "
+                                      "numpy.int64, which CPython tells apart)")
+        (x,) = self.exprs(e.args[:1])
+        k = _kind(x)
+        if np.ndarray in classes and isinstance(x.type, ArrayType):
+            return self.con(True)
+        if float in classes and k == "number":
+            return self.op(e, IsFloat, x)
+        if k is None and not isinstance(x.type, ArrayType):
+            raise self.error(e, f"isinstance() of a {x.type} value", name)
+        return self.con(float in classes and k == "float")
+
+
+def float_literal(parser, e: ast.Call):
+    """``float("inf")``: the float a string literal names (CPython's parse of it), or a
+    located error for a string that names none."""
+    s = e.args[0].value
+    try:
+        return parser.con(float(s))
+    except ValueError:
+        raise parser.error(e, f"could not convert string to float: {s!r}", "float") from None
+
+
+#: callee -> handler(parser, call, name as written)
+BUILTIN_CALLS: dict = {
+    **{fn: (lambda p, e, n, fn=fn: p.call_operator(e, n, fn)) for fn in OPERATOR_FORMS},
+    math.degrees: lambda p, e, n: p.call_angle(e, n, _DEGREES),
+    math.radians: lambda p, e, n: p.call_angle(e, n, _RADIANS),
+    round: lambda p, e, n: p.call_round(e, n),
+    math.isclose: lambda p, e, n: p.call_isclose(e, n),
+    isinstance: lambda p, e, n: p.call_isinstance(e, n),
+}
