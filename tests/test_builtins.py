@@ -1,5 +1,5 @@
 """Numeric builtins (son/frontend/builtins.py): operator.*, math.degrees/radians, round,
-math.isclose, float("inf"), isinstance.  CPython is the oracle in every stage: the
+math.isclose, math.pow, float("inf"), isinstance.  CPython is the oracle in every stage: the
 interpreter on each pipeline's graph and the kernel."""
 
 from __future__ import annotations
@@ -49,6 +49,10 @@ def tolerances(x, t):
     return math.isclose(x, 1.0, abs_tol=t)
 
 
+def library_power(x, y):
+    return math.pow(x, y) + math.pow(2, -1) + math.pow(x, 2)
+
+
 def specials(x):
     return (x < float("inf")) + (x > float("-inf")) + (float("nan") != x) + math.copysign(1.0, float("-0.0"))
 
@@ -71,6 +75,8 @@ CASES = [
     (closeness, ["float", "float"], st.tuples(FLOATS, FLOATS)),
     (tolerances, ["float", "float"], st.tuples(FLOATS, FLOATS)),
     (specials, ["float"], st.tuples(FLOATS)),
+    (library_power, ["float", "float"],
+     st.tuples(FLOATS, st.one_of(FLOATS, st.sampled_from([-1.0, 0.5, 3.0])))),
     (kinds, ["float", "int", "bool"], st.tuples(FLOATS, INTS, st.booleans())),
 ]
 

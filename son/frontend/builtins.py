@@ -12,6 +12,8 @@
 - ``math.isclose(a, b, rel_tol=1e-09, abs_tol=0.0)``: CPython's four tests
   (equal; else not if either is infinite; else ``|b - a|`` within one of the
   tolerances), negative tolerances raising ``ValueError``.
+- ``math.pow(a, b)``: ``float(a) ** float(b)`` with math's errors (ValueError for
+  ``0.0`` to a negative power and a negative base to a fractional one).
 - ``float("inf")`` and other string literals: the float they name.
 - ``isinstance(x, float)`` and ``isinstance(x, np.ndarray)`` (or a tuple of them):
   decided by the lattice (an int-or-float value tests its tag).  Tests against
@@ -119,6 +121,11 @@ class Builtins:
             within = self.op(e, BitOr, within, self.op(e, LE, diff, at))
             return self.op(e, BitOr, equal, self.op(e, BitAnd, self.op(e, Not, infinite), within))
 
+    def call_math_pow(self, e: ast.Call, name: str):
+        a, b = self.scalars(e, name, self.args(e, name, 2, 2))
+        with kept(a, b):
+            return self.power(e, a, b, library=True)
+
     def call_isinstance(self, e: ast.Call, name: str):
         if len(e.args) != 2 or e.keywords:
             raise self.error(e, "isinstance() takes 2 positional arguments", name)
@@ -157,5 +164,6 @@ BUILTIN_CALLS: dict = {
     math.radians: lambda p, e, n: p.call_angle(e, n, _RADIANS),
     round: lambda p, e, n: p.call_round(e, n),
     math.isclose: lambda p, e, n: p.call_isclose(e, n),
+    math.pow: lambda p, e, n: p.call_math_pow(e, n),
     isinstance: lambda p, e, n: p.call_isinstance(e, n),
 }

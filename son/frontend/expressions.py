@@ -41,7 +41,7 @@ from ..nodes import (
     ToInt,
     kept,
 )
-from ..nodes.mathfn import MATH_NODES, POW_RANGE_ERROR, MathError
+from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import NONE
 from .core import _SYMBOL, _kind
 
@@ -128,8 +128,17 @@ class Expressions:
                                       f"unsupported operand type for {symbol}: 'float'")
         return guarded
 
-    def power(self, at, a: Node, b: Node) -> Node:
+    def power(self, at, a: Node, b: Node, library: bool = False) -> Node:
+        """``a ** b`` with CPython's faults; with ``library``, ``math.pow(a, b)``: both
+        operands floats, its zero-to-a-negative-power and fractional-power errors a
+        ValueError ("math domain error"), its overflow "math range error"."""
         from ..nodes import Pow
+
+        if library:
+            with kept(a, b):
+                a = self.op(at, ToFloat, a)
+            with kept(a):
+                b = self.op(at, ToFloat, b)
 
         ka, kb = a.type.kind, b.type.kind
         ints = ka in ("int", "bool") and kb in ("int", "bool")
@@ -152,18 +161,20 @@ class Expressions:
             zero = self.con(0.0)
             negative_finite = self.op(at, BitAnd, self.op(at, LT, b, zero), self.op(at, IsFinite, b))
             self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), negative_finite),
-                       ZeroDivisionError, "0.0 cannot be raised to a negative power")
+                       *((ValueError, DOMAIN_ERROR) if library
+                         else (ZeroDivisionError, "0.0 cannot be raised to a negative power")))
             if b.type.kind not in ("int", "bool"):  # an int exponent is never fractional (CPython
                 # compares float(b), an integer beyond 2**53 too, not b with its truncated float)
                 bf = self.op(at, ToFloat, b) if b.type.kind == "number" else b
                 fractional = self.op(at, BitAnd, self.op(at, IsFinite, bf),
                                      self.op(at, NE, bf, self.op(at, MATH_NODES["Trunc"], bf, np=True)))
                 negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
-                self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError,
-                           "negative number cannot be raised to a fractional power")
+                self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError, DOMAIN_ERROR
+                           if library else "negative number cannot be raised to a fractional power")
             r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
             with kept(r):
-                self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError, POW_RANGE_ERROR)
+                self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError,
+                           RANGE_ERROR if library else POW_RANGE_ERROR)
         return r
 
     def expr_BinOp(self, e):

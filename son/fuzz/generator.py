@@ -238,6 +238,9 @@ class _Gen:
                            ("call", 2), ("pow", 1), ("intdiv", 1), ("angle", 1), ("operator", 1),
                            ("special", 1)])
         if form == "angle":
+            if r.random() < 0.3:
+                y = r.choice(["2.0", "0.5", "-1.0", e(fn, "float", depth)])
+                return f"math.pow({e(fn, 'float', depth)}, {y})"
             return f"math.{r.choice(['degrees', 'radians'])}({e(fn, 'float', depth)})"
         if form == "operator":
             op = r.choice(["add", "sub", "mul", "truediv", "neg"])
