@@ -53,6 +53,11 @@ def library_power(x, y):
     return math.pow(x, y) + math.pow(2, -1) + math.pow(x, 2)
 
 
+def methods(x, n, b):
+    return (x.is_integer() + (x * 2).conjugate() + n.real + n.imag + x.imag + b.real + b.conjugate()
+            + (x + 1).is_integer() + n.conjugate() * 2)
+
+
 def specials(x):
     return (x < float("inf")) + (x > float("-inf")) + (float("nan") != x) + math.copysign(1.0, float("-0.0"))
 
@@ -78,6 +83,7 @@ CASES = [
     (library_power, ["float", "float"],
      st.tuples(FLOATS, st.one_of(FLOATS, st.sampled_from([-1.0, 0.5, 3.0])))),
     (kinds, ["float", "int", "bool"], st.tuples(FLOATS, INTS, st.booleans())),
+    (methods, ["float", "int", "bool"], st.tuples(FLOATS, st.integers(-2**62, 2**62), st.booleans())),
 ]
 
 
@@ -117,11 +123,21 @@ def test_isinstance_of_an_array():
     assert son.jit(arrays)(a, 1.5) == arrays(a, 1.5) == 2
 
 
+def test_attributes_of_values():
+    def f(a, x):
+        return a.ndim + a[1].real + x.imag + (x - 1.0).real
+
+    a = np.arange(3.0)
+    assert son.jit(f)(a, 2.5) == f(a, 2.5) == 3.5
+
+
 @pytest.mark.parametrize("src, message", [
     ("def f(x: float):\n    return round(x, 2)\n", "round() with ndigits"),
     ("def f(x: int):\n    return isinstance(x, int)\n", "isinstance() against int"),
     ("def f(x: float):\n    return float('one')\n", "could not convert string to float: 'one'"),
     ("def f(x: float):\n    return operator.add(x)\n", "operator.add() takes 2 positional arguments"),
+    ("def f(n: int):\n    return n.is_integer()\n", "int has no method is_integer()"),
+    ("def f(n: int):\n    return n.bit_length()\n", "'n' is a local variable"),
 ])
 def test_refusals_name_the_construct(src, message):
     with pytest.raises(SonSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):

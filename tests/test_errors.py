@@ -261,8 +261,8 @@ CATALOG = [
         """, None, 2, 4, "match", "match statement"),
     ("attribute_of_local_value", """
         def f(a):
-            return a.real
-        """, [float], 2, 11, "attribute", ".real"),
+            return a.numerator
+        """, [float], 2, 11, "attribute", ".numerator"),
     ("attribute_of_attribute_of_local_value", """
         def f(a):
             x = 1
@@ -484,7 +484,7 @@ class _Holder:
     def documented(a):
         """A docstring whose continuation line is
 less indented than the method (textwrap.dedent cannot strip it)."""
-        return a.real  # line +3, col 15
+        return a.numerator  # line +3, col 15
 
 
 def _line(fn) -> int:
@@ -521,7 +521,7 @@ def test_decorated_method_line_counts_from_the_decorator():
 
 def test_method_with_unindented_docstring_line():
     fn = _Holder.documented
-    _raises(lambda: son.parse(fn, argtypes=[float]), _line(fn) + 3, 15, "attribute", ".real",
+    _raises(lambda: son.parse(fn, argtypes=[float]), _line(fn) + 3, 15, "attribute", ".numerator",
             filename=__file__)
 
 

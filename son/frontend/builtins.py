@@ -15,6 +15,8 @@
 - ``math.pow(a, b)``: ``float(a) ** float(b)`` with math's errors (ValueError for
   ``0.0`` to a negative power and a negative base to a fractional one).
 - ``float("inf")`` and other string literals: the float they name.
+- methods and attributes of values: ``x.is_integer()`` of a float, ``x.conjugate()``,
+  ``x.real``, ``x.imag``, ``a.ndim``.
 - ``isinstance(x, float)`` and ``isinstance(x, np.ndarray)`` (or a tuple of them):
   decided by the lattice (an int-or-float value tests its tag).  Tests against
   ``int`` or ``bool`` are refused: son's int64 may be a Python int or a
@@ -31,7 +33,23 @@ import operator
 
 import numpy as np
 
-from ..nodes import EQ, LE, LT, Abs, BitAnd, BitOr, IsFloat, IsInf, Mul, Not, Sub, ToFloat, ToInt, kept
+from ..nodes import (
+    EQ,
+    LE,
+    LT,
+    Abs,
+    BitAnd,
+    BitOr,
+    IsFinite,
+    IsFloat,
+    IsInf,
+    Mul,
+    Not,
+    Sub,
+    ToFloat,
+    ToInt,
+    kept,
+)
 from ..nodes.mathfn import MATH_NODES
 from ..nodes.types import TOP, ArrayType
 from .core import _kind
@@ -125,6 +143,45 @@ class Builtins:
         a, b = self.scalars(e, name, self.args(e, name, 2, 2))
         with kept(a, b):
             return self.power(e, a, b, library=True)
+
+    def value_method(self, e: ast.Call):
+        """``x.is_integer()`` (a float: finite and equal to its truncation) and
+        ``x.conjugate()`` (an int or a float: itself; a bool: its int) on a value; None if
+        ``e`` calls no method son knows on a value (it is then resolved as a global)."""
+        f = e.func
+        if not (isinstance(f, ast.Attribute) and f.attr in ("is_integer", "conjugate")
+                and (self.is_value(f.value) or type(self.resolve_quiet(f.value)) in (int, float, bool))):
+            return None
+        name = ast.unparse(f)
+        if e.args or e.keywords:
+            raise self.error(e, f"{name}() takes no arguments", name)
+        x = self.expr(f.value)
+        k = _kind(x)
+        if f.attr == "conjugate" and k in ("int", "bool", "float", "number"):
+            return self.op(e, ToInt, x) if k == "bool" else x
+        if f.attr == "is_integer" and k == "number" and x.type is not TOP:
+            raise self.error(e, f"{name}() of a value that may be an int or a float", name)
+        if f.attr == "is_integer" and k in ("float", "number"):
+            with kept(x):
+                whole = self.op(e, EQ, self.op(e, MATH_NODES["Trunc"], x, np=True), x)
+                return self.op(e, BitAnd, self.op(e, IsFinite, x), whole)
+        why = " (CPython 3.11: only floats have is_integer())" if f.attr == "is_integer" else ""
+        raise self.error(e, f"{x.type.widen()} has no method {f.attr}(){why}", name)
+
+    def value_attribute(self, e: ast.Attribute):
+        """``x.real``, ``x.imag`` of an int, float or bool value (CPython: ``True.real`` is 1,
+        ``x.imag`` a zero of x's type); ``a.ndim`` of an array (son's arrays are 1-D)."""
+        x = self.expr(e.value)
+        k = _kind(x)
+        if x.type is TOP:  # only on paths the graph proves dead: any value will do
+            return x
+        if isinstance(x.type, ArrayType) and e.attr == "ndim":
+            return self.con(1)
+        if e.attr in ("real", "imag") and k in ("int", "bool", "float"):
+            if e.attr == "imag":
+                return self.con(0.0 if k == "float" else 0)
+            return self.op(e, ToInt, x) if k == "bool" else x
+        raise self.unsupported(e, f"attribute .{e.attr} of a {x.type.widen()} value")
 
     def call_isinstance(self, e: ast.Call, name: str):
         if len(e.args) != 2 or e.keywords:

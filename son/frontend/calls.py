@@ -47,6 +47,9 @@ class Calls:
     def expr_Call(self, e):
         if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None for k in e.keywords):
             raise self.unsupported(e, "call with *args or **kwargs")
+        v = self.value_method(e)
+        if v is not None:
+            return v
         fn = self.resolve(e.func)
         name = ast.unparse(e.func)
         handler = _CALLS.get(_key(fn))

@@ -105,9 +105,21 @@ class Names:
             arr = self.read(e.value.id, e.value)
             if isinstance(arr.type, ArrayType) and e.attr == "size":
                 return self.op(e, ArrayLen, arr)
-            raise self.unsupported(e, f"attribute .{e.attr} of a local value")
+            return self.value_attribute(e)
+        if self.is_value(e.value):
+            return self.value_attribute(e)
         obj = self.resolve(e)
         return self.constant_value(obj, ast.unparse(e), e)
+
+    def is_value(self, e: ast.expr) -> bool:
+        """Does ``e`` compute a value (a local, or any expression but a dotted global
+        name), rather than name a module, class or function outside the function?"""
+        root = e
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        if isinstance(root, ast.Name):
+            return root is e and (self.scope.get(e.id) is not None or e.id in self.local_names)
+        return not isinstance(root, ast.Attribute)
 
     def resolve_quiet(self, e: ast.expr):
         try:

@@ -247,6 +247,8 @@ class _Gen:
             args = e(fn, "float", depth) + ("" if op == "neg" else f", {e(fn, 'float', depth)}")
             return f"operator.{op}({args})"
         if form == "special":
+            if r.random() < 0.3 and not self.mixed:
+                return f"({e(fn, 'float', depth)}).{r.choice(['real', 'conjugate()'])}"
             return f"float({r.choice(['inf', '-inf', 'nan', '-0.0', '1e308'])!r})"
         if form == "bin":
             op = _choice(r, FLOAT_BINOPS)
@@ -293,6 +295,8 @@ class _Gen:
             tol = r.choice(["", ", rel_tol=0.5", ", abs_tol=1e-3", f", abs_tol={e(fn, 'float', depth)}"])
             return f"math.isclose({e(fn, 'float', depth)}, {e(fn, 'float', depth)}{tol})"
         if form == "isinstance":
+            if r.random() < 0.3 and not self.mixed:
+                return f"float({e(fn, 'float', depth)}).is_integer()"
             return f"isinstance({e(fn, r.choice(['int', 'float']), depth)}, float)"
         if form in ("cmp", "chain"):
             k = r.choice(["int", "int", "float", "mixed"])
