@@ -58,6 +58,11 @@ def methods(x, n, b):
             + (x + 1).is_integer() + n.conjugate() * 2)
 
 
+def integer_functions(a, b, c):
+    return (math.gcd(a, b) + math.gcd(a, b, c) + math.gcd() + math.gcd(a) + math.lcm(a & 4095, b & 4095)
+            + a.bit_length() + math.isqrt(abs(b) & (2**62 - 1)) + math.factorial(c & 15) + math.lcm())
+
+
 def specials(x):
     return (x < float("inf")) + (x > float("-inf")) + (float("nan") != x) + math.copysign(1.0, float("-0.0"))
 
@@ -83,7 +88,8 @@ CASES = [
     (library_power, ["float", "float"],
      st.tuples(FLOATS, st.one_of(FLOATS, st.sampled_from([-1.0, 0.5, 3.0])))),
     (kinds, ["float", "int", "bool"], st.tuples(FLOATS, INTS, st.booleans())),
-    (methods, ["float", "int", "bool"], st.tuples(FLOATS, st.integers(-2**62, 2**62), st.booleans())),
+    (methods, ["float", "int", "bool"], st.tuples(FLOATS, st.integers(-2**60, 2**60), st.booleans())),
+    (integer_functions, ["int", "int", "int"], st.tuples(INTS, INTS, INTS)),
 ]
 
 
@@ -137,11 +143,25 @@ def test_attributes_of_values():
     ("def f(x: float):\n    return float('one')\n", "could not convert string to float: 'one'"),
     ("def f(x: float):\n    return operator.add(x)\n", "operator.add() takes 2 positional arguments"),
     ("def f(n: int):\n    return n.is_integer()\n", "int has no method is_integer()"),
-    ("def f(n: int):\n    return n.bit_length()\n", "'n' is a local variable"),
+    ("def f(x: float):\n    return math.gcd(x, 2)\n", "math.gcd() takes ints, not float"),
+    ("def f(x: float):\n    return math.isqrt(x)\n", "math.isqrt() takes ints, not float"),
 ])
 def test_refusals_name_the_construct(src, message):
     with pytest.raises(SonSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):
-        son.parse_source("import operator\n" + src, name="f")
+        son.parse_source("import math\nimport operator\n" + src, name="f")
+
+
+def raising(n):
+    return math.factorial(n) + math.isqrt(n)
+
+
+def test_integer_functions_raise_as_cpython():
+    k = son.jit(raising)
+    assert k(10) == raising(10) == 3628803
+    with pytest.raises(ValueError):
+        raising(-1)
+    with pytest.raises(ValueError):
+        k(-1)
 
 
 def test_round_half_to_even_and_its_errors():

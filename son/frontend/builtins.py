@@ -16,7 +16,9 @@
   ``0.0`` to a negative power and a negative base to a fractional one).
 - ``float("inf")`` and other string literals: the float they name.
 - methods and attributes of values: ``x.is_integer()`` of a float, ``x.conjugate()``,
-  ``x.real``, ``x.imag``, ``a.ndim``.
+  ``n.bit_length()``, ``x.real``, ``x.imag``, ``a.ndim``.
+- ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``: CPython's definitions
+  written in Python (``pylib.py``) and inlined.
 - ``isinstance(x, float)`` and ``isinstance(x, np.ndarray)`` (or a tuple of them):
   decided by the lattice (an int-or-float value tests its tag).  Tests against
   ``int`` or ``bool`` are refused: son's int64 may be a Python int or a
@@ -44,6 +46,7 @@ from ..nodes import (
     IsFloat,
     IsInf,
     Mul,
+    Node,
     Not,
     Sub,
     ToFloat,
@@ -52,6 +55,7 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_NODES
 from ..nodes.types import TOP, ArrayType
+from . import pylib
 from .core import _kind
 
 #: ``operator`` function -> the Python expression it computes on its arguments ``a``, ``b``
@@ -149,7 +153,7 @@ class Builtins:
         ``x.conjugate()`` (an int or a float: itself; a bool: its int) on a value; None if
         ``e`` calls no method son knows on a value (it is then resolved as a global)."""
         f = e.func
-        if not (isinstance(f, ast.Attribute) and f.attr in ("is_integer", "conjugate")
+        if not (isinstance(f, ast.Attribute) and f.attr in ("is_integer", "conjugate", "bit_length")
                 and (self.is_value(f.value) or type(self.resolve_quiet(f.value)) in (int, float, bool))):
             return None
         name = ast.unparse(f)
@@ -157,6 +161,10 @@ class Builtins:
             raise self.error(e, f"{name}() takes no arguments", name)
         x = self.expr(f.value)
         k = _kind(x)
+        if f.attr == "bit_length" and k in ("int", "bool", "number"):
+            (x,) = self.int_args(e, name, [x])
+            with kept(x):
+                return self.inline(e, pylib.bit_length, [x])
         if f.attr == "conjugate" and k in ("int", "bool", "float", "number"):
             return self.op(e, ToInt, x) if k == "bool" else x
         if f.attr == "is_integer" and k == "number" and x.type is not TOP:
@@ -182,6 +190,43 @@ class Builtins:
                 return self.con(0.0 if k == "float" else 0)
             return self.op(e, ToInt, x) if k == "bool" else x
         raise self.unsupported(e, f"attribute .{e.attr} of a {x.type.widen()} value")
+
+    def call_pylib(self, e: ast.Call, name: str, fn, arity: int | None = None):
+        """``fn`` from ``pylib`` inlined on the call's int arguments; ``math.gcd`` and
+        ``math.lcm`` of any number of them folded pairwise (``gcd()`` is 0, ``lcm()`` 1).
+        A float argument is refused: CPython raises TypeError for it."""
+        if arity is None:  # gcd, lcm: any number of arguments
+            if len(e.args) != 2:
+                if e.keywords:
+                    raise self.error(e, f"{name}() takes no keyword arguments", name)
+                if not e.args:
+                    return self.con(0 if fn is pylib.gcd else 1)
+                if len(e.args) == 1:
+                    (x,) = self.int_args(e, name, self.args(e, name, 1, 1))
+                    return self.op(e, Abs, self.op(e, ToInt, x) if _kind(x) == "bool" else x)
+                inner = ast.copy_location(ast.Call(e.func, e.args[:2], []), e)
+                return self.expr(ast.copy_location(ast.Call(e.func, [inner, *e.args[2:]], []), e))
+            arity = 2
+        vals = self.int_args(e, name, self.args(e, name, arity, arity))
+        with kept(*vals):
+            return self.inline(e, fn, vals)
+
+    def int_args(self, e: ast.Call, name: str, vals: list[Node]) -> list[Node]:
+        """``vals`` as ints: an int, a bool or a dead value as it is; an int-or-float
+        value after a guard raising CPython's TypeError for a float; a float is a located
+        error."""
+        out = []
+        for v in vals:
+            k = _kind(v)
+            if k == "number" and v.type is not TOP:
+                with kept(*vals, *out):
+                    self.guard(self.op(e, IsFloat, v), TypeError,
+                               "'float' object cannot be interpreted as an integer")
+                    v = self.op(e, ToInt, v, ctrl=self.scope.ctrl)  # an int from here on
+            elif k not in ("int", "bool", "number"):
+                raise self.error(e, f"{name}() takes ints, not {v.type.widen()} (CPython: TypeError)", name)
+            out.append(v)
+        return out
 
     def call_isinstance(self, e: ast.Call, name: str):
         if len(e.args) != 2 or e.keywords:
@@ -222,5 +267,9 @@ BUILTIN_CALLS: dict = {
     round: lambda p, e, n: p.call_round(e, n),
     math.isclose: lambda p, e, n: p.call_isclose(e, n),
     math.pow: lambda p, e, n: p.call_math_pow(e, n),
+    math.gcd: lambda p, e, n: p.call_pylib(e, n, pylib.gcd),
+    math.lcm: lambda p, e, n: p.call_pylib(e, n, pylib.lcm),
+    math.isqrt: lambda p, e, n: p.call_pylib(e, n, pylib.isqrt, 1),
+    math.factorial: lambda p, e, n: p.call_pylib(e, n, pylib.factorial, 1),
     isinstance: lambda p, e, n: p.call_isinstance(e, n),
 }

@@ -169,7 +169,9 @@ class Calls:
         (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
         return self.op(e, cls, x)
 
-    def inline(self, e: ast.Call, fn) -> Node:
+    def inline(self, e: ast.Call, fn, vals: list[Node] | None = None) -> Node:
+        """Parse ``fn``'s body on the caller's control and memory, its parameters bound
+        to the call's arguments (``vals`` when the caller has evaluated them)."""
         if fn in self.stack:
             raise self.error(e, f"recursive call to {fn.__name__}() (son inlines calls; recursion "
                                 "is not supported)", "recursion")
@@ -179,12 +181,15 @@ class Calls:
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
             raise self.error(e, f"{fn.__name__}() has *args, **kwargs or keyword-only parameters",
                              "call")
-        if len(e.args) > len(params):
+        keywords = e.keywords if vals is None else []
+        positional = len(e.args) if vals is None else len(vals)
+        if positional > len(params):
             raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments "
-                                f"({len(e.args)} given)", "call")
-        vals = self.exprs(e.args + [k.value for k in e.keywords])
-        bound = dict(zip(params, vals[:len(e.args)]))
-        for k, v in zip(e.keywords, vals[len(e.args):]):
+                                f"({positional} given)", "call")
+        if vals is None:
+            vals = self.exprs(e.args + [k.value for k in e.keywords])
+        bound = dict(zip(params, vals[:positional]))
+        for k, v in zip(keywords, vals[positional:]):
             if k.arg not in params or k.arg in bound:
                 raise self.error(e, f"{fn.__name__}() got an unexpected or repeated argument "
                                     f"{k.arg!r}", "call")

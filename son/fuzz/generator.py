@@ -189,7 +189,13 @@ class _Gen:
         e = self.expr
         form = _choice(r, [("bin", 10), ("neg", 1), ("abs", 1), ("minmax", 2), ("cast", 2),
                            ("len", 1), ("read", 3), ("cond", 2), ("call", 2), ("pow", 1),
-                           ("floor", 1), ("bool", 1), ("shift", 1), ("round", 1), ("operator", 1)])
+                           ("floor", 1), ("bool", 1), ("shift", 1), ("round", 1), ("operator", 1),
+                           ("intfn", 1)])
+        if form == "intfn" and not self.mixed:
+            i = e(fn, "int", depth)
+            return r.choice([f"math.gcd({i}, {e(fn, 'int', depth)})", f"math.lcm({i} & 1023, 12)",
+                             f"({i}).bit_length()", f"math.isqrt(abs({i}) & 281474976710655)",
+                             f"math.factorial({i} & 15)", f"math.gcd({i})"])
         if form == "shift" and self.mixed:
             form = "bin"
         if form == "round":  # float(): son refuses round() of what may be an int or a float

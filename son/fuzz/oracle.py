@@ -189,7 +189,8 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "
 #: others keep their call inside the hook: ``to_int(math.floor(x))``)
 _CALL_HOOKS = {"abs": "abs", "int": "to_int", "round": "to_int", "math.floor": "to_int",
                "math.ceil": "to_int",
-               "math.trunc": "to_int", "math.fmod": "fmod", "np.fmod": "fmod"}
+               "math.trunc": "to_int", "math.fmod": "fmod", "np.fmod": "fmod",
+               "math.factorial": "wrap", "math.lcm": "wrap", "math.gcd": "wrap"}
 
 
 def _negative_int_constant(e: ast.expr) -> bool:
@@ -265,6 +266,8 @@ class _Instrument(ast.NodeTransformer):
         hook = _CALL_HOOKS.get(func)
         if hook == "abs":
             return _hook("abs", *node.args)
+        if hook == "wrap":  # an int function whose exact result may leave int64
+            return _hook("wrap", node)
         if hook == "fmod" and len(node.args) == 2:
             return _hook("fmod", node.func, *node.args)
         if hook == "to_int":

@@ -1,0 +1,57 @@
+"""CPython's integer functions of ``math`` and ``int.bit_length``, written in the Python
+son compiles and inlined where they are called (``builtins.call_pylib``).
+
+Each computes what CPython's C function computes, on son's int64 (DESIGN.md: a result
+beyond int64 wraps around, as any int arithmetic does; ``gcd`` and ``isqrt`` never
+leave int64 but for ``gcd(-2**63, 0)``), raising CPython's exceptions.  Their loops are
+the graph's loops: SCCP and the kernels see through them like through user code.
+"""
+
+_INT64_MIN = -9223372036854775808
+
+
+def gcd(a, b):
+    a = abs(a)
+    b = abs(b)
+    while b:
+        a, b = b, a % b
+    return a
+
+
+def lcm(a, b):
+    if a == 0 or b == 0:
+        return 0
+    return abs(a // gcd(a, b) * b)
+
+
+def bit_length(n):
+    if n == _INT64_MIN:
+        return 64  # abs() would wrap back to it
+    n = abs(n)
+    k = 0
+    while n:
+        n >>= 1
+        k += 1
+    return k
+
+
+def isqrt(n):
+    if n < 0:
+        raise ValueError("isqrt() argument must be nonnegative")
+    if n == 0:
+        return 0
+    x = 1 << ((bit_length(n) + 1) // 2)  # at least sqrt(n): Newton's steps go down to it
+    while True:
+        y = (x + n // x) // 2
+        if y >= x:
+            return x
+        x = y
+
+
+def factorial(n):
+    if n < 0:
+        raise ValueError("factorial() not defined for negative values")
+    r = 1
+    for i in range(2, n + 1):
+        r *= i
+    return r
