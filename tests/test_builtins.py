@@ -1,5 +1,6 @@
 """Numeric builtins (son/frontend/builtins.py): operator.*, math.degrees/radians, round,
-math.isclose, math.pow, float("inf"), isinstance.  CPython is the oracle in every stage: the
+math.isclose, math.pow, float("inf"), isinstance, divmod and tuples returned by inlined
+functions.  CPython is the oracle in every stage: the
 interpreter on each pipeline's graph and the kernel."""
 
 from __future__ import annotations
@@ -63,6 +64,23 @@ def integer_functions(a, b, c):
             + a.bit_length() + math.isqrt(abs(b) & (2**62 - 1)) + math.factorial(c & 15) + math.lcm())
 
 
+def ordered(a, b):
+    if a < b:
+        return a, b
+    return b, a
+
+
+def tuples(a, b):
+    lo, hi = ordered(a, b)
+    q, r = divmod(a, b)
+    x, (y) = divmod(float(a), 2.5)
+    return lo * 3 + hi + q * 7 + r + x + y
+
+
+def returns_a_pair(a, b):
+    return divmod(a, b)
+
+
 def specials(x):
     return (x < float("inf")) + (x > float("-inf")) + (float("nan") != x) + math.copysign(1.0, float("-0.0"))
 
@@ -90,6 +108,8 @@ CASES = [
     (kinds, ["float", "int", "bool"], st.tuples(FLOATS, INTS, st.booleans())),
     (methods, ["float", "int", "bool"], st.tuples(FLOATS, st.integers(-2**60, 2**60), st.booleans())),
     (integer_functions, ["int", "int", "int"], st.tuples(INTS, INTS, INTS)),
+    (tuples, ["int", "int"], st.tuples(st.integers(-2**40, 2**40), st.integers(-2**40, 2**40))),
+    (returns_a_pair, ["float", "float"], st.tuples(FLOATS, FLOATS)),
 ]
 
 
@@ -153,6 +173,16 @@ def test_refusals_name_the_construct(src, message):
 
 def raising(n):
     return math.factorial(n) + math.isqrt(n)
+
+
+def pair_gcd(a, b):
+    return math.gcd(a, b)
+
+
+def test_gcd_at_the_int64_edge():
+    k = son.jit(pair_gcd)  # abs() before Euclid's loop wrapped -2**63: gcd(1, -2**63) was wrong
+    for args in ((1, -2**63), (-2**63, 6), (2**63 - 1, -2**63), (-2**63, -2**62)):
+        assert k(*args) == pair_gcd(*args)
 
 
 def test_integer_functions_raise_as_cpython():

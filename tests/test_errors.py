@@ -372,7 +372,7 @@ CATALOG = [
         def f(a):
             x = g(a)
             return x
-        """, None, 5, 8, "call", "call of a function that returns a tuple"),
+        """, None, 5, 8, "call", "a call that returns a tuple, where one value is needed"),
     ("python_syntax_error", """
         def f(a):
             x = (1, 2

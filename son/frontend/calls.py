@@ -16,7 +16,24 @@ import types as pytypes
 
 import numpy as np
 
-from ..nodes import GE, LT, Abs, BitOr, Div, IsFinite, IsInf, IsNan, Max, Min, Node, ToFloat, ToInt, kept
+from ..nodes import (
+    GE,
+    LT,
+    Abs,
+    BitOr,
+    Div,
+    FloorDiv,
+    IsFinite,
+    IsInf,
+    IsNan,
+    Max,
+    Min,
+    Mod,
+    Node,
+    ToFloat,
+    ToInt,
+    kept,
+)
 from ..nodes.mathfn import (
     DOMAIN_ERROR,
     INT_OF_NAN,
@@ -170,8 +187,18 @@ class Calls:
         return self.op(e, cls, x)
 
     def inline(self, e: ast.Call, fn, vals: list[Node] | None = None) -> Node:
+        """The value of ``fn``'s call, ``fn`` inlined (``inline_values``); a function
+        that returns a tuple is refused here, where one value is needed."""
+        out = self.inline_values(e, fn, vals)
+        if len(out) != 1:
+            raise self.unsupported(e, "a call that returns a tuple, where one value is needed "
+                                      "(unpack it: a, b = f(x))")
+        return out[0]
+
+    def inline_values(self, e: ast.Call, fn, vals: list[Node] | None = None) -> list[Node]:
         """Parse ``fn``'s body on the caller's control and memory, its parameters bound
-        to the call's arguments (``vals`` when the caller has evaluated them)."""
+        to the call's arguments (``vals`` when the caller has evaluated them); the values
+        it returns (several for ``return a, b``)."""
         if fn in self.stack:
             raise self.error(e, f"recursive call to {fn.__name__}() (son inlines calls; recursion "
                                 "is not supported)", "recursion")
@@ -206,15 +233,31 @@ class Calls:
         sub = type(self)(self.g, self.peephole, src, callee, self.stack, self.pinned,
                              self.learned, self.deps, self.path + (ast.unparse(e.func),))
         out = sub.parse_body()
-        if len(sub.return_values(out)) != 1:
-            out.drop()
-            raise self.unsupported(e, "call of a function that returns a tuple")
+        values = sub.return_values(out)
         self.scope.ctrl = out.ctrl
         self.scope.mem = out.mem
-        v = out.get("$ret")
-        with kept(v):
+        with kept(*values):
             out.drop()
-        return v
+        return values
+
+    def tuple_values(self, e: ast.expr) -> list[Node] | None:
+        """The elements of an expression that gives a tuple: a display ``(a, b)``, a call
+        of a Python function that returns ``a, b`` (inlined), ``divmod(a, b)``; None for
+        any other expression.  Evaluated left to right, each element once."""
+        if isinstance(e, ast.Tuple) and not any(isinstance(x, ast.Starred) for x in e.elts):
+            return self.exprs(e.elts)
+        if not isinstance(e, ast.Call):
+            return None
+        fn = self.resolve_quiet(e.func)
+        if fn is divmod:
+            a, b = self.scalars(e, "divmod", self.args(e, "divmod", 2, 2))
+            with kept(a, b):
+                q = self.arith(e, FloorDiv, a, b)
+                with kept(q):
+                    return [q, self.arith(e, Mod, a, b)]
+        if isinstance(fn, pytypes.FunctionType) and not any(isinstance(x, ast.Starred) for x in e.args):
+            return self.inline_values(e, fn)
+        return None
 
 
 def _key(fn):

@@ -5,17 +5,16 @@ Each computes what CPython's C function computes, on son's int64 (DESIGN.md: a r
 beyond int64 wraps around, as any int arithmetic does; ``gcd`` and ``isqrt`` never
 leave int64 but for ``gcd(-2**63, 0)``), raising CPython's exceptions.  Their loops are
 the graph's loops: SCCP and the kernels see through them like through user code.
+Tested against CPython at the int64 edges (tests/test_builtins.py).
 """
 
 _INT64_MIN = -9223372036854775808
 
 
 def gcd(a, b):
-    a = abs(a)
-    b = abs(b)
-    while b:
+    while b:  # on the signed values: abs() first would wrap -2**63 (gcd(1, -2**63) is 1)
         a, b = b, a % b
-    return a
+    return abs(a)
 
 
 def lcm(a, b):

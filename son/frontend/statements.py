@@ -56,8 +56,8 @@ class Statements:
             v.kill()
 
     def stmt_Assign(self, s):
-        if isinstance(s.value, ast.Tuple) and any(isinstance(t, ast.Tuple) for t in s.targets):
-            vals = self.exprs(s.value.elts)
+        unpacks = any(isinstance(t, ast.Tuple) for t in s.targets)
+        if unpacks and (vals := self.tuple_values(s.value)) is not None:
             with kept(*vals):
                 for t in s.targets:
                     self.assign_tuple(t, vals, s)
@@ -106,10 +106,12 @@ class Statements:
             raise self.unsupported(s.target, "augmented assignment target")
 
     def stmt_Return(self, s):
-        if isinstance(s.value, ast.Tuple) and s.value.elts and not any(
-                isinstance(x, ast.Starred) for x in s.value.elts):
-            vals = self.exprs(s.value.elts)  # ``return a, b``: a Return with several values
-        else:
+        vals = None
+        if s.value is not None and not (isinstance(s.value, ast.Tuple) and not s.value.elts):
+            # ``return a, b``, ``return divmod(a, b)``, ``return f(x)``: a Return with
+            # as many values as the tuple has
+            vals = self.tuple_values(s.value)
+        if vals is None:
             vals = [self.expr(s.value) if s.value is not None else self.con(None)]
         r = self.scope.dup()
         for j, v in enumerate(vals):

@@ -372,6 +372,8 @@ class _Gen:
                 return [f"{a} = {self.expr(fn, self.kind_of(fn, a), ed)}"]
             if self.kind_of(fn, a) == self.kind_of(fn, b) and r.random() < 0.4:
                 return [f"{a}, {b} = {b}, {a}"]
+            if self.kind_of(fn, a) == self.kind_of(fn, b) == "int" and not self.mixed and r.random() < 0.3:
+                return [f"{a}, {b} = divmod({self.expr(fn, 'int', ed)}, {self.expr(fn, 'int', ed)})"]
             return [f"{a}, {b} = {self.expr(fn, self.kind_of(fn, a), ed)}, "
                     f"{self.expr(fn, self.kind_of(fn, b), ed)}"]
         if kind == "store":
