@@ -122,26 +122,22 @@ class Builtins:
     def call_isclose(self, e: ast.Call, name: str):
         a, b = self.scalars(e, name, self.args(e, name, 2, 2, keywords=("rel_tol", "abs_tol")))
         with kept(a, b):
-            tol = {"rel_tol": 1e-09, "abs_tol": 0.0}
             given = {k.arg: self.expr(k.value) for k in e.keywords}
             for v in given.values():
                 if _kind(v) is None:
                     raise self.error(e, f"{name}() tolerances are numbers, not {v.type}", name)
-        with kept(a, b, *given.values()):
-            rt, at = (self.op(e, ToFloat, given[k]) if k in given else self.con(tol[k]) for k in tol)
-        with kept(a, b, rt, at):
+        with _Pins(self, e, a, b, *given.values()) as op:
+            tol = {"rel_tol": 1e-09, "abs_tol": 0.0}
+            rt, at = (op(ToFloat, given[k]) if k in given else self.con(tol[k]) for k in tol)
             zero = self.con(0.0)
-            negative = self.op(e, BitOr, self.op(e, LT, rt, zero), self.op(e, LT, at, zero))
-            self.guard(negative, ValueError, "tolerances must be non-negative")
-            x, y = (self.op(e, ToFloat, v) for v in (a, b))
-        with kept(x, y, rt, at):
-            equal = self.op(e, EQ, x, y)
-            infinite = self.op(e, BitOr, self.op(e, IsInf, x), self.op(e, IsInf, y))
-            diff = self.op(e, Abs, self.op(e, Sub, y, x))
-            within = self.op(e, BitOr, self.op(e, LE, diff, self.op(e, Abs, self.op(e, Mul, rt, y))),
-                             self.op(e, LE, diff, self.op(e, Abs, self.op(e, Mul, rt, x))))
-            within = self.op(e, BitOr, within, self.op(e, LE, diff, at))
-            return self.op(e, BitOr, equal, self.op(e, BitAnd, self.op(e, Not, infinite), within))
+            self.guard(op(BitOr, op(LT, rt, zero), op(LT, at, zero)), ValueError,
+                       "tolerances must be non-negative")
+            x, y = op(ToFloat, a), op(ToFloat, b)
+            diff = op(Abs, op(Sub, y, x))
+            within = op(BitOr, op(BitOr, op(LE, diff, op(Abs, op(Mul, rt, y))),
+                                  op(LE, diff, op(Abs, op(Mul, rt, x)))), op(LE, diff, at))
+            finite = op(Not, op(BitOr, op(IsInf, x), op(IsInf, y)))
+            return op(BitOr, op(EQ, x, y), op(BitAnd, finite, within))
 
     def call_math_pow(self, e: ast.Call, name: str):
         a, b = self.scalars(e, name, self.args(e, name, 2, 2))
@@ -170,9 +166,9 @@ class Builtins:
         if f.attr == "is_integer" and k == "number" and x.type is not TOP:
             raise self.error(e, f"{name}() of a value that may be an int or a float", name)
         if f.attr == "is_integer" and k in ("float", "number"):
-            with kept(x):
-                whole = self.op(e, EQ, self.op(e, MATH_NODES["Trunc"], x, np=True), x)
-                return self.op(e, BitAnd, self.op(e, IsFinite, x), whole)
+            with _Pins(self, e, x) as op:
+                whole = op(EQ, self.op(e, MATH_NODES["Trunc"], x, np=True), x)
+                return op(BitAnd, op(IsFinite, x), whole)
         why = " (CPython 3.11: only floats have is_integer())" if f.attr == "is_integer" else ""
         raise self.error(e, f"{x.type.widen()} has no method {f.attr}(){why}", name)
 
@@ -185,10 +181,10 @@ class Builtins:
             return x
         if isinstance(x.type, ArrayType) and e.attr == "ndim":
             return self.con(1)
-        if e.attr in ("real", "imag") and k in ("int", "bool", "float"):
-            if e.attr == "imag":
-                return self.con(0.0 if k == "float" else 0)
+        if e.attr == "real" and k in ("int", "bool", "float", "number"):
             return self.op(e, ToInt, x) if k == "bool" else x
+        if e.attr == "imag" and k in ("int", "bool", "float"):  # a zero of x's own type
+            return self.con(0.0 if k == "float" else 0)
         raise self.unsupported(e, f"attribute .{e.attr} of a {x.type.widen()} value")
 
     def call_pylib(self, e: ast.Call, name: str, fn, arity: int | None = None):
@@ -247,6 +243,31 @@ class Builtins:
         if k is None and not isinstance(x.type, ArrayType):
             raise self.error(e, f"isinstance() of a {x.type} value", name)
         return self.con(float in classes and k == "float")
+
+
+class _Pins:
+    """``with _Pins(parser, at, *inputs) as op:`` ``op(cls, *ins)`` makes a node with the
+    parser's ``op`` and pins it (and ``inputs``) until the block ends, so a fold in a
+    later node cannot kill an earlier one the expression still uses (``|c|`` of a
+    constant ``c`` is ``c`` itself: folding the ``abs`` node would kill it)."""
+
+    def __init__(self, parser, at, *inputs: Node):
+        self.parser, self.at, self.nodes = parser, at, [n for n in inputs if n is not None]
+
+    def __enter__(self):
+        for n in self.nodes:
+            n.keep()
+        return self
+
+    def __call__(self, cls, *ins: Node, **kw) -> Node:
+        n = self.parser.op(self.at, cls, *ins, **kw)
+        n.keep()
+        self.nodes.append(n)
+        return n
+
+    def __exit__(self, *exc) -> None:
+        for n in self.nodes:
+            n.unkeep()
 
 
 def float_literal(parser, e: ast.Call):

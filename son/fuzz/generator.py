@@ -342,7 +342,7 @@ class _Gen:
     def stmt(self, fn: _Func, depth: int) -> list[str]:
         r = self.rng
         self.budget -= 1
-        opts = [("assign", 8), ("aug", 4), ("tuple", 1), ("store", 2 if fn.arrays else 0),
+        opts = [("assign", 8), ("aug", 4), ("tuple", 2), ("store", 2 if fn.arrays else 0),
                 ("if", 4 if depth > 0 else 0), ("for", 2 if depth > 0 else 0),
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
                 ("return", 1), ("jump", 3 if fn.loops else 0)]
@@ -367,6 +367,13 @@ class _Gen:
                 ops += ["&", "|", "^"]
             return [f"{v} {r.choice(ops)}= {self.expr(fn, k, ed)}"]
         if kind == "tuple":
+            pairs = [h for h in self.helpers if isinstance(h[2], tuple)]
+            if pairs and r.random() < 0.6:  # a, b = h(...): a helper's pair unpacked
+                name, hparams, (k1, k2) = r.choice(pairs)
+                firsts = [v for v in targets if self.kind_of(fn, v) == k1]
+                seconds = [v for v in targets if self.kind_of(fn, v) == k2]
+                if firsts and seconds and (a := r.choice(firsts)) != (b := r.choice(seconds)):
+                    return [f"{a}, {b} = {name}({', '.join(self.expr(fn, k, ed) for k in hparams)})"]
             a, b = r.choice(targets), r.choice(targets)
             if a == b:
                 return [f"{a} = {self.expr(fn, self.kind_of(fn, a), ed)}"]
@@ -392,8 +399,14 @@ class _Gen:
             j = r.choice(["break", "continue"])
             return [f"if {self.expr(fn, 'bool', 2)}:", f"    {j}"] if r.random() < 0.8 else [j]
         # return
-        ret = f"return {self.expr(fn, fn.ret, ed)}"
+        ret = f"return {self.returned(fn, ed)}"
         return [f"if {self.expr(fn, 'bool', 2)}:", f"    {ret}"] if r.random() < 0.8 else [ret]
+
+    def returned(self, fn: _Func, depth: int) -> str:
+        """What a ``return`` gives: a value of the function's kind, or a pair."""
+        if isinstance(fn.ret, tuple):
+            return ", ".join(self.expr(fn, k, depth) for k in fn.ret)
+        return self.expr(fn, fn.ret, depth)
 
     def kind_of(self, fn: _Func, v: str) -> str:
         for k, names in fn.vars.items():
@@ -485,6 +498,8 @@ class _Gen:
         r = self.rng
         params = [r.choice(["int", "int", "float", "bool"]) for _ in range(r.randint(1, 3))]
         ret = r.choice(["int", "float", "bool"])
+        if r.random() < 0.35:  # a pair, unpacked where it is called: a, b = h(...)
+            ret = (r.choice(["int", "float"]), r.choice(["int", "float"]))
         fn = _Func(ret)
         names = []
         for i, k in enumerate(params):
@@ -500,7 +515,7 @@ class _Gen:
         body += ["fuel = 0"]
         self.budget = r.randint(1, 5)
         body += self.block(fn, 2, self.budget)
-        body.append(f"return {self.expr(fn, ret, 2)}")
+        body.append(f"return {self.returned(fn, 2)}")
         self.helpers.append((f"h{idx}", params, ret))
         return lines + _indent(body)
 
