@@ -350,10 +350,15 @@ for _name, _fn in _MATH_UNARY.items():
 for _name in ("Floor", "Ceil", "Trunc", "Rint"):
     PARTIALS[M[_name]] = _zero
 
-# atan2(y, x): d/dy = x / (x^2 + y^2), d/dx = -y / (x^2 + y^2)
+# atan2(y, x): d/dy = x / (x^2 + y^2) = 1 / (x + y * (y / x)), d/dx = -y / (x^2 + y^2) =
+# -1 / (y + x * (x / y)).  Written the second way, an infinite operand gives the limit 0
+# where the first gives inf / inf = nan (son.fuzz seed 10125 i15436: the gradient of
+# atan2(inf, x0 / x0) was nan in reverse mode, 0 in forward mode, where the tangent of
+# x0 / x0 is exactly 0), a zero operand gives 0 the same way (y / 0 is inf), and tiny
+# or huge operands do not underflow or overflow in a square (atan2(1e-300, 1e-300)).
 PARTIALS[M["Atan2"]] = _binary(
-    lambda b, y, x, o: b.node(IEEEDiv, x, b.node(Add, _sq(b, x), _sq(b, y))),
-    lambda b, y, x, o: b.node(Neg, b.node(IEEEDiv, y, b.node(Add, _sq(b, x), _sq(b, y)))))
+    lambda b, y, x, o: _recip(b, b.node(Add, x, b.node(Mul, y, b.node(IEEEDiv, y, x)))),
+    lambda b, y, x, o: b.node(Neg, _recip(b, b.node(Add, y, b.node(Mul, x, b.node(IEEEDiv, x, y))))))
 PARTIALS[M["Hypot"]] = _binary(lambda b, x, y, o: b.node(IEEEDiv, x, o),
                                lambda b, x, y, o: b.node(IEEEDiv, y, o))
 PARTIALS[M["Copysign"]] = _binary(lambda b, x, y, o: b.node(Mul, _sign(b, x), _sign(b, y)), None)
