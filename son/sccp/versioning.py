@@ -84,10 +84,8 @@ class _Plan:
     """What versioning one loop needs; found before anything is changed."""
 
     head: Loop
-    start: Node
-    stop: Node
     nodes: list[Node]
-    checks: list[tuple[OutOfBounds, int | Node, int | Node]]  # (check, stride, base)
+    checks: list[tuple[OutOfBounds, list]]  # (check, its conditions: see _conditions)
     region_exits: list[tuple[Region, int]] = field(default_factory=list)  # a merge's input from the loop
     proj_exits: list[CProj] = field(default_factory=list)  # a projection leaving the loop
     data_uses: list[tuple[Node, int, Node, CProj]] = field(default_factory=list)  # (user, input, value, exit)
@@ -104,7 +102,7 @@ def version_loops(graph: Graph) -> dict:
         if plan is None:
             break
         _apply(graph, plan)
-        done.update(c for c, _, _ in plan.checks)
+        done.update(c for c, _ in plan.checks)
         loops += 1
         checks += len(plan.checks)
     if loops:
@@ -159,11 +157,12 @@ def _plan(s, h, done: set[Node]) -> _Plan | None:
         if type(n) is OutOfBounds and n not in done and not inside(n.inputs[2]) \
                 and all(s.block_of.get(u) is not h for u in n.outputs):
             form = _affine(n.inputs[1], i, inside)
-            if form is not None and _conditions(*form, 0, 0, n.inputs[2]) is not None:
-                checks.append((n, *form))
+            conditions = None if form is None else _conditions(*form, i.inputs[1], stop, n.inputs[2])
+            if conditions is not None:
+                checks.append((n, conditions))
     if not checks:
         return None
-    plan = _Plan(head, i.inputs[1], stop, nodes, checks)
+    plan = _Plan(head, nodes, checks)
     return plan if _exits(s, plan, set(nodes)) else None
 
 
@@ -258,8 +257,8 @@ def _apply(graph: Graph, plan: _Plan) -> None:
             c.add_input(copy.get(x, x) if x is not None else None)
     head = plan.head
     pred = None
-    for check, stride, base in plan.checks:
-        for op, a, b in _conditions(stride, base, plan.start, plan.stop, check.inputs[2]):
+    for _, conditions in plan.checks:
+        for op, a, b in conditions:
             c = op(graph, _build(graph, a), _build(graph, b))
             pred = c if pred is None else BitAnd(graph, pred, c)
     branch = If(graph, head.inputs[1], pred)
@@ -287,7 +286,7 @@ def _apply(graph: Graph, plan: _Plan) -> None:
             p = phis[(x, v)] = Phi(graph, merges[x], v, copy[v])
         u.set_input(j, p)
     false = Constant(graph, constant(False))
-    for check, _, _ in plan.checks:
+    for check, _ in plan.checks:
         copy[check].subsume(false)
 
 
