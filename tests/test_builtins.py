@@ -144,6 +144,21 @@ def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
     check()
 
 
+def bump(a):
+    a[0] += 1.0
+    return a[0]
+
+
+def operator_arguments_once(a):
+    return operator.add(bump(a), 1.0) + operator.neg(bump(a)) + operator.truth(bump(a))
+
+
+def test_an_operator_function_evaluates_each_argument_once():
+    a, b = np.zeros(1), np.zeros(1)
+    assert son.jit(operator_arguments_once)(a) == operator_arguments_once(b)
+    assert a[0] == b[0] == 3.0  # each bump ran once
+
+
 def test_isinstance_of_an_array():
     a = np.arange(3.0)
     assert son.jit(arrays)(a, 1.5) == arrays(a, 1.5) == 2

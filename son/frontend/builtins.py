@@ -79,8 +79,8 @@ class Builtins:
 
     def call_operator(self, e: ast.Call, name: str, fn) -> object:
         form = ast.parse(OPERATOR_FORMS[fn], mode="eval").body
-        names = ["a", "b"][:sum(1 for n in ast.walk(form) if isinstance(n, ast.Name) and n.id in "ab")]
-        self.args(e, name, len(names), len(names))  # the arity check and its message
+        names = ["a", "b"][:sum(1 for n in ast.walk(form) if isinstance(n, ast.Name) and n.id in ("a", "b"))]
+        self.arity(e, name, len(names), len(names))  # each argument is evaluated once, in the form
         if fn is operator.index:
             (x,) = self.exprs(e.args)
             if _kind(x) not in ("int", "bool"):

@@ -81,13 +81,19 @@ class Calls:
             raise self.unsupported(e, "range() outside a for loop")
         raise self.unsupported(e, f"call to {name}()")
 
-    def args(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> list[Node]:
+    def arity(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> None:
+        """Check the call's keywords and its number of positional arguments, evaluating
+        nothing."""
         for k in e.keywords:
             if k.arg not in keywords:
                 raise self.error(e, f"{name}() got an unsupported keyword argument {k.arg!r}", name)
         if not lo <= len(e.args) <= hi:
             want = f"{lo}" if lo == hi else f"{lo} to {hi}"
             raise self.error(e, f"{name}() takes {want} positional arguments ({len(e.args)} given)", name)
+
+    def args(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> list[Node]:
+        """The positional arguments' values, after ``arity``'s checks."""
+        self.arity(e, name, lo, hi, keywords)
         vals = self.exprs(e.args)
         for v in vals:
             if _kind(v) is None and not _is_array(v):
