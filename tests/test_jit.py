@@ -316,8 +316,7 @@ _CHILD = textwrap.dedent("""
     from corpus import horner
     f = son.jit(horner)
     r = f(np.array([1.0, 2.0, 3.0]), 2.0)
-    print(json.dumps({{"r": r, "cache": f.stats["cache"], "hits": f.stats["numba_cache_hits"],
-                      "compile_s": f.stats["compile_s"]}}))
+    print(json.dumps({{"r": r, "cache": f.stats["cache"], "hits": f.stats["numba_cache_hits"]}}))
 """)
 
 
@@ -334,7 +333,6 @@ def test_disk_cache_is_used_by_a_second_process(tmp_path):
     assert first["r"] == second["r"] == 11.0  # ((1 * 2) + 2) * 2 + 3
     assert first["cache"] == "compiled" and first["hits"] == 0
     assert second["cache"] == "disk" and second["hits"] >= 1
-    assert second["compile_s"] < first["compile_s"]
     assert any(p.suffix == ".py" for p in tmp_path.iterdir())
 
 
