@@ -268,11 +268,30 @@ CATALOG = [
             x = 1
             return a.real.imag + x
         """, [float], 3, 11, "attribute", "attribute"),
-    ("tuple_value_assigned", """
+    ("tuple_used_as_a_number", """
         def f(a, b):
             t = (a, b)
-            return a
-        """, None, 2, 8, "tuple", "tuple"),
+            return t - 1
+        """, None, 3, 11, "operator", "unsupported operand type(s) for -: tuple of 2 and int"),
+    ("tuple_of_one_returned", """
+        def f(a, b):
+            t = (a, b)
+            return t[:1]
+        """, None, 3, 4, "a tuple of 1 as the function's result", "a tuple of 1 as"),
+    ("tuple_and_number_merged", """
+        def f(a, b):
+            t = (a, b)
+            if a > b:
+                t = a
+            return t[0]
+        """, None, 5, 11, "variable", "variable 't' holds values of different types"),
+    ("tuple_changes_length_in_a_loop", """
+        def f(a, n: int):
+            t = (a,)
+            for i in range(n):
+                t = t + (a,)
+            return t[0]
+        """, None, 3, 4, "variable", "variable 't' is a tuple of 1 when the loop starts and a tuple of 2"),
     ("list_literal", """
         def f(a):
             xs = [1, 2, 3]
@@ -340,7 +359,7 @@ CATALOG = [
     ("starred_call", """
         def f(a):
             return abs(*a)
-        """, None, 2, 11, "*args", "*args"),
+        """, None, 2, 15, "starred", "son unpacks tuples only"),
     ("complex_literal", """
         def f(a):
             return a + 2j
@@ -371,8 +390,8 @@ CATALOG = [
 
         def f(a):
             x = g(a)
-            return x
-        """, None, 5, 8, "call", "a call that returns a tuple, where one value is needed"),
+            return x / 2
+        """, None, 6, 11, "operator", "unsupported operand type(s) for /"),
     ("python_syntax_error", """
         def f(a):
             x = (1, 2

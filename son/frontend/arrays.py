@@ -14,6 +14,7 @@ import numpy as np
 from ..nodes import LT, ArrayLen, IsFloat, Load, NewArray, Node, OutOfBounds, Store, kept
 from ..nodes.types import ArrayType
 from .core import _is_array, _kind
+from .scope import Pack
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -30,14 +31,22 @@ class Arrays:
                     and e.slice.value in (0, -1):
                 return self.op(e, ArrayLen, arr)
             raise self.unsupported(e, "shape of anything but a 1-D array")
-        arr, idx = self.subscript_parts(e)
+        arr = self.expr(e.value)
+        if isinstance(arr, Pack):
+            return self.tuple_subscript(e, arr)
+        arr, idx = self.subscript_parts(e, arr)
         return self.load(e, arr, idx)
 
-    def subscript_parts(self, e: ast.Subscript) -> tuple[Node, Node]:
+    def subscript_parts(self, e: ast.Subscript, arr: Node | None = None) -> tuple[Node, Node]:
+        """The array and the index of ``arr[idx]`` (``arr`` when already evaluated)."""
         if isinstance(e.slice, (ast.Slice, ast.Tuple)):
             raise self.unsupported(e.slice, "slice" if isinstance(e.slice, ast.Slice)
                                    else "multi-dimensional index")
-        arr, idx = self.exprs([e.value, e.slice])
+        if arr is None:
+            arr, idx = self.exprs([e.value, e.slice])
+        else:
+            with kept(arr):
+                idx = self.expr(e.slice)
         if not _is_array(arr):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       "numpy arrays)", "subscript")

@@ -46,7 +46,7 @@ from ..nodes.mathfn import (
 )
 from .builtins import BUILTIN_CALLS, float_literal
 from .core import _is_array, _kind
-from .scope import Scope
+from .scope import Pack, Scope
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -62,13 +62,22 @@ class Calls:
     """FunctionParser's calls, builtins and math functions (a mixin)."""
 
     def expr_Call(self, e):
-        if any(isinstance(a, ast.Starred) for a in e.args) or any(k.arg is None for k in e.keywords):
-            raise self.unsupported(e, "call with *args or **kwargs")
+        if any(k.arg is None for k in e.keywords):
+            raise self.unsupported(e, "call with **kwargs")
+        if any(isinstance(a, ast.Starred) for a in e.args):
+            return self.starred_call(e)
         v = self.value_method(e)
         if v is not None:
             return v
         fn = self.resolve(e.func)
         name = ast.unparse(e.func)
+        reducer = _REDUCERS.get(_key(fn))
+        if reducer is not None and e.args and (len(e.args) == 1 or reducer == "sum") \
+                and not getattr(e, "son_rebound", False):
+            v = self.expr(e.args[0])
+            if isinstance(v, Pack):
+                return self.reduce_tuple(e, reducer, v)
+            return self.call_on(e, [v], e.args[1:])
         handler = _CALLS.get(_key(fn))
         if handler is not None:
             return handler(self, e, name)
@@ -193,18 +202,9 @@ class Calls:
         return self.op(e, cls, x)
 
     def inline(self, e: ast.Call, fn, vals: list[Node] | None = None) -> Node:
-        """The value of ``fn``'s call, ``fn`` inlined (``inline_values``); a function
-        that returns a tuple is refused here, where one value is needed."""
-        out = self.inline_values(e, fn, vals)
-        if len(out) != 1:
-            raise self.unsupported(e, "a call that returns a tuple, where one value is needed "
-                                      "(unpack it: a, b = f(x))")
-        return out[0]
-
-    def inline_values(self, e: ast.Call, fn, vals: list[Node] | None = None) -> list[Node]:
         """Parse ``fn``'s body on the caller's control and memory, its parameters bound
-        to the call's arguments (``vals`` when the caller has evaluated them); the values
-        it returns (several for ``return a, b``)."""
+        to the call's arguments (``vals`` when the caller has evaluated them); the value
+        it returns (a tuple for ``return a, b``)."""
         if fn in self.stack:
             raise self.error(e, f"recursive call to {fn.__name__}() (son inlines calls; recursion "
                                 "is not supported)", "recursion")
@@ -239,31 +239,40 @@ class Calls:
         sub = type(self)(self.g, self.peephole, src, callee, self.stack, self.pinned,
                              self.learned, self.deps, self.path + (ast.unparse(e.func),))
         out = sub.parse_body()
-        values = sub.return_values(out)
+        value = sub.return_value(out)
         self.scope.ctrl = out.ctrl
         self.scope.mem = out.mem
-        with kept(*values):
+        with kept(value):
             out.drop()
-        return values
+        return value
 
-    def tuple_values(self, e: ast.expr) -> list[Node] | None:
-        """The elements of an expression that gives a tuple: a display ``(a, b)``, a call
-        of a Python function that returns ``a, b`` (inlined), ``divmod(a, b)``; None for
-        any other expression.  Evaluated left to right, each element once."""
-        if isinstance(e, ast.Tuple) and not any(isinstance(x, ast.Starred) for x in e.elts):
-            return self.exprs(e.elts)
-        if not isinstance(e, ast.Call):
-            return None
-        fn = self.resolve_quiet(e.func)
-        if fn is divmod:
-            a, b = self.scalars(e, "divmod", self.args(e, "divmod", 2, 2))
-            with kept(a, b):
-                q = self.arith(e, FloorDiv, a, b)
-                with kept(q):
-                    return [q, self.arith(e, Mod, a, b)]
-        if isinstance(fn, pytypes.FunctionType) and not any(isinstance(x, ast.Starred) for x in e.args):
-            return self.inline_values(e, fn)
-        return None
+    def starred_call(self, e: ast.Call) -> Node:
+        """``f(a, *p)``: the arguments evaluated left to right, a tuple's elements spliced
+        in; then the call on those values."""
+        return self.call_on(e, self.spliced(e.args), [])
+
+    def call_on(self, e: ast.Call, vals: list[Node], rest: list[ast.expr]) -> Node:
+        """The call ``e`` with its first positional arguments already evaluated to ``vals``
+        (each bound to a temporary the call reads) and ``rest`` the ones after them."""
+        names = []
+        for v in vals:
+            names.append(self.temp())
+            self.scope.set(names[-1], v)
+        args = [ast.copy_location(ast.Name(n, ast.Load()), e) for n in names]
+        call = ast.copy_location(ast.Call(e.func, args + rest, e.keywords), e)
+        call.son_rebound = True  # its first arguments are evaluated: not again through here
+        v = self.expr(call)
+        with kept(v):
+            for n in names:
+                self.scope.remove(n)
+        return v
+
+    def call_divmod(self, e, name):
+        a, b = self.scalars(e, name, self.args(e, name, 2, 2))
+        with kept(a, b):
+            q = self.arith(e, FloorDiv, a, b)
+            with kept(q):
+                return self.pack([q, self.arith(e, Mod, a, b)])
 
 
 def _key(fn):
@@ -273,6 +282,10 @@ def _key(fn):
     except TypeError:
         return id(fn)
 
+
+#: builtins that take one tuple (``reduce_tuple``)
+_REDUCERS = {len: "len", min: "min", max: "max", sum: "sum", any: "any", all: "all",
+             math.prod: "prod", tuple: "tuple", bool: "bool"}
 
 _CALLS: dict = {
     abs: lambda p, e, n: p.call_unary(e, n, Abs),
@@ -287,6 +300,7 @@ _CALLS: dict = {
     bool: lambda p, e, n: p.call_cast(e, n, "bool"),
     np.bool_: lambda p, e, n: p.call_cast(e, n, "bool"),
     len: lambda p, e, n: p.call_len(e, n),
+    divmod: lambda p, e, n: p.call_divmod(e, n),
     pow: lambda p, e, n: p.call_pow(e, n),
     math.log: lambda p, e, n: p.call_log(e, n),
     math.floor: lambda p, e, n: p.call_rounding(e, n, "Floor"),

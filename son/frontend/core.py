@@ -39,7 +39,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import BOTTOM, MEM, TOP, XCTRL, ArrayType
-from .scope import Scope, flag
+from .scope import Pack, Scope, flag, shape
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
            BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
@@ -55,7 +55,7 @@ _CONSTRUCTS = {
     "Nonlocal": "nonlocal statement", "Delete": "del statement", "Import": "import statement",
     "ImportFrom": "import statement", "JoinedStr": "f-string", "FormattedValue": "f-string",
     "Starred": "starred expression", "List": "list", "Dict": "dict", "Set": "set",
-    "Tuple": "tuple value", "Slice": "slice", "NamedExpr": "assignment expression (:=)",
+    "Slice": "slice", "NamedExpr": "assignment expression (:=)",
     "Match": "match statement", "AsyncFor": "async for", "Attribute": "attribute",
 }
 
@@ -229,7 +229,13 @@ class ParserCore:
 
     def placeholder(self, defined: list[Node]) -> Node | None:
         """A value of the defined values' kind for the paths where a variable is unbound
-        (never observed: reads are guarded by the flag); None for arrays."""
+        (never observed: reads are guarded by the flag); None for arrays.  For tuples of
+        one shape, the tuple of their elements' placeholders."""
+        if defined and isinstance(defined[0], Pack):
+            if any(shape(v) != shape(defined[0]) for v in defined):
+                return None
+            elems = [self.placeholder([v.elems[i] for v in defined]) for i in range(len(defined[0].elems))]
+            return None if None in elems else self.pack(elems)
         t = TOP  # values typed TOP sit on paths the types prove dead: they do not count
         for v in defined:
             t = t.meet(v.type.widen())
@@ -237,6 +243,16 @@ class ParserCore:
         return self.con(zero) if zero is not None else None
 
     def _phi(self, region: Node, vals: list[Node]) -> Node:
+        """The merge of ``vals`` at ``region``.  Tuples of one length merge element by
+        element (a value typed TOP, on a path the types prove dead, stands for any tuple);
+        tuples of different lengths, or a tuple and a number, make a Phi typed BOTTOM,
+        which ``read`` refuses, naming the variable."""
         if all(v is vals[0] for v in vals):
             return vals[0]
+        packs = [v for v in vals if isinstance(v, Pack)]
+        if packs:
+            n = len(packs[0].elems)
+            if all(isinstance(v, Pack) and len(v.elems) == n or v.type is TOP for v in vals):
+                return self.pack([self._phi(region, [v.elems[i] if isinstance(v, Pack) else v
+                                                     for v in vals]) for i in range(n)])
         return self.peep(Phi(self.g, region, *vals))

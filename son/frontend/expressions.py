@@ -44,11 +44,23 @@ from ..nodes import (
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import NONE
 from .core import _SYMBOL, _kind
+from .scope import Pack
 
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
            ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
            ast.LShift: Shl, ast.RShift: Shr}
-_CMPOPS = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE}
+
+
+class In:
+    """``x in p`` (not a node: ``compare`` resolves it on the tuple's elements)."""
+
+
+class NotIn:
+    """``x not in p``."""
+
+
+_CMPOPS = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE,
+           ast.In: In, ast.NotIn: NotIn}
 
 
 class Expressions:
@@ -99,6 +111,8 @@ class Expressions:
 
     def arith(self, at, cls, a: Node, b: Node) -> Node:
         """``a op b`` with its fault guard (zero divisor, negative shift or exponent)."""
+        if isinstance(a, Pack) or isinstance(b, Pack):
+            return self.tuple_arith(at, cls, a, b)
         for x in (a, b):
             if _kind(x) is None:
                 sym = "**" if cls is None else _SYMBOL[cls]
@@ -210,6 +224,8 @@ class Expressions:
             return self.op(at, ToBool, v)
         if v.type is NONE:
             return self.con(False)
+        if isinstance(v, Pack):
+            return self.con(bool(v.elems))
         raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
 
     def short_circuit(self, first: Node, rest, is_and: bool) -> Node:
@@ -240,7 +256,7 @@ class Expressions:
     def expr_Compare(self, e):
         for op in e.ops:
             if type(op) not in _CMPOPS:
-                name = {ast.Is: "'is'", ast.IsNot: "'is not'", ast.In: "'in'", ast.NotIn: "'not in'"}
+                name = {ast.Is: "'is'", ast.IsNot: "'is not'"}
                 raise self.unsupported(e, f"comparison with {name[type(op)]}")
         if len(e.ops) == 1:
             left, right = self.exprs([e.left, e.comparators[0]])
@@ -265,6 +281,10 @@ class Expressions:
         return v
 
     def compare(self, at, cls, a: Node, b: Node) -> Node:
+        if cls in (In, NotIn):
+            return self.contains(at, a, b, cls is NotIn)
+        if isinstance(a, Pack) or isinstance(b, Pack):
+            return self.tuple_compare(at, cls, a, b)
         if _kind(a) is None or _kind(b) is None:
             raise self.error(at, f"unsupported comparison between {a.type.widen()} and "
                                  f"{b.type.widen()}", "comparison")

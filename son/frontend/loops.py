@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Phi, Raise, Sub, kept
 from ..nodes.types import BOTTOM, CTRL, INT
 from .core import assigned_names
-from .scope import Scope, flag
+from .scope import Pack, Scope, describe, flag, shape
 
 
 @dataclass
@@ -41,8 +41,10 @@ class Loops:
 
     def stmt_For(self, s):
         it = s.iter
-        if not (isinstance(it, ast.Call) and self.resolve_quiet(it.func) is range):
-            raise self.unsupported(it, "for loop over anything but range(...)")
+        items = self.tuple_items(it)
+        if items is not None:
+            self.unrolled_for(s, items)
+            return
         if not isinstance(s.target, ast.Name):
             raise self.unsupported(s.target, "for loop target that is not a name")
         if it.keywords or not 1 <= len(it.args) <= 3:
@@ -174,13 +176,45 @@ class Loops:
             self.stmts(s.orelse)
         self.scope = self.merge([self.scope, *ctx.breaks])
 
+    def _carry(self, loop, name: str, v: Pack, phis: dict, assumed: dict) -> Pack:
+        """A tuple carried around ``loop``: a tuple of Phis, one per element (recursively),
+        entered in ``phis`` as ``name#0``, ``name#1``, ..."""
+        elems = []
+        for i, x in enumerate(v.elems):
+            sub = f"{name}#{i}"
+            if isinstance(x, Pack):
+                elems.append(self._carry(loop, sub, x, phis, assumed))
+            else:
+                phis[sub] = Phi(self.g, loop, x, None, assumed=assumed.get(sub))
+                elems.append(phis[sub])
+        return self.pack(elems)
+
+    def _close(self, s, var: str, name: str, pack: Pack, v, phis: dict) -> None:
+        """Give the element Phis of a carried tuple their back-edge values, the elements of
+        ``v``, which must be a tuple of the same shape (else a located error naming ``var``)."""
+        if shape(v) != shape(pack):
+            raise self.error(s, f"variable {var!r} is {describe(shape(pack))} when the loop starts "
+                                f"and {describe(shape(v)) if v is not None else 'unbound'} after its "
+                                "body; son needs one type per variable", "variable")
+        for i, x in enumerate(v.elems):
+            sub = f"{name}#{i}"
+            if isinstance(x, Pack):
+                self._close(s, var, sub, pack.elems[i], x, phis)
+            else:
+                phis[sub].set_input(2, x)
+
     def _loop_once(self, s, cond, prologue, latch, carried, fresh, assumed):
         loop = Loop(self.g, self.scope.ctrl)
         loop.type = loop.compute()
         self.scope.ctrl = loop
         phis: dict[str, Phi] = {}
+        tuples: dict[str, Pack] = {}
         for name in ["$mem", *carried]:
             v = self.scope.mem if name == "$mem" else self.scope.get(name)
+            if isinstance(v, Pack):
+                tuples[name] = self._carry(loop, name, v, phis, assumed)
+                self.scope._bind(name, tuples[name])
+                continue
             p = Phi(self.g, loop, v, None, assumed=assumed.get(name))
             phis[name] = p
             if name == "$mem":
@@ -211,10 +245,14 @@ class Loops:
         back = self.scope
         loop.set_input(2, back.ctrl)
         for name, p in phis.items():
+            if "#" in name:  # a tuple's element: closed with its tuple below
+                continue
             v = back.mem if name == "$mem" else back.get(name)
             if v is None and name.startswith("$def:"):
                 v = self.con(True)  # the body bound the variable on every path to the back edge
             p.set_input(2, v)
+        for name, pack in tuples.items():
+            self._close(s, name, name, pack, back.get(name), phis)
         back.drop()
         self.scope = None
         failed = False

@@ -25,8 +25,8 @@ nodes are built, each peepholed in O(1) amortized.
 The parser is ``FunctionParser``, one class made of a mixin per concept, each in
 its own module: ``core.py`` (node making, guards, scope merging), ``statements.py``,
 ``loops.py``, ``expressions.py`` (operators and their fault guards), ``names.py``
-(name resolution and the record of outside reads), ``arrays.py`` and ``calls.py``
-(builtins, math functions, inlining).  This module holds the class itself and the
+(name resolution and the record of outside reads), ``arrays.py``, ``tuples.py`` and
+``calls.py`` (builtins, math functions, inlining).  This module holds the class itself and the
 entry point ``build_graph``.
 """
 
@@ -50,11 +50,12 @@ from .scope import Scope
 from .signature import param_types
 from .source import FunctionSource
 from .statements import Statements
+from .tuples import Tuples
 
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Calls, Builtins, ParserCore):
+class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Tuples, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
@@ -67,8 +68,8 @@ class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Calls, Built
         self.scope = scope
         self.stack = stack + (src.pyfunc,)
         self.returns: list[Scope] = []
-        #: (number of values, statement) of each way out of the function, as ``returns``
-        self.arities: list[tuple[int, ast.AST]] = []
+        #: (shape of the value, statement) of each way out of the function, as ``returns``
+        self.arities: list[tuple[tuple | None, ast.AST]] = []
         self.loops: list[_LoopContext] = []
         self._tmp = 0
         self._locals: set[str] | None = None

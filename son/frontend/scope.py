@@ -11,12 +11,15 @@ be unbound the scope also holds its definedness flag (``flag(name)``), and
 reading it is guarded by ``if not flag: raise UnboundLocalError``, which is
 exactly what CPython does.  ``undefined`` keeps the names for which no flag
 can be made (arrays: there is no placeholder array value).
+
+``Pack`` is the other frontend-only node: a tuple value, its inputs the elements
+(son/frontend/tuples.py); it never reaches the finished graph.
 """
 
 from __future__ import annotations
 
 from ..nodes import Node
-from ..nodes.types import BOTTOM
+from ..nodes.types import BOTTOM, TupleType
 
 
 def flag(name: str) -> str:
@@ -103,3 +106,35 @@ class Scope(Node):
         self.unkeep()
         if self.is_unused() and self.inputs is not None:
             self.kill()
+
+
+class Pack(Node):
+    """A tuple of values while parsing: ``inputs[0]`` is None, the elements follow.
+    Never value-numbered (two equal tuples may be bound to different variables and
+    it does not matter which one a read finds)."""
+
+    __slots__ = ()
+    is_gvn = False
+
+    def __init__(self, graph, *elems: Node):
+        super().__init__(graph, None, *elems)
+
+    @property
+    def elems(self) -> list[Node]:
+        return self.inputs[1:]
+
+    @property
+    def label(self) -> str:
+        return "Pack"
+
+    def compute(self):
+        return TupleType(x.type for x in self.inputs[1:])
+
+
+def shape(v: Node):
+    """None for a single value, else the tuple of its elements' shapes."""
+    return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
+
+
+def describe(s) -> str:
+    return "a single value" if s is None else f"a tuple of {len(s)}"

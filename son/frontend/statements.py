@@ -11,12 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..nodes import Node, Not, Raise, kept
-from .scope import Scope
-
-
-def _ret(j: int) -> str:
-    """The scope variable holding a return's ``j``-th value."""
-    return "$ret" if j == 0 else f"$ret:{j}"
+from .scope import Pack, Scope, describe, shape
 
 
 class Statements:
@@ -28,7 +23,7 @@ class Statements:
         if not self.dead(self.scope):
             self.scope.set("$ret", self.con(None))
             self.returns.append(self.scope)
-            self.arities.append((1, self.src.tree.body[-1]))  # falling off the end: None
+            self.arities.append((None, self.src.tree.body[-1]))  # falling off the end: None
         else:
             self.scope.drop()
         self.scope = None
@@ -56,24 +51,10 @@ class Statements:
             v.kill()
 
     def stmt_Assign(self, s):
-        unpacks = any(isinstance(t, ast.Tuple) for t in s.targets)
-        if unpacks and (vals := self.tuple_values(s.value)) is not None:
-            with kept(*vals):
-                for t in s.targets:
-                    self.assign_tuple(t, vals, s)
-            return
         v = self.expr(s.value)
         with kept(v):
             for t in s.targets:
                 self.assign(t, v)
-
-    def assign_tuple(self, target, vals, s):
-        if not isinstance(target, ast.Tuple):
-            raise self.unsupported(s.value, "tuple value")
-        if len(target.elts) != len(vals):
-            raise self.error(target, f"cannot unpack {len(vals)} values into {len(target.elts)} targets")
-        for t, v in zip(target.elts, vals):
-            self.assign(t, v)
 
     def stmt_AnnAssign(self, s):
         if s.value is not None:
@@ -86,8 +67,8 @@ class Statements:
             with kept(v):
                 arr, idx = self.subscript_parts(target)
                 self.store(target, arr, idx, v)
-        elif isinstance(target, ast.Tuple):
-            raise self.unsupported(target, "tuple unpacking of a non-tuple value")
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            self.unpack(target, v, target)
         else:
             raise self.unsupported(target, f"assignment to {type(target).__name__.lower()}")
 
@@ -106,32 +87,37 @@ class Statements:
             raise self.unsupported(s.target, "augmented assignment target")
 
     def stmt_Return(self, s):
-        vals = None
-        if s.value is not None and not (isinstance(s.value, ast.Tuple) and not s.value.elts):
-            # ``return a, b``, ``return divmod(a, b)``, ``return f(x)``: a Return with
-            # as many values as the tuple has
-            vals = self.tuple_values(s.value)
-        if vals is None:
-            vals = [self.expr(s.value) if s.value is not None else self.con(None)]
+        v = self.expr(s.value) if s.value is not None else self.con(None)
         r = self.scope.dup()
-        for j, v in enumerate(vals):
-            r.set(_ret(j), v)
+        r.set("$ret", v)
         self.returns.append(r)
-        self.arities.append((len(vals), s))
+        self.arities.append((shape(v), s))
         self.scope.ctrl = self.xctrl()
 
-    def return_values(self, out: Scope) -> list[Node]:
-        """The values the merged exit scope ``out`` returns: one, or a tuple's elements.
-        Every ``return`` of a function gives the same number of values (a typed graph has one
-        result type), else ``SonSyntaxError`` at the first that differs."""
-        k, first = self.arities[0] if self.arities else (1, None)
+    def return_value(self, out: Scope) -> Node:
+        """The value the merged exit scope ``out`` returns (a ``Pack`` for a tuple).  Every
+        ``return`` of a function gives a value of one shape (a typed graph has one result
+        type), else ``SonSyntaxError`` at the first that differs."""
+        k, first = self.arities[0] if self.arities else (None, None)
         for n, s in self.arities:
             if n != k:
-                what = lambda m: "a single value" if m == 1 else f"a tuple of {m}"
-                raise self.error(s, f"this return gives {what(n)} but the return at line "
-                                 f"{first.lineno + self.src.line0} gives {what(k)}; son needs one "
+                raise self.error(s, f"this return gives {describe(n)} but the return at line "
+                                 f"{first.lineno + self.src.line0} gives {describe(k)}; son needs one "
                                  "result type", "return")
-        return [out.get(_ret(j)) for j in range(k)]
+        return out.get("$ret")
+
+    def return_values(self, out: Scope) -> list[Node]:
+        """The values a Return of the whole function carries: the value, or a returned
+        tuple's elements.  A Return of one value gives that value and a Return of several
+        gives a tuple, so a result that is a tuple of fewer than two elements, or a tuple
+        nested in the result, is refused."""
+        v = self.return_value(out)
+        if not isinstance(v, Pack):
+            return [v]
+        if len(v.elems) < 2 or any(isinstance(x, Pack) for x in v.elems):
+            what = "a tuple nested in" if len(v.elems) >= 2 else f"a tuple of {len(v.elems)} as"
+            raise self.unsupported(self.arities[0][1], f"{what} the function's result")
+        return v.elems
 
     def stmt_If(self, s):
         cond = self.truth(self.expr(s.test), s.test)

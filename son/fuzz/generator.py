@@ -117,6 +117,7 @@ class _Func:
         self.vars: dict[str, list[str]] = {k: [] for k in KINDS}
         self.arrays: list[tuple[str, str]] = []      # (name, dtype) readable arrays
         self.mutable: list[str] = []                  # locals that statements may assign
+        self.pairs: list[tuple[str, tuple[str, str]]] = []  # tuple locals: (name, element kinds)
         self.loops = 0
         self.fresh = 0
 
@@ -130,6 +131,8 @@ class _Gen:
         self.budget = 0
         #: some programs let an int variable take float values (the frontend's 'number' kind)
         self.mixed = rng.random() < 0.1
+        #: main's int and float parameters unannotated (drawn by ``main``)
+        self.untyped = False
 
     # ------------------------------------------------------------------ expressions
     def expr(self, fn: _Func, kind: str, depth: int) -> str:
@@ -140,6 +143,13 @@ class _Gen:
 
     def leaf(self, fn: _Func, kind: str) -> str:
         r = self.rng
+        holding = [(t, ks) for t, ks in fn.pairs if kind in ks]
+        if holding and r.random() < 0.2:  # an element of a tuple local
+            t, ks = r.choice(holding)
+            j = ks.index(kind) if ks[0] != ks[1] else r.randint(0, 1)
+            if ks[0] == ks[1] and not self.mixed and r.random() < 0.3:  # an index known at run time
+                return f"{t}[{r.choice(fn.vars['int'] or ['1'])} % 2]"
+            return f"{t}[{r.choice([str(j), str(j - 2)])}]"
         names = fn.vars[kind]
         if names and r.random() < 0.7:
             return r.choice(names)
@@ -190,7 +200,12 @@ class _Gen:
         form = _choice(r, [("bin", 10), ("neg", 1), ("abs", 1), ("minmax", 2), ("cast", 2),
                            ("len", 1), ("read", 3), ("cond", 2), ("call", 2), ("pow", 1),
                            ("floor", 1), ("bool", 1), ("shift", 1), ("round", 1), ("operator", 1),
-                           ("intfn", 1)])
+                           ("intfn", 1), ("tuple", 1)])
+        ints = [t for t, ks in fn.pairs if ks == ("int", "int")]
+        if form == "tuple" and ints:
+            t = r.choice(ints)
+            return r.choice([f"sum({t})", f"min({t})", f"max({t})", f"len({t})", f"sum({t}, 1)",
+                             f"math.prod({t})"])
         if form == "intfn" and not self.mixed:
             i = e(fn, "int", depth)
             return r.choice([f"math.gcd({i}, {e(fn, 'int', depth)})", f"math.lcm({i} & 1023, 12)",
@@ -296,7 +311,13 @@ class _Gen:
         r = self.rng
         e = self.expr
         form = _choice(r, [("cmp", 8), ("chain", 2), ("not", 2), ("andor", 3), ("isnan", 1),
-                           ("cast", 1), ("call", 1), ("isclose", 1), ("isinstance", 1)])
+                           ("cast", 1), ("call", 1), ("isclose", 1), ("isinstance", 1), ("tuple", 1)])
+        exact = [(t, ks) for t, ks in fn.pairs if "float" not in ks]
+        if form == "tuple" and exact and not (self.mixed or self.untyped):  # identity never matters
+            t, ks = r.choice(exact)
+            if r.random() < 0.4:
+                return f"({e(fn, r.choice(ks), depth)} {r.choice(['in', 'not in'])} {t})"
+            return f"({t} {r.choice(COMPARES)} {self.pair(fn, ks, depth)})"
         if form == "isclose":
             tol = r.choice(["", ", rel_tol=0.5", ", abs_tol=1e-3", f", abs_tol={e(fn, 'float', depth)}"])
             return f"math.isclose({e(fn, 'float', depth)}, {e(fn, 'float', depth)}{tol})"
@@ -345,7 +366,7 @@ class _Gen:
         opts = [("assign", 8), ("aug", 4), ("tuple", 2), ("store", 2 if fn.arrays else 0),
                 ("if", 4 if depth > 0 else 0), ("for", 2 if depth > 0 else 0),
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
-                ("return", 1), ("jump", 3 if fn.loops else 0)]
+                ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0)]
         kind = _choice(r, opts)
         ed = r.randint(1, 3)
         targets = [v for v in fn.mutable]
@@ -383,6 +404,8 @@ class _Gen:
                 return [f"{a}, {b} = divmod({self.expr(fn, 'int', ed)}, {self.expr(fn, 'int', ed)})"]
             return [f"{a}, {b} = {self.expr(fn, self.kind_of(fn, a), ed)}, "
                     f"{self.expr(fn, self.kind_of(fn, b), ed)}"]
+        if kind == "pair":
+            return self.pair_stmt(fn, depth, ed)
         if kind == "store":
             a, dt = r.choice(fn.arrays)
             k = "int" if dt == "int64" else r.choice(["float", "float", "int"])
@@ -401,6 +424,46 @@ class _Gen:
         # return
         ret = f"return {self.returned(fn, ed)}"
         return [f"if {self.expr(fn, 'bool', 2)}:", f"    {ret}"] if r.random() < 0.8 else [ret]
+
+    def pair(self, fn: _Func, ks: tuple[str, str], depth: int) -> str:
+        """A tuple expression with elements of kinds ``ks``."""
+        r = self.rng
+        same = [t for t, k in fn.pairs if k == ks]
+        x = r.random()
+        if same and x < 0.25:
+            return r.choice(same)
+        if same and x < 0.4:
+            return (f"({r.choice(same)} if {self.expr(fn, 'bool', 1)} else "
+                    f"({self.expr(fn, ks[0], depth)}, {self.expr(fn, ks[1], depth)}))")
+        if same and ks[0] == ks[1] and x < 0.5:
+            t = r.choice(same)
+            return f"({t}[1], {t}[0])" if r.random() < 0.5 else f"(({t} + {t})[1:3])"
+        helpers = [h for h in self.helpers if h[2] == ks]
+        if helpers and x < 0.65:
+            name, hparams, _ = r.choice(helpers)
+            return f"{name}({', '.join(self.expr(fn, k, depth) for k in hparams)})"
+        return f"({self.expr(fn, ks[0], depth)}, {self.expr(fn, ks[1], depth)})"
+
+    def pair_stmt(self, fn: _Func, depth: int, ed: int) -> list[str]:
+        """A statement on a tuple local: rebind it, unpack it, loop over it."""
+        r = self.rng
+        t, ks = r.choice(fn.pairs)
+        x = r.random()
+        if x < 0.25 and depth > 0 and ks[0] == ks[1]:  # for v in t: the body once per element
+            v = self.fresh(fn, "e")
+            fn.vars[ks[0]].append(v)
+            fn.loops += 1
+            body = self.block(fn, depth - 1, r.randint(1, 3))
+            fn.loops -= 1
+            fn.vars[ks[0]].remove(v)
+            head = f"for {v} in {r.choice([t, f'reversed({t})', f'{t}[::-1]'])}:"
+            return [head] + _indent(body)
+        if x < 0.45:
+            firsts = [v for v in fn.mutable if self.kind_of(fn, v) == ks[0]]
+            seconds = [v for v in fn.mutable if self.kind_of(fn, v) == ks[1]]
+            if firsts and seconds and (a := r.choice(firsts)) != (b := r.choice(seconds)):
+                return [f"{a}, {b} = {t}"]
+        return [f"{t} = {self.pair(fn, ks, ed)}"]
 
     def returned(self, fn: _Func, depth: int) -> str:
         """What a ``return`` gives: a value of the function's kind, or a pair."""
@@ -523,6 +586,7 @@ class _Gen:
         r = self.rng
         ret = r.choice(["int", "int", "float", "float", "bool"])
         fn = _Func(ret)
+        self.untyped = r.random() < 0.12  # unannotated scalars: unknown-kind ('number') parameters
         params: list[tuple[str, str]] = []
         counts = {"int": r.randint(0, 3), "float": r.randint(0, 2), "bool": r.randint(0, 1),
                   "float64": r.choice([0, 0, 1]), "int64": r.choice([0, 0, 1])}
@@ -549,6 +613,11 @@ class _Gen:
             body.append(f"{v} = {self.expr(fn, k, 2)}")
             fn.vars[k].append(v)
             fn.mutable.append(v)
+        for i in range(r.choice([0, 0, 1, 2])):  # tuple locals, each of one shape for its whole life
+            ks = (r.choice(KINDS), r.choice(KINDS))
+            t = f"pr{i}"
+            body.append(f"{t} = {self.pair(fn, ks, 2)}")
+            fn.pairs.append((t, ks))
         if r.random() < 0.3:  # a constant a loop carries unchanged
             body.append(f"c0 = {r.randint(1, 9)}")
             fn.vars["int"].append("c0")
@@ -565,8 +634,7 @@ class _Gen:
         self.budget = r.randint(3, 14)
         body += self.block(fn, 3, self.budget)
         body.append(f"return {self.expr(fn, ret, 2)}")
-        untyped = r.random() < 0.12  # unannotated scalars: unknown-kind ('number') parameters
-        sig = ", ".join(n if untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
+        sig = ", ".join(n if self.untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
         return [f"def f({sig}):"] + _indent(body), params
 
     # ------------------------------------------------------------------ gradient programs

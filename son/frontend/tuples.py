@@ -1,0 +1,340 @@
+"""Tuples as values: built, bound, merged, indexed, compared and iterated while parsing.
+
+A tuple is a ``Pack``, a frontend-only node (like ``Scope``) whose inputs are its
+elements.  A variable may hold one; a merge of tuples of one shape is the tuple of the
+merged elements (``ParserCore._phi``), a loop carries a tuple as one Phi per element
+(``Loops``), an inlined helper takes and returns them, ``return a, b`` makes a Return
+with two values.  Every use resolves at once to the elements: ``p[0]`` *is* the first
+element's node, ``a, b = p`` binds the elements, ``p + q`` is a new Pack, ``p == q`` a
+conjunction of element comparisons.  So a tuple never reaches the optimized graph, the
+interpreter, the scheduler or a kernel: what the issue calls pack/unpack folding is done
+by construction, the scalar replacement a later pass would otherwise have to do.
+
+CPython compares tuple elements by identity before ``==`` (``t = (math.nan,); t == t``
+is True), which son does not model: comparing two float elements is accepted only where
+one of them is a constant that is not NaN, where identity and ``==`` agree.
+
+O(elements) nodes per operation; a subscript with an index known only at run time is a
+chain of ``len - 1`` branches."""
+
+from __future__ import annotations
+
+import ast
+import math
+import sys
+
+from ..nodes import (
+    EQ,
+    GE,
+    GT,
+    LE,
+    LT,
+    NE,
+    Add,
+    BitAnd,
+    BitOr,
+    Constant,
+    IsFloat,
+    Max,
+    Min,
+    Mul,
+    Node,
+    Not,
+    kept,
+)
+from ..nodes.types import TOP
+from .core import _SYMBOL, _kind
+from .scope import Pack
+
+
+class Tuples:
+    """FunctionParser's tuples (a mixin)."""
+
+    def pack(self, elems: list[Node]) -> Pack:
+        return Pack(self.g, *elems)
+
+    # -- building -------------------------------------------------------------------
+    def expr_Tuple(self, e):
+        return self.pack(self.spliced(e.elts))
+
+    def spliced(self, es: list[ast.expr]) -> list[Node]:
+        """The values of ``es`` left to right, a starred tuple's elements spliced in;
+        earlier values are kept alive while later ones are built."""
+        vals: list[Node] = []
+        try:
+            for x in es:
+                if isinstance(x, ast.Starred):
+                    v = self.expr(x.value)
+                    if not isinstance(v, Pack):
+                        raise self.unsupported(x, f"starred {v.type.widen()} value (son unpacks "
+                                                  "tuples only)")
+                    new = v.elems
+                else:
+                    new = [self.expr(x)]
+                for v in new:
+                    vals.append(v.keep())
+        finally:
+            for v in vals:
+                v.unkeep()
+        return vals
+
+    # -- reading ------------------------------------------------------------------------
+    def tuple_subscript(self, e: ast.Subscript, p: Pack) -> Node:
+        """``p[k]``, ``p[i]`` with an index known at run time, ``p[a:b:c]`` with constant bounds."""
+        n = len(p.elems)
+        if isinstance(e.slice, ast.Slice):
+            bounds = []
+            for b in (e.slice.lower, e.slice.upper, e.slice.step):
+                v = None if b is None else self.expr(b)
+                if v is not None and not (v.type.is_constant and _kind(v) in ("int", "bool")):
+                    raise self.unsupported(b, "tuple slice with a bound that is not a constant int")
+                bounds.append(None if v is None else int(v.type.con))
+            if bounds[2] == 0:
+                self.guard(self.con(True), ValueError, "slice step cannot be zero")
+                return self.pack([])
+            return self.pack(p.elems[slice(*bounds)])
+        with kept(p):
+            i = self.expr(e.slice)
+        k = _kind(i)
+        if k not in ("int", "bool", "number"):
+            raise self.error(e.slice, f"tuple indices must be integers, not {i.type.widen()}", "subscript")
+        if i.type.is_constant and k != "number":
+            j = int(i.type.con)
+            if -n <= j < n:
+                return p.elems[j]
+            self.guard(self.con(True), IndexError, "tuple index out of range")
+            return self.peep(_top(self))
+        return self.select(e, p, i)
+
+    def select(self, at, p: Pack, i: Node) -> Node:
+        """``p[i]`` for an index known at run time: the guards of CPython's faults, then a
+        chain of branches on ``i == k or i == k - len(p)``, merged (Phis)."""
+        elems, n = p.elems, len(p.elems)
+        with kept(p, i):
+            if i.type.kind == "number":
+                self.guard(self.op(at, IsFloat, i), TypeError, "tuple indices must be integers or "
+                                                               "slices, not float")
+            out = self.op(at, BitOr, self.op(at, LT, i, self.con(-n)), self.op(at, GE, i, self.con(n)))
+            self.guard(out, IndexError, "tuple index out of range")
+            if n == 0:
+                return self.peep(_top(self))
+            tmp = self.temp()
+            self.scope.set(tmp, elems[-1])
+            for k in range(n - 2, -1, -1):
+                hit = self.op(at, BitOr, self.op(at, EQ, i, self.con(k)), self.op(at, EQ, i, self.con(k - n)))
+                t, f = self.branch(hit)
+                other = self.scope.dup()
+                other.ctrl = f
+                self.scope.ctrl = t
+                self.scope.set(tmp, elems[k])
+                self.scope = self.merge([self.scope, other])
+            v = self.scope.get(tmp)
+            with kept(v):
+                self.scope.remove(tmp)
+        return v
+
+    def unpack(self, target: ast.Tuple | ast.List, v: Node, at: ast.AST) -> None:
+        """``a, (b, c) = v``: bind each target to its element, left to right."""
+        if any(isinstance(t, ast.Starred) for t in target.elts):
+            raise self.unsupported(target, "starred assignment target (it makes a list)")
+        if not isinstance(v, Pack):
+            raise self.error(at, f"cannot unpack a {v.type.widen()} value (son unpacks tuples)", "unpack")
+        if len(target.elts) != len(v.elems):
+            raise self.error(target, f"cannot unpack {len(v.elems)} values into {len(target.elts)} "
+                                     "targets", "unpack")
+        with kept(v):
+            for t, x in zip(target.elts, v.elems):
+                self.assign(t, x)
+
+    # -- operators ------------------------------------------------------------------------
+    def tuple_arith(self, at, cls, a: Node, b: Node) -> Node:
+        """``p + q`` (concatenation) and ``p * k``, ``k * p`` with ``k`` a constant int."""
+        if cls is Add and isinstance(a, Pack) and isinstance(b, Pack):
+            return self.pack(a.elems + b.elems)
+        if cls is Mul:
+            p, k = (a, b) if isinstance(a, Pack) else (b, a)
+            if isinstance(p, Pack) and k.type.is_constant and _kind(k) in ("int", "bool"):
+                return self.pack(p.elems * max(int(k.type.con), 0))
+            if isinstance(p, Pack) and _kind(k) in ("int", "bool", "number"):
+                raise self.unsupported(at, "tuple repeated a number of times not known when parsing")
+        sym = "**" if cls is None else _SYMBOL[cls]
+        raise self.error(at, f"unsupported operand type(s) for {sym}: {_name(a)} and {_name(b)}",
+                         "operator")
+
+    def element_eq(self, at, x: Node, y: Node) -> Node:
+        """``x is y or x == y`` for two elements, as CPython compares tuple items."""
+        if isinstance(x, Pack) or isinstance(y, Pack):
+            return self.tuple_compare(at, EQ, x, y)
+        if _kind(x) is None or _kind(y) is None:
+            raise self.error(at, f"unsupported comparison between {x.type.widen()} and "
+                                 f"{y.type.widen()}", "comparison")
+        if _floaty(x) and _floaty(y) and not (_not_nan(x) or _not_nan(y)):
+            raise self.unsupported(at, "comparison of tuples (or 'in') on float elements: CPython "
+                                       "tests identity first, so a NaN may equal itself, which son "
+                                       "does not model")
+        return self.op(at, EQ, x, y)
+
+    def tuple_compare(self, at, cls, a: Node, b: Node) -> Node:
+        """Tuple comparison: ``==``/``!=`` element-wise, orders lexicographic; a tuple is
+        never equal to a number."""
+        if not (isinstance(a, Pack) and isinstance(b, Pack)):
+            if cls in (EQ, NE) and (_kind(a) is not None or _kind(b) is not None):
+                return self.con(cls is NE)
+            raise self.error(at, f"unsupported comparison between {_name(a)} and {_name(b)}",
+                             "comparison")
+        xs, ys = a.elems, b.elems
+        with kept(a, b):
+            if cls in (EQ, NE):
+                r = self.con(len(xs) == len(ys))
+                if len(xs) == len(ys):
+                    for x, y in zip(xs, ys):
+                        with kept(r):
+                            eq = self.element_eq(at, x, y)
+                        r = self.op(at, BitAnd, r, eq)
+                return self.op(at, Not, r) if cls is NE else r
+            # lexicographic: the first pair that differs decides, else the lengths do
+            r = self.con({LT: len(xs) < len(ys), LE: len(xs) <= len(ys), GT: len(xs) > len(ys),
+                          GE: len(xs) >= len(ys)}[cls])
+            for x, y in reversed(list(zip(xs, ys))):
+                with kept(r):
+                    same = self.element_eq(at, x, y).keep()
+                    order = self.compare(at, cls, x, y).keep()
+                    keep = self.op(at, BitAnd, same, r).keep()
+                    decide = self.op(at, BitAnd, self.op(at, Not, same), order).keep()
+                r = self.op(at, BitOr, keep, decide)
+                for v in (same, order, keep, decide):
+                    v.unkeep()
+            return r
+
+    def contains(self, at, x: Node, p: Node, negate: bool) -> Node:
+        """``x in p`` for a tuple ``p``: any element equal to ``x``."""
+        if not isinstance(p, Pack):
+            raise self.unsupported(at, f"'in' on a {p.type.widen()} value (son tests membership "
+                                       "in tuples)")
+        r = self.con(False)
+        with kept(x, p):
+            for y in p.elems:
+                with kept(r):
+                    eq = self.element_eq(at, x, y)
+                r = self.op(at, BitOr, r, eq)
+        return self.op(at, Not, r) if negate else r
+
+    # -- builtins -------------------------------------------------------------------------
+    def reduce_tuple(self, e: ast.Call, name: str, p: Pack) -> Node:
+        """``len``, ``sum``, ``min``, ``max``, ``any``, ``all``, ``math.prod``, ``bool`` and ``tuple``
+        of one tuple argument (``sum``'s ``start`` and ``prod``'s as keyword or second argument)."""
+        xs = p.elems
+        with kept(p):
+            if name == "len":
+                return self.con(len(xs))
+            if name == "tuple":
+                return p
+            if name == "bool":
+                return self.con(bool(xs))
+            if name in ("any", "all"):
+                r = self.con(name == "all")
+                for x in xs:
+                    with kept(r):
+                        t = self.truth(x, e)
+                    r = self.op(e, BitOr if name == "any" else BitAnd, r, t)
+                return r
+            if name in ("min", "max"):
+                if not xs:
+                    self.guard(self.con(True), ValueError, f"{name}() iterable argument is empty")
+                    return self.peep(_top(self))
+                acc = xs[0]
+                for x in xs[1:]:
+                    acc = self.op(e, Min if name == "min" else Max, acc, x)
+                return acc
+            if name in ("sum", "prod"):
+                if name == "sum" and sys.version_info >= (3, 12) and any(_floaty(x) for x in xs):
+                    raise self.unsupported(e, "sum() of floats (Python 3.12 sums them compensated, "
+                                              "which son does not)")
+                cls = Add if name == "sum" else Mul
+                acc = self.con(0 if name == "sum" else 1)
+                start = e.args[1:] + [k.value for k in e.keywords if k.arg == "start"]
+                if start:
+                    acc = self.expr(start[0])
+                for x in xs:
+                    with kept(acc):
+                        acc = self.arith(e, cls, acc, x)
+                return acc
+        raise self.unsupported(e, f"{name}() of a tuple")
+
+    # -- iteration ------------------------------------------------------------------------
+    def tuple_items(self, it: ast.expr) -> list[Node] | None:
+        """The items a ``for`` loop over ``it`` takes when ``it`` is a tuple, or
+        ``enumerate``/``zip``/``reversed`` of tuples (each item a value or a Pack); None
+        when ``it`` is none of these (``range``)."""
+        if isinstance(it, ast.Call) and not self.is_value(it.func):
+            fn = self.resolve_quiet(it.func)
+            if fn is range:
+                return None
+            if fn in (enumerate, zip, reversed):
+                return self._iterator_items(it, fn)
+        v = self.expr(it)
+        if isinstance(v, Pack):
+            return v.elems
+        return self._not_iterable(it, v)
+
+    def _iterator_items(self, it: ast.Call, fn) -> list[Node]:
+        if any(k.arg != "start" or fn is not enumerate for k in it.keywords):
+            raise self.error(it, f"{ast.unparse(it.func)}() got an unsupported keyword argument", "for")
+        start = 0
+        if fn is enumerate and (it.keywords or len(it.args) == 2):
+            s = self.expr((it.args[1:] + [k.value for k in it.keywords])[0])
+            if not (s.type.is_constant and _kind(s) in ("int", "bool")):
+                raise self.unsupported(it, "enumerate() with a start that is not a constant int")
+            start = int(s.type.con)
+        elif fn is not zip and len(it.args) != 1:
+            raise self.error(it, f"{ast.unparse(it.func)}() takes one tuple argument", "for")
+        args = self.spliced(it.args[:1] if fn is enumerate else it.args)
+        for a in args:
+            if not isinstance(a, Pack):
+                self._not_iterable(it, a)
+        if fn is reversed:
+            return list(reversed(args[0].elems))
+        if fn is zip:
+            return [self.pack(list(t)) for t in zip(*(a.elems for a in args))]
+        return [self.pack([self.con(start + j), x]) for j, x in enumerate(args[0].elems)]
+
+    def _not_iterable(self, it, v: Node | None = None):
+        what = f"a {v.type.widen()} value" if v is not None else ast.unparse(it)
+        raise self.unsupported(it, f"for loop over {what} (son iterates over range(...) and tuples)")
+
+    def unrolled_for(self, s: ast.For, items: list[Node]) -> None:
+        """``for x in <tuple>``: the body once per item, ``continue`` joining the next
+        item and ``break`` the code after the loop (as the ``else`` clause is skipped)."""
+        from .loops import _LoopContext
+
+        breaks = []
+        with kept(*items):
+            for x in items:
+                if self.dead(self.scope):
+                    break
+                self.assign(s.target, x)
+                ctx = _LoopContext()
+                self.loops.append(ctx)
+                self.stmts(s.body)
+                self.loops.pop()
+                self.scope = self.merge([self.scope, *ctx.continues])
+                breaks.extend(ctx.breaks)
+            if s.orelse:
+                self.stmts(s.orelse)
+        self.scope = self.merge([self.scope, *breaks])
+
+
+def _name(v: Node) -> str:
+    return f"tuple of {len(v.elems)}" if isinstance(v, Pack) else str(v.type.widen())
+
+
+def _floaty(x: Node) -> bool:
+    return x.type.kind in ("float", "number") or x.type is TOP
+
+
+def _not_nan(x: Node) -> bool:
+    return x.type.is_constant and not (isinstance(x.type.con, float) and math.isnan(x.type.con))
+
+
+def _top(p):
+    return Constant(p.g, TOP)
