@@ -186,6 +186,19 @@ def logsumexp(a):
     return m + math.log(s)
 
 
+def points2d(xs, ys, theta):
+    """Tuples as 2-D points and vectors: rotated, summed, a running minimum."""
+    c, s = math.cos(theta), math.sin(theta)
+    acc = (0.0, 0.0)
+    lo = (math.inf, math.inf)
+    for i in range(len(xs)):
+        p = (xs[i], ys[i])
+        q = (c * p[0] - s * p[1], s * p[0] + c * p[1])
+        acc = (acc[0] + q[0], acc[1] + q[1])
+        lo = (min(lo[0], q[0]), min(lo[1], q[1]))
+    return acc[0] + acc[1] + lo[0] + lo[1]
+
+
 # ====================================================================== inputs
 def _inputs(quick: bool) -> dict:
     """name -> (kernel, fast-size args, CPython-size args, is a loop kernel).  Arrays are
@@ -214,6 +227,7 @@ def _inputs(quick: bool) -> dict:
         "optimistic_constant": (optimistic_constant, (v(big),), (v(small),)),
         "bubble_sort": (bubble_sort, (v(3000 // k),), (v(400),)),
         "logsumexp": (logsumexp, (v(big),), (v(small),)),
+        "points2d": (points2d, (v(big), v(big), 0.3), (v(small), v(small), 0.3)),
     }
 
 

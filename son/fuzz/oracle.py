@@ -154,6 +154,14 @@ class _Runtime:
     def neg(self, a):
         return self.wrap(-a)
 
+    def fold(self, op: str, xs, start):
+        """``sum(xs, start)`` and ``math.prod(xs, start=start)``: a left fold of the
+        operator, each step wrapping as the operator does."""
+        acc = start
+        for x in xs:
+            acc = self.binop(op, acc, x)
+        return acc
+
     def abs(self, a):
         return self.wrap(abs(a))
 
@@ -264,6 +272,10 @@ class _Instrument(ast.NodeTransformer):
             return self.visit(ast.copy_location(expr, node))
         self.generic_visit(node)
         hook = _CALL_HOOKS.get(func)
+        if func in ("sum", "math.prod") and len(node.args) in (1, 2):
+            start = (node.args[1:] + [k.value for k in node.keywords if k.arg == "start"]
+                     or [ast.Constant(0 if func == "sum" else 1)])[0]
+            return _hook("fold", ast.Constant("+" if func == "sum" else "*"), node.args[0], start)
         if hook == "abs":
             return _hook("abs", *node.args)
         if hook == "wrap":  # an int function whose exact result may leave int64

@@ -1,0 +1,179 @@
+"""The fuzz generator's gradient programs (``GradPrograms``, a mixin of its generator)
+and the small pieces both kinds of program share: a function's scope while it is
+written (``Func``), weighted choice and indentation.
+
+A gradient program is a float function of a few float parameters (and maybe an int
+count and a bool) built from *shapes*: an accumulator round a loop whose trip count
+may depend on the input, two coupled accumulators, a value that may become infinite,
+a comparison that picks between expressions, a branch, a math call.  Every shape
+reaches the result, so every part of the program is differentiated.  Each method is
+O(its lines)."""
+
+from __future__ import annotations
+
+import random
+
+KINDS = ("int", "float", "bool")
+
+
+def choice(rng: random.Random, weighted: list[tuple[str, int]]) -> str:
+    return rng.choices([w[0] for w in weighted], [w[1] for w in weighted])[0]
+
+
+def indent(lines: list[str]) -> list[str]:
+    return ["    " + s for s in lines]
+
+
+class Func:
+    """Scope of one function being generated: variables by kind, loop depth."""
+
+    def __init__(self, ret: str):
+        self.ret = ret
+        self.vars: dict[str, list[str]] = {k: [] for k in KINDS}
+        self.arrays: list[tuple[str, str]] = []      # (name, dtype) readable arrays
+        self.mutable: list[str] = []                  # locals that statements may assign
+        self.pairs: list[tuple[str, tuple[str, str]]] = []  # tuple locals: (name, element kinds)
+        self.loops = 0
+        self.fresh = 0
+
+
+class GradPrograms:
+    """The generator's gradient programs (a mixin: ``rng``, ``expr``, ``block`` and
+    ``fresh`` are the generator's)."""
+
+    def grad_main(self) -> tuple[list[str], list[tuple[str, str]]]:
+        """A gradient program's ``f`` (see the module docstring) and its parameters."""
+        r = self.rng
+        fn = Func("float")
+        params = [(f"x{i}", "float") for i in range(r.choice([1, 1, 2, 2, 3]))]
+        if r.random() < 0.5:
+            params.append(("n0", "int"))
+        if r.random() < 0.15:
+            params.append(("p0", "bool"))
+        r.shuffle(params)
+        for name, k in params:
+            fn.vars[k].append(name)
+        body = ["fuel = 0"]
+        made: list[str] = []
+        for _ in range(r.randint(1, 3)):
+            shape = choice(r, [("acc", 6), ("coupled", 2), ("inf", 2), ("cmp", 2), ("branch", 2),
+                                ("math", 2)])
+            lines, v = getattr(self, f"grad_{shape}")(fn)
+            body += lines
+            fn.vars["float"].append(v)  # an int-started accumulator too: int or float at run time
+            fn.mutable.append(v)
+            made.append(v)
+        self.budget = r.choice([0, 0, 1, 2, 3])  # a few ordinary statements among the shapes
+        if self.budget:
+            body += self.block(fn, 2, self.budget)
+        terms = made + r.sample([p for p, k in params if k == "float"], r.choice([0, 0, 1]))
+        r.shuffle(terms)
+        if r.random() < 0.2:
+            terms.append(self.expr(fn, "float", 2))
+        ret = terms[0]
+        for t in terms[1:]:  # every shape reaches the result
+            ret += f" {r.choice(['+', '+', '*', '-'])} {t}"
+        body.append(f"return {ret}")
+        untyped = r.random() < 0.15  # unannotated: son's 'number' kind, specialized on the call
+        sig = ", ".join(n if untyped and k != "bool" else f"{n}: {k}" for n, k in params)
+        return [f"def f({sig}):"] + indent(body), params
+
+    def _x(self, fn: Func) -> str:
+        return self.rng.choice([v for v in fn.vars["float"] if v.startswith("x")])
+
+    def _grad_loop(self, fn: Func, body: list[str]) -> list[str]:
+        """``body`` (which may read the loop variable ``i{k}`` named by ``{i}``) in a short
+        loop: a literal range, ``range(n0)``, a counted while loop or two nested ranges."""
+        r = self.rng
+        iv = self.fresh(fn, "i")
+        body = [s.replace("{i}", iv) for s in body]
+        kinds = ["range", "range", "while", "nested"] + (["param"] if "n0" in fn.vars["int"] else [])
+        kind = r.choice(kinds)
+        if r.random() < 0.2:  # an early exit
+            body = body + [f"if {iv} > 1:", f"    {r.choice(['break', 'continue'])}"]
+        if kind == "range":
+            return [f"for {iv} in range({r.randint(2, 4)}):"] + indent(body)
+        if kind == "param":
+            return [f"for {iv} in range(n0):"] + indent(body)
+        if kind == "while":
+            # the count first: a 'continue' must not skip it
+            return [f"{iv} = 0", f"while {iv} < {r.randint(2, 4)}:"] + indent([f"{iv} += 1"] + body)
+        jv = self.fresh(fn, "j")
+        inner = [f"for {jv} in range({r.randint(1, 3)}):"] + indent(body)
+        return [f"for {iv} in range(2):"] + indent(inner)
+
+    def grad_acc(self, fn: Func) -> tuple[list[str], str]:
+        """An accumulator started at an int literal, updated with a float in a loop."""
+        r = self.rng
+        acc, x = self.fresh(fn, "acc"), self._x(fn)
+        y = self._x(fn)
+        updates = [f"{acc} = {acc} * {x}", f"{acc} = {acc} / {x}", f"{acc} = {x} / {acc} + {x}",
+                   f"{acc} = max({x} * {{i}}, 1)", f"{acc} = min({acc}, 10) * {x}",
+                   f"{acc} = abs({acc}) * {x}", f"{acc} = {acc} * {acc} + {x}", f"{acc} = {acc} ** 2 + {x}",
+                   f"{acc} *= {x}", f"{acc} = {acc} + {y} * {{i}}", f"{acc} = math.sin({acc}) * {x}",
+                   f"{acc} = max({acc}, {x}) - {y}", f"{acc} = min({acc} * {x}, {acc} + {y})",
+                   f"{acc} = {acc} * {x} + 1", f"{acc} = {acc} - {y} / ({x} + 4.5)"]
+        step = [r.choice(updates) for _ in range(r.choice([1, 1, 2]))]
+        x = r.random()
+        if x < 0.35:  # the two arms of an if: a float update and an int one
+            cond = r.choice(["{i} % 2 == 0", f"{self._x(fn)} > {r.choice(['0.5', '-0.3', '1.2'])}",
+                             f"{acc} > {r.choice(['1', '2.5', '-1'])}"]
+                            + (["p0"] if "p0" in fn.vars["bool"] else []))
+            other = f"{acc} = {acc} + {r.choice(['1', '2', '-1'])}"
+            step = [f"if {cond}:"] + indent(step) + ["else:", f"    {other}"]
+        start = r.choice(["1", "1", "3", "-2", "2", "0.5"])
+        return [f"{acc} = {start}"] + self._grad_loop(fn, step), acc
+
+    def grad_coupled(self, fn: Func) -> tuple[list[str], str]:
+        """Two int-started accumulators that feed each other."""
+        r = self.rng
+        p, q, x = self.fresh(fn, "acc"), self.fresh(fn, "acc"), self._x(fn)
+        step = r.choice([[f"{p}, {q} = {q} * {x}, {p} + {x}"],
+                         [f"{p} = {p} * {x} + {q}", f"{q} = {q} - {p} * 0.25"],
+                         [f"{q} = max({p}, {q}) * {x}", f"{p} = {p} + 1"]])
+        lines = [f"{p} = {r.choice(['1', '3'])}", f"{q} = {r.choice(['0', '2', '-2'])}"]
+        return lines + self._grad_loop(fn, step), p
+
+    def grad_inf(self, fn: Func) -> tuple[list[str], str]:
+        """An infinite constant: a non-finite partial on a path whose adjoint is zero."""
+        r = self.rng
+        v, x = self.fresh(fn, "u"), self._x(fn)
+        y = self._x(fn)
+        inf = r.choice(["math.inf", "-math.inf"])
+        first = r.choice([f"{v} = {x} * {inf}", f"{v} = {inf} if {x} > 3.0 else {x} * {y}",
+                          f"{v} = min({x} * {inf}, {y})", f"{v} = {x} / 1e-320"])
+        lines = [first]
+        if "n0" in fn.vars["int"] and r.random() < 0.4:
+            lines += ["if n0 > 2:", f"    return {v}"]
+        lines.append(r.choice([f"{v} = 10.0 + float({x} > {v})", f"{v} = float({v} < {y}) * {y}",
+                               f"{v} = {y} if {v} > {x} else {x}", f"{v} = max({v}, {y}) * 0.0 + {x}",
+                               f"{v} = 2.0 * {x} if math.isinf({v}) else {v}"]))
+        return lines, v
+
+    def grad_cmp(self, fn: Func) -> tuple[list[str], str]:
+        """A comparison of floats turned into a float."""
+        r = self.rng
+        v, x, y = self.fresh(fn, "c"), self._x(fn), self._x(fn)
+        return [r.choice([f"{v} = float({x} > {y}) * {x}", f"{v} = {x} if {x} > {y} else {y} * 0.5",
+                          f"{v} = {x} * float({x} > 0.3) + int({y} < {x})",
+                          f"{v} = float({x} <= 1.2) + {y} * float(not {x} > {y})",
+                          f"{v} = abs({x} - {y}) + max({x}, {y})"])], v
+
+    def grad_branch(self, fn: Func) -> tuple[list[str], str]:
+        """A branch on a float: a kink between two smooth pieces."""
+        r = self.rng
+        v, x, y = self.fresh(fn, "b"), self._x(fn), self._x(fn)
+        c = r.choice(["0.5", "-0.2", "1.2", y])
+        return [f"if {x} > {c}:", f"    {v} = {x} * {x} - {y}",
+                f"elif {x} < -{c}:" if c != y else f"elif {x} < {y} - 1.0:", f"    {v} = -{x} * {y}",
+                "else:", f"    {v} = 3 * {x} + 1"], v
+
+    def grad_math(self, fn: Func) -> tuple[list[str], str]:
+        """``math`` calls inside their domain."""
+        r = self.rng
+        v, x, y = self.fresh(fn, "m"), self._x(fn), self._x(fn)
+        return [f"{v} = " + r.choice([f"math.sin({x} * {y})", f"math.exp({x} * 0.5) - {y}",
+                                      f"math.tanh({x}) * {y}", f"math.sqrt({x} * {x} + 0.25)",
+                                      f"math.log(abs({x}) + 0.5)", f"math.atan2({x}, {y})",
+                                      f"math.hypot({x}, {y})", f"abs({x}) ** 1.5", f"math.cos({x}) ** 2",
+                                      f"{x} ** 3 - 2 * {y}"])], v
