@@ -215,21 +215,28 @@ CATALOG = [
             return a[i, j]
         """, [ARR, int, int], 2, 13, "multi-dimensional", "multi-dimensional"),
     ("is_comparison", """
-        def f(a):
-            if a is None:
+        def f(a, b):
+            if a is b:
                 return 0
             return a
-        """, None, 2, 7, "is", "'is'"),
+        """, None, 2, 7, "'is' between values other than none", "'is' between values other than none"),
+    ("optional_and_tuple_merged", """
+        def f(a, b):
+            t = None
+            if a > b:
+                t = (a, b)
+            return t
+        """, None, 5, 11, "variable", "variable 't' holds values of different types"),
     ("is_not_comparison", """
         def f(a, b):
-            return a < b is not None
-        """, None, 2, 11, "is not", "'is not'"),
+            return a < b is not a
+        """, None, 2, 11, "'is' between", "'is' between values other than none"),
     ("in_comparison", """
         def f(a, b):
             if a in b:
                 return 1
             return 0
-        """, [int, ARR], 2, 7, "in", "'in'"),
+        """, [int, ARR], 2, 7, "'in' on a", "'in' on a float64[] value"),
     ("walrus", """
         def f(a):
             if (y := a) > 0:

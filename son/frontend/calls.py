@@ -220,7 +220,7 @@ class Calls:
             raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments "
                                 f"({positional} given)", "call")
         if vals is None:
-            vals = self.exprs(e.args + [k.value for k in e.keywords])
+            vals = self.exprs(e.args + [k.value for k in e.keywords], any_value=True)
         bound = dict(zip(params, vals[:positional]))
         for k, v in zip(keywords, vals[positional:]):
             if k.arg not in params or k.arg in bound:

@@ -26,6 +26,7 @@ from ..nodes import (
     Mod,
     Mul,
     Node,
+    Not,
     Phi,
     Raise,
     Refine,
@@ -38,8 +39,8 @@ from ..nodes import (
     implied_facts,
     kept,
 )
-from ..nodes.types import BOTTOM, MEM, TOP, XCTRL, ArrayType
-from .scope import Pack, Scope, flag, shape
+from ..nodes.types import BOTTOM, MEM, NONE, TOP, XCTRL, ArrayType
+from .scope import Opt, Pack, Scope, flag, shape
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
            BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
@@ -141,7 +142,10 @@ class ParserCore:
         implies, son/nodes/refine.py); a refinement that adds nothing folds away.  Only
         with the peephole: the raw parse is the literal translation.  O(facts *
         variables)."""
-        if not self.peephole.enabled or cond.inputs is None or self.dead(scope):
+        if cond.inputs is None or self.dead(scope):
+            return
+        self.refine_optionals(scope, cond, truth)  # typing, not an optimization: the raw parse too
+        if not self.peephole.enabled:
             return
         facts = implied_facts(cond, truth)
         if not facts:
@@ -158,6 +162,16 @@ class ParserCore:
             if r is not x:
                 for n in names:
                     scope._bind(n, r)  # not set(): the variable's flag stays
+
+    def refine_optionals(self, scope: Scope, cond: Node, truth: bool) -> None:
+        """On the arm where ``cond`` (``x is None``, or its negation) has truth ``truth``,
+        rebind each variable whose value may be None to None or to its value."""
+        negated = type(cond) is Not
+        flag_node = cond.inputs[1] if negated else cond
+        none = truth != negated
+        for name, v in scope.variables().items():
+            if isinstance(v, Opt) and v.is_none is flag_node:
+                scope._bind(name, self.con(None) if none else v.value)
 
     def guard(self, pred: Node, exc: type, message: str) -> bool:
         """``if pred: raise exc(message)``; continue on the false side.
@@ -235,24 +249,44 @@ class ParserCore:
             if any(shape(v) != shape(defined[0]) for v in defined):
                 return None
             elems = [self.placeholder([v.elems[i] for v in defined]) for i in range(len(defined[0].elems))]
-            return None if None in elems else self.pack(elems)
+            return None if None in elems else type(defined[0])(self.g, *elems)
         t = TOP  # values typed TOP sit on paths the types prove dead: they do not count
         for v in defined:
             t = t.meet(v.type.widen())
         zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get("int" if t is TOP else t.kind)
         return self.con(zero) if zero is not None else None
 
+    def optionals(self, vals: list[Node]) -> list[Node] | None:
+        """``vals`` as values that may be None (``Opt``) where None meets numbers in them,
+        else None.  A number ``v`` is ``Opt(False, v)``, None is ``Opt(True, p)`` with
+        ``p`` a placeholder of the numbers' kind."""
+        if not any(isinstance(v, Opt) or v.type is NONE for v in vals):
+            return None
+        numbers = [v.value if isinstance(v, Opt) else v for v in vals
+                   if isinstance(v, Opt) or (v.type.kind is not None and not isinstance(v, Pack))]
+        if not numbers or any(isinstance(v, Pack) and not isinstance(v, Opt) or isinstance(v.type, ArrayType)
+                              for v in vals):
+            return None
+        p = self.placeholder(numbers)
+        if p is None:
+            return None
+        return [v if isinstance(v, Opt) or v.type is TOP
+                else Opt(self.g, self.con(True), p) if v.type is NONE
+                else Opt(self.g, self.con(False), v) for v in vals]
+
     def _phi(self, region: Node, vals: list[Node]) -> Node:
-        """The merge of ``vals`` at ``region``.  Tuples of one length merge element by
+        """The merge of ``vals`` at ``region``.  Tuples of one shape merge element by
         element (a value typed TOP, on a path the types prove dead, stands for any tuple);
-        tuples of different lengths, or a tuple and a number, make a Phi typed BOTTOM,
-        which ``read`` refuses, naming the variable."""
+        None and numbers merge as values that may be None (``optionals``); tuples of
+        different lengths, or a tuple and a number, make a Phi typed BOTTOM, which
+        ``read`` refuses, naming the variable."""
         if all(v is vals[0] for v in vals):
             return vals[0]
+        vals = self.optionals(vals) or vals
         packs = [v for v in vals if isinstance(v, Pack)]
         if packs:
-            n = len(packs[0].elems)
-            if all(isinstance(v, Pack) and len(v.elems) == n or v.type is TOP for v in vals):
-                return self.pack([self._phi(region, [v.elems[i] if isinstance(v, Pack) else v
-                                                     for v in vals]) for i in range(n)])
+            n, s = len(packs[0].elems), shape(packs[0])
+            if all(isinstance(v, Pack) and shape(v) == s or v.type is TOP for v in vals):
+                return type(packs[0])(self.g, *[self._phi(region, [
+                    v.elems[i] if isinstance(v, Pack) else v for v in vals]) for i in range(n)])
         return self.peep(Phi(self.g, region, *vals))

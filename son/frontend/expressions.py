@@ -44,7 +44,7 @@ from ..nodes import (
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import NONE
 from .core import _SYMBOL, _kind
-from .scope import Pack
+from .scope import Opt, Pack
 
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
            ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
@@ -59,24 +59,45 @@ class NotIn:
     """``x not in p``."""
 
 
+class Is:
+    """``x is None`` (only None is compared by identity)."""
+
+
+class IsNot:
+    """``x is not None``."""
+
+
 _CMPOPS = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE,
-           ast.In: In, ast.NotIn: NotIn}
+           ast.In: In, ast.NotIn: NotIn, ast.Is: Is, ast.IsNot: IsNot}
 
 
 class Expressions:
     """FunctionParser's expressions and operators (a mixin)."""
 
     def expr(self, e: ast.expr) -> Node:
+        """The value of ``e`` where a number, tuple or array is needed: one that may be
+        None is read through ``unwrap`` (TypeError where it is None)."""
+        v = self.expr_any(e)
+        return self.unwrap(v, e) if isinstance(v, Opt) else v
+
+    def expr_any(self, e: ast.expr) -> Node:
+        """The value of ``e`` as it is, a value that may be None included (for what
+        binds, returns, merges or tests values: assignments, ``return``, ``is None``)."""
         method = getattr(self, "expr_" + type(e).__name__, None)
         if method is None:
             raise self.unsupported(e)
         return method(e)
 
-    def exprs(self, es: list[ast.expr]) -> list[Node]:
-        """Evaluate left to right, keeping earlier values alive while later ones are built."""
+    def condition(self, e: ast.expr) -> Node:
+        """The truth of ``e`` in a test (None is false)."""
+        return self.truth(self.expr_any(e), e)
+
+    def exprs(self, es: list[ast.expr], any_value: bool = False) -> list[Node]:
+        """Evaluate left to right, keeping earlier values alive while later ones are built;
+        with ``any_value``, values that may be None stay as they are."""
         out = []
         for e in es:
-            out.append(self.expr(e).keep())
+            out.append((self.expr_any(e) if any_value else self.expr(e)).keep())
         for v in out:
             v.unkeep()
         return out
@@ -111,6 +132,8 @@ class Expressions:
 
     def arith(self, at, cls, a: Node, b: Node) -> Node:
         """``a op b`` with its fault guard (zero divisor, negative shift or exponent)."""
+        if a.type is NONE or b.type is NONE:
+            return self.none_operand(at, "operand")
         if isinstance(a, Pack) or isinstance(b, Pack):
             return self.tuple_arith(at, cls, a, b)
         for x in (a, b):
@@ -200,9 +223,9 @@ class Expressions:
         if isinstance(e.op, ast.USub) and isinstance(o, ast.Constant) and type(o.value) is int \
                 and o.value == 1 << 63:
             return self.con(-(1 << 63))  # INT64_MIN written as a literal
-        x = self.expr(e.operand)
         if isinstance(e.op, ast.Not):
-            return self.op(e, Not, self.truth(x, e.operand))
+            return self.op(e, Not, self.condition(e.operand))
+        x = self.expr(e.operand)
         if _kind(x) is None:
             raise self.error(e, f"bad operand type for unary operator: {x.type.widen()}", "operator")
         if isinstance(e.op, ast.USub):
@@ -224,6 +247,10 @@ class Expressions:
             return self.op(at, ToBool, v)
         if v.type is NONE:
             return self.con(False)
+        if isinstance(v, Opt):
+            with kept(v):
+                t = self.truth(v.value, at)
+                return self.op(at, BitAnd, self.op(at, Not, v.is_none), t)
         if isinstance(v, Pack):
             return self.con(bool(v.elems))
         raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
@@ -249,17 +276,13 @@ class Expressions:
         return v
 
     def expr_BoolOp(self, e):
-        first = self.expr(e.values[0])
-        return self.short_circuit(first, [lambda v=v: self.expr(v) for v in e.values[1:]],
+        first = self.expr_any(e.values[0])
+        return self.short_circuit(first, [lambda v=v: self.expr_any(v) for v in e.values[1:]],
                                   isinstance(e.op, ast.And))
 
     def expr_Compare(self, e):
-        for op in e.ops:
-            if type(op) not in _CMPOPS:
-                name = {ast.Is: "'is'", ast.IsNot: "'is not'"}
-                raise self.unsupported(e, f"comparison with {name[type(op)]}")
         if len(e.ops) == 1:
-            left, right = self.exprs([e.left, e.comparators[0]])
+            left, right = self.exprs([e.left, e.comparators[0]], any_value=True)
             return self.compare(e, _CMPOPS[type(e.ops[0])], left, right)
         left = self.expr(e.left)
         # a < b < c: b is evaluated once, c only if a < b
@@ -281,6 +304,18 @@ class Expressions:
         return v
 
     def compare(self, at, cls, a: Node, b: Node) -> Node:
+        if cls in (Is, IsNot):
+            return self.identity(at, a, b, cls is IsNot)
+        if cls in (EQ, NE) and any(isinstance(x, Opt) or x.type is NONE for x in (a, b)):
+            return self.none_equality(at, a, b, cls is NE)
+        with kept(a, b):
+            if isinstance(a, Opt):
+                a = self.unwrap(a, at)
+            with kept(a):
+                if isinstance(b, Opt):
+                    b = self.unwrap(b, at)
+        if a.type is NONE or b.type is NONE:
+            return self.none_operand(at, "comparison")
         if cls in (In, NotIn):
             return self.contains(at, a, b, cls is NotIn)
         if isinstance(a, Pack) or isinstance(b, Pack):
@@ -291,7 +326,7 @@ class Expressions:
         return self.op(at, cls, a, b)
 
     def expr_IfExp(self, e):
-        cond = self.truth(self.expr(e.test), e.test)
+        cond = self.condition(e.test)
         t, f = self.branch(cond)
         tmp = self.temp()
         other = self.scope.dup()
@@ -299,11 +334,11 @@ class Expressions:
         self.scope.ctrl = t
         self.refine(self.scope, cond, True)
         self.refine(other, cond, False)
-        v = self.expr(e.body)  # may replace self.scope
+        v = self.expr_any(e.body)  # may replace self.scope
         self.scope.set(tmp, v)
         then = self.scope
         self.scope = other
-        v = self.expr(e.orelse)
+        v = self.expr_any(e.orelse)
         self.scope.set(tmp, v)
         self.scope = self.merge([then, self.scope])
         v = self.scope.get(tmp)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Phi, Raise, Sub, kept
-from ..nodes.types import BOTTOM, CTRL, INT
+from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
+from ..nodes.types import BOTTOM, CTRL, INT, NONE, Type
 from .core import assigned_names
-from .scope import Pack, Scope, describe, flag, shape
+from .scope import Opt, Pack, Scope, describe, flag, shape
 
 
 @dataclass
@@ -30,12 +30,20 @@ class _TypeAssumptionFailed(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class _Optional:
+    """What a failed attempt learned of a variable that is None on entry to a loop and
+    a number after its body (or the reverse): carry it as a value that may be None,
+    whose value has kind ``kind``."""
+    kind: Type
+
+
 class Loops:
     """FunctionParser's loops (a mixin)."""
 
     def stmt_While(self, s):
         def cond():
-            return self.truth(self.expr(s.test), s.test)
+            return self.condition(s.test)
 
         self.loop(s, cond, None, None, assigned_names(s.body))
 
@@ -142,7 +150,7 @@ class Loops:
             carried, fresh = [], set()
             for n in dict.fromkeys(names):
                 if self.scope.get(n) is None:
-                    if n.startswith("$") or assumed.get(n) is BOTTOM:
+                    if n.startswith("$") or assumed.get(n) is BOTTOM or isinstance(assumed.get(n), _Optional):
                         continue
                     kind = (assumed.get(n) or INT).kind
                     zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(kind)
@@ -177,8 +185,8 @@ class Loops:
         self.scope = self.merge([self.scope, *ctx.breaks])
 
     def _carry(self, loop, name: str, v: Pack, phis: dict, assumed: dict) -> Pack:
-        """A tuple carried around ``loop``: a tuple of Phis, one per element (recursively),
-        entered in ``phis`` as ``name#0``, ``name#1``, ..."""
+        """A tuple (or a value that may be None) carried around ``loop``: the same of Phis,
+        one per element (recursively), entered in ``phis`` as ``name#0``, ``name#1``, ..."""
         elems = []
         for i, x in enumerate(v.elems):
             sub = f"{name}#{i}"
@@ -187,11 +195,13 @@ class Loops:
             else:
                 phis[sub] = Phi(self.g, loop, x, None, assumed=assumed.get(sub))
                 elems.append(phis[sub])
-        return self.pack(elems)
+        return type(v)(self.g, *elems)
 
     def _close(self, s, var: str, name: str, pack: Pack, v, phis: dict) -> None:
         """Give the element Phis of a carried tuple their back-edge values, the elements of
         ``v``, which must be a tuple of the same shape (else a located error naming ``var``)."""
+        if isinstance(pack, Opt) and v is not None and not isinstance(v, Opt):
+            v = (self.optionals([pack, v]) or [None, v])[1]  # None or a number: as a value that may be None
         if shape(v) != shape(pack):
             raise self.error(s, f"variable {var!r} is {describe(shape(pack))} when the loop starts "
                                 f"and {describe(shape(v)) if v is not None else 'unbound'} after its "
@@ -211,6 +221,12 @@ class Loops:
         tuples: dict[str, Pack] = {}
         for name in ["$mem", *carried]:
             v = self.scope.mem if name == "$mem" else self.scope.get(name)
+            learned = assumed.get(name)
+            if isinstance(learned, _Optional) and not isinstance(v, Opt):
+                zero = self.placeholder([self.con({"int": 0, "float": 0.0, "bool": False}
+                                                  .get(learned.kind.kind, 0))])
+                v = Opt(self.g, self.con(v.type is NONE), zero if v.type is NONE else v)
+                self.scope._bind(name, v)
             if isinstance(v, Pack):
                 tuples[name] = self._carry(loop, name, v, phis, assumed)
                 self.scope._bind(name, tuples[name])
@@ -244,18 +260,23 @@ class Loops:
             self.guard(self.peep(Never(self.g)), RuntimeError, "left an infinite loop")
         back = self.scope
         loop.set_input(2, back.ctrl)
+        failed = False
         for name, p in phis.items():
             if "#" in name:  # a tuple's element: closed with its tuple below
                 continue
             v = back.mem if name == "$mem" else back.get(name)
             if v is None and name.startswith("$def:"):
                 v = self.con(True)  # the body bound the variable on every path to the back edge
+            optional = _becomes_optional(p.inputs[1], v) if name != "$mem" else None
+            if optional is not None:  # None on one side, a number on the other: parse again
+                assumed[name] = optional
+                failed = True
+                continue
             p.set_input(2, v)
         for name, pack in tuples.items():
             self._close(s, name, name, pack, back.get(name), phis)
         back.drop()
         self.scope = None
-        failed = False
         for name, p in phis.items():
             if p.inputs is None or p.inputs[2] is None:
                 continue
@@ -289,3 +310,18 @@ class Loops:
             loop.set_input(2, f)
             self.exit(Raise(self.g, t, mem, RuntimeError, "left an infinite loop"))
         return exit_scope, ctx
+
+
+def _becomes_optional(entry: Node, back: Node | None) -> _Optional | None:
+    """A loop variable that enters as None and leaves the body a number or a value that
+    may be None, or enters a number and leaves None: what to carry it as."""
+    if back is None or isinstance(entry, Pack):
+        return None
+    number = lambda v: v.type.kind is not None and not isinstance(v, Pack)  # noqa: E731
+    if entry.type is NONE and isinstance(back, Opt):
+        return _Optional(back.value.type.widen())
+    if entry.type is NONE and number(back):
+        return _Optional(back.type.widen())
+    if number(entry) and (back.type is NONE or isinstance(back, Opt)):
+        return _Optional(entry.type.widen())
+    return None

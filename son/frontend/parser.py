@@ -36,7 +36,7 @@ import ast
 
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError
-from ..nodes import CProj, Graph, Node, Proj, Return
+from ..nodes import CProj, Graph, Node, Proj
 from ..nodes.types import Type
 from ..peephole import Peephole
 from .arrays import Arrays
@@ -124,9 +124,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
         scope.set(name, peep.peep(Proj(g, g.start, 2 + i, name)))
     parser = FunctionParser(g, peep, src, scope, deps=deps)
     out = parser.parse_body()
-    rets = parser.return_values(out)
-    if not parser.dead(out):
-        parser.exit(Return(g, out.ctrl, out.mem, *rets))
+    parser.exit_returns(out)
     out.drop()
     for c in parser.pinned:
         c.unkeep()

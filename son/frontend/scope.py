@@ -131,10 +131,36 @@ class Pack(Node):
         return TupleType(x.type for x in self.inputs[1:])
 
 
+class Opt(Pack):
+    """A value that may be None, while parsing: the elements are ``[is_none, value]``
+    (``value`` a placeholder of its kind where ``is_none`` holds).  Made where None and
+    a number merge (``ParserCore._phi``); merged, carried by loops and passed like a
+    tuple of two, and read through ``Tuples.unwrap`` (a TypeError where it is None)."""
+
+    __slots__ = ()
+
+    @property
+    def is_none(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def value(self) -> Node:
+        return self.inputs[2]
+
+    @property
+    def label(self) -> str:
+        return "Opt"
+
+
 def shape(v: Node):
-    """None for a single value, else the tuple of its elements' shapes."""
+    """None for a single value, "optional" for a value that may be None, else the
+    tuple of its elements' shapes."""
+    if isinstance(v, Opt):
+        return "optional"
     return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
 
 
 def describe(s) -> str:
+    if s == "optional":
+        return "a value that may be None"
     return "a single value" if s is None else f"a tuple of {len(s)}"

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast
 
-from ..nodes import Node, Not, Raise, kept
-from .scope import Pack, Scope, describe, shape
+from ..nodes import Node, Not, Raise, Return, kept
+from .scope import Opt, Pack, Scope, describe, shape
 
 
 class Statements:
@@ -51,14 +51,14 @@ class Statements:
             v.kill()
 
     def stmt_Assign(self, s):
-        v = self.expr(s.value)
+        v = self.expr_any(s.value)
         with kept(v):
             for t in s.targets:
                 self.assign(t, v)
 
     def stmt_AnnAssign(self, s):
         if s.value is not None:
-            self.assign(s.target, self.expr(s.value))
+            self.assign(s.target, self.expr_any(s.value))
 
     def assign(self, target: ast.expr, v: Node) -> None:
         if isinstance(target, ast.Name):
@@ -75,6 +75,8 @@ class Statements:
     def stmt_AugAssign(self, s):
         if isinstance(s.target, ast.Name):
             cur = self.read(s.target.id, s.target)
+            if isinstance(cur, Opt):
+                cur = self.unwrap(cur, s.target)
             new = self.binop(s, type(s.op), cur, s.value)  # may replace self.scope
             self.scope.set(s.target.id, new)
         elif isinstance(s.target, ast.Subscript):
@@ -87,7 +89,7 @@ class Statements:
             raise self.unsupported(s.target, "augmented assignment target")
 
     def stmt_Return(self, s):
-        v = self.expr(s.value) if s.value is not None else self.con(None)
+        v = self.expr_any(s.value) if s.value is not None else self.con(None)
         r = self.scope.dup()
         r.set("$ret", v)
         self.returns.append(r)
@@ -112,15 +114,37 @@ class Statements:
         gives a tuple, so a result that is a tuple of fewer than two elements, or a tuple
         nested in the result, is refused."""
         v = self.return_value(out)
-        if not isinstance(v, Pack):
+        if isinstance(v, Pack) and not isinstance(v, Opt) and any(isinstance(x, Opt) for x in v.elems):
+            raise self.unsupported(self.arities[0][1], "a tuple holding a value that may be None as "
+                                                       "the function's result")
+        if not isinstance(v, Pack) or isinstance(v, Opt):
             return [v]
         if len(v.elems) < 2 or any(isinstance(x, Pack) for x in v.elems):
             what = "a tuple nested in" if len(v.elems) >= 2 else f"a tuple of {len(v.elems)} as"
             raise self.unsupported(self.arities[0][1], f"{what} the function's result")
         return v.elems
 
+    def exit_returns(self, out: Scope) -> None:
+        """Hook the function's way out to Stop: a Return of its value (of a tuple's
+        elements); for a value that may be None, a Return of None where it is None and a
+        Return of the value elsewhere."""
+        rets = self.return_values(out)
+        if self.dead(out):
+            return
+        if not isinstance(rets[0], Opt):
+            self.exit(Return(self.g, out.ctrl, out.mem, *rets))
+            return
+        opt = rets[0]
+        self.scope = out
+        with kept(opt):
+            t, f = self.branch(opt.is_none)
+            with kept(t, f):
+                self.exit(Return(self.g, t, out.mem, self.con(None)))
+                self.exit(Return(self.g, f, out.mem, opt.value))
+        self.scope = None
+
     def stmt_If(self, s):
-        cond = self.truth(self.expr(s.test), s.test)
+        cond = self.condition(s.test)
         t, f = self.branch(cond)
         other = self.scope.dup()
         other.ctrl = f
@@ -139,7 +163,7 @@ class Statements:
             if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
                 raise self.unsupported(s.msg, "assert message that is not a string literal")
             msg = s.msg.value
-        ok = self.truth(self.expr(s.test), s.test)
+        ok = self.condition(s.test)
         self.guard(self.op(s, Not, ok), AssertionError, msg)
 
     def stmt_Raise(self, s):

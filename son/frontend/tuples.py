@@ -42,9 +42,9 @@ from ..nodes import (
     Not,
     kept,
 )
-from ..nodes.types import TOP
+from ..nodes.types import NONE, TOP
 from .core import _SYMBOL, _kind
-from .scope import Pack
+from .scope import Opt, Pack
 
 
 class Tuples:
@@ -70,7 +70,7 @@ class Tuples:
                                                   "tuples only)")
                     new = v.elems
                 else:
-                    new = [self.expr(x)]
+                    new = [self.expr_any(x)]
                 for v in new:
                     vals.append(v.keep())
         finally:
@@ -137,6 +137,8 @@ class Tuples:
         """``a, (b, c) = v``: bind each target to its element, left to right."""
         if any(isinstance(t, ast.Starred) for t in target.elts):
             raise self.unsupported(target, "starred assignment target (it makes a list)")
+        if isinstance(v, Opt):
+            v = self.unwrap(v, at)
         if not isinstance(v, Pack):
             raise self.error(at, f"cannot unpack a {v.type.widen()} value (son unpacks tuples)", "unpack")
         if len(target.elts) != len(v.elems):
@@ -145,6 +147,51 @@ class Tuples:
         with kept(v):
             for t, x in zip(target.elts, v.elems):
                 self.assign(t, x)
+
+    # -- None ---------------------------------------------------------------------------
+    def unwrap(self, v: Opt, at) -> Node:
+        """The value of ``v`` where it is used as a number: CPython's TypeError where it is
+        None (the guard rebinds the variables holding ``v`` to the value after it)."""
+        with kept(v):
+            self.guard(v.is_none, TypeError, "'NoneType' object used as a value")
+        return v.value
+
+    def none_operand(self, at, what: str) -> Node:
+        """An operator with None as an operand: CPython's TypeError when (and only if) it
+        is reached; a value for the code after (dead)."""
+        self.guard(self.con(True), TypeError, f"unsupported {what} type: 'NoneType'")
+        return self.peep(_top(self))
+
+    def is_none(self, v: Node) -> Node:
+        """Whether ``v`` is None: its flag, or a constant."""
+        return v.is_none if isinstance(v, Opt) else self.con(v.type is NONE)
+
+    def identity(self, at, a: Node, b: Node, negate: bool) -> Node:
+        """``a is None``, ``None is a`` (and ``is not``); identity of anything else is
+        not modelled."""
+        if a.type is not NONE and b.type is not NONE:
+            raise self.unsupported(at, "'is' between values other than None (son compares "
+                                       "identity only with None)")
+        r = self.is_none(b if a.type is NONE else a)
+        return self.op(at, Not, r) if negate else r
+
+    def none_equality(self, at, a: Node, b: Node, negate: bool) -> Node:
+        """``a == b`` where one side is or may be None: both None, or neither and equal
+        (a number never equals None)."""
+        with kept(a, b):
+            na, nb = self.is_none(a).keep(), self.is_none(b).keep()
+            r = self.op(at, BitAnd, na, nb)
+            va = a.value if isinstance(a, Opt) else a
+            vb = b.value if isinstance(b, Opt) else b
+            if va.type is not NONE and vb.type is not NONE:
+                with kept(r):
+                    both = self.op(at, BitAnd, self.op(at, Not, na), self.op(at, Not, nb))
+                    with kept(both):
+                        eq = self.compare(at, EQ, va, vb)
+                    r = self.op(at, BitOr, r, self.op(at, BitAnd, both, eq))
+            na.unkeep()
+            nb.unkeep()
+        return self.op(at, Not, r) if negate else r
 
     # -- operators ------------------------------------------------------------------------
     def tuple_arith(self, at, cls, a: Node, b: Node) -> Node:

@@ -14,6 +14,7 @@ from .arith import Binary, Constant, Unary
 from .control import CFGNode, CProj, If, Loop, Phi, Proj, Raise, Region, Return, Start, Stop, XCtrl
 from .memory import Load, NewArray, Store
 from .node import Node
+from .types import BOTTOM, NONE, TOP
 
 _INLINE_DEPTH = 12
 
@@ -183,7 +184,23 @@ def ir(graph, types: bool = False) -> str:
     return "\n".join(line[2:] for line in lines)
 
 
+def _result(graph) -> str:
+    """The result type: ``float | None`` where some Returns give None and the others a
+    value of one kind (a function that returns a value or None)."""
+    rets = graph.returns()
+    if len(rets) > 1 and all(len(r.values) == 1 for r in rets):
+        ts = [r.values[0].type for r in rets]
+        if NONE in ts:
+            t = TOP
+            for x in ts:
+                if x is not NONE:
+                    t = t.meet(x)
+            if t is not TOP and t is not BOTTOM:
+                return f"{t} | None"
+    return str(graph.return_type)
+
+
 def format_graph(graph, types: bool = False) -> str:
     params = ", ".join(f"{n}: {t}" for n, t in graph.params)
-    head = f"def {graph.name}({params}) -> {graph.return_type}:"
+    head = f"def {graph.name}({params}) -> {_result(graph)}:"
     return "\n".join([head, *_Printer(graph, types).run()])

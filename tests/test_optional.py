@@ -1,0 +1,152 @@
+"""Values that may be None (son/frontend/scope.py ``Opt``, son/frontend/tuples.py): None
+merged with numbers at branches and loops, tested with ``is None``/``is not None``/``==``,
+refined on each arm, read as numbers behind CPython's TypeError, returned by helpers and
+by the compiled function itself (a Return of None and a Return of the value).  CPython
+is the oracle in every stage: the interpreter on each pipeline's graph (the raw parse
+included) and the kernel."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import run_both, run_python
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import son
+from son.errors import SonSyntaxError
+
+FLOATS = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                   st.sampled_from([0.5, 1.5, -2.5, -0.0, 0.0]))
+ARRAYS = st.lists(st.sampled_from([0.0, 1.5, -2.0, 3.0, 3.0, np.nan]), max_size=6).map(np.array)
+
+
+def find(a, x):
+    for i in range(len(a)):
+        if a[i] == x:
+            return i
+    return None
+
+
+def position_or_minus_one(a, x):
+    j = find(a, x)
+    if j is None:
+        return -1
+    return j * 10 + (j is not None)
+
+
+def largest(a):
+    best = None
+    for i in range(len(a)):
+        if best is None or a[i] > best:
+            best = a[i]
+    return best
+
+
+def defaults(x, flag):
+    y = None
+    if flag:
+        y = x
+    z = y if y is not None else 3.0
+    w = y or 5.0
+    return z + w + (y == None) + 2 * (y != x) + 4 * (None == y)  # noqa: E711 - the == on None is tested
+
+
+def used_when_none(x, flag):
+    y = x if flag else None
+    return y * 2.0
+
+
+def reset_in_loop(a):
+    last = None
+    count = 0
+    for i in range(len(a)):
+        if a[i] < 0.0:
+            last = None
+        elif last is None or a[i] != last:
+            last = a[i]
+            count += 1
+    return count * 100 + (last is None)
+
+
+def early_exit(x, n):
+    r = None
+    k = 0
+    while k < n:
+        k += 1
+        if x * k > 10.0:
+            r = k
+            break
+    if r is None:
+        return -1.0
+    return x * r
+
+
+def none_in_tuples(x, flag):
+    p = (x, None) if flag else (x, 2.0)
+    q = p[1]
+    return p[0] + (0.0 if q is None else q)
+
+
+CASES = [
+    (find, ["float64[]", "float"], st.tuples(ARRAYS, st.sampled_from([1.5, 3.0, 7.0]))),
+    (position_or_minus_one, ["float64[]", "float"], st.tuples(ARRAYS, st.sampled_from([1.5, 3.0, 7.0]))),
+    (largest, ["float64[]"], st.tuples(ARRAYS)),
+    (defaults, ["float", "bool"], st.tuples(FLOATS, st.booleans())),
+    (used_when_none, ["float", "bool"], st.tuples(FLOATS, st.booleans())),
+    (reset_in_loop, ["float64[]"], st.tuples(ARRAYS)),
+    (early_exit, ["float", "int"], st.tuples(FLOATS, st.integers(-1, 12))),
+    (none_in_tuples, ["float", "bool"], st.tuples(FLOATS, st.booleans())),
+]
+
+
+def _argtypes(names):
+    return [np.ndarray if n == "float64[]" else {"float": float, "int": int, "bool": bool}[n] for n in names]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
+def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
+    types = _argtypes(argtypes)
+    graphs = {p: son.optimize(son.parse(fn, argtypes=types), p)[0] for p in ("peephole", "sccp", "combined")}
+    graphs["none"] = son.parse(fn, argtypes=types, peephole=False)
+    kernel = son.jit(fn)
+
+    @settings(max_examples=40, deadline=None)
+    @given(strategy)
+    def check(args):
+        want = run_python(fn, args)
+        for name, g in graphs.items():
+            assert run_both(fn, args, graph=g)[1] == want, name
+        assert run_python(kernel, args) == want, "kernel"
+
+    check()
+
+
+def test_a_function_that_returns_a_value_or_none_prints_so():
+    g = son.parse(largest, argtypes=[np.ndarray])
+    assert str(g).splitlines()[0].endswith("-> float | None:")
+    assert sorted(str(r.values[0].type) for r in g.returns()) == ["None", "float"]
+
+
+def test_gradient_through_a_value_that_may_be_none():
+    def f(x, y):
+        best = None
+        for k in range(3):
+            v = x * k - y
+            if best is None or v > best:
+                best = v
+        return best * x
+
+    assert son.grad(f, argnums=(0, 1))(1.5, 0.5) == pytest.approx((6.0 - 0.5, -1.5))
+
+
+@pytest.mark.parametrize("src, message", [
+    ("def f(x: float, y: float):\n    return x is y\n", "'is' between values other than None"),
+    ("def f(x: float, c: bool):\n    t = None\n    if c:\n        t = (x, x)\n    return t\n",
+     "variable 't' holds values of different types"),
+    ("def f(x: float, c: bool):\n    t = None\n    if c:\n        t = x\n    return t, x\n",
+     "a tuple holding a value that may be None as the function's result"),
+])
+def test_refusals_name_the_construct(src, message):
+    with pytest.raises(SonSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        son.parse_source(src, name="f")
