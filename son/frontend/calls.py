@@ -44,6 +44,7 @@ from ..nodes.mathfn import (
     MathError,
     math_guards,
 )
+from ..nodes.types import NONE
 from .builtins import BUILTIN_CALLS, float_literal
 from .core import _is_array, _kind
 from .scope import Pack, Scope
@@ -104,8 +105,11 @@ class Calls:
         """The positional arguments' values, after ``arity``'s checks."""
         self.arity(e, name, lo, hi, keywords)
         vals = self.exprs(e.args)
-        for v in vals:
-            if _kind(v) is None and not _is_array(v):
+        for i, v in enumerate(vals):
+            if v.type is NONE:  # CPython's TypeError where the call is reached
+                with kept(*vals):
+                    vals[i] = self.none_operand(e, f"argument of {name}()")
+            elif _kind(v) is None and not _is_array(v):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 

@@ -184,12 +184,22 @@ class Loops:
             self.stmts(s.orelse)
         self.scope = self.merge([self.scope, *ctx.breaks])
 
+    def _as_learned(self, name: str, v: Node, assumed: dict) -> Node:
+        """``v``, the value of loop variable (or tuple element) ``name`` on entry, as a value
+        that may be None where a failed attempt learned that it is one."""
+        learned = assumed.get(name)
+        if not isinstance(learned, _Optional) or isinstance(v, Opt):
+            return v
+        zero = self.con({"int": 0, "float": 0.0, "bool": False}.get(learned.kind.kind, 0))
+        return Opt(self.g, self.con(v.type is NONE), zero if v.type is NONE else v)
+
     def _carry(self, loop, name: str, v: Pack, phis: dict, assumed: dict) -> Pack:
         """A tuple (or a value that may be None) carried around ``loop``: the same of Phis,
         one per element (recursively), entered in ``phis`` as ``name#0``, ``name#1``, ..."""
         elems = []
         for i, x in enumerate(v.elems):
             sub = f"{name}#{i}"
+            x = self._as_learned(sub, x, assumed)
             if isinstance(x, Pack):
                 elems.append(self._carry(loop, sub, x, phis, assumed))
             else:
@@ -197,21 +207,34 @@ class Loops:
                 elems.append(phis[sub])
         return type(v)(self.g, *elems)
 
-    def _close(self, s, var: str, name: str, pack: Pack, v, phis: dict) -> None:
+    def _close(self, s, var: str, name: str, pack: Pack, v, phis: dict, assumed: dict) -> bool:
         """Give the element Phis of a carried tuple their back-edge values, the elements of
-        ``v``, which must be a tuple of the same shape (else a located error naming ``var``)."""
+        ``v``, which must be a tuple of the same shape (else a located error naming ``var``).
+        True if an element met None on one side and a number on the other: the loop is
+        parsed again, carrying it as a value that may be None."""
         if isinstance(pack, Opt) and v is not None and not isinstance(v, Opt):
             v = (self.optionals([pack, v]) or [None, v])[1]  # None or a number: as a value that may be None
-        if shape(v) != shape(pack):
+        if not isinstance(v, Pack) or type(v) is not type(pack) or len(v.elems) != len(pack.elems):
             raise self.error(s, f"variable {var!r} is {describe(shape(pack))} when the loop starts "
                                 f"and {describe(shape(v)) if v is not None else 'unbound'} after its "
                                 "body; son needs one type per variable", "variable")
-        for i, x in enumerate(v.elems):
+        failed = False
+        for i, (p, x) in enumerate(zip(pack.elems, v.elems)):
             sub = f"{name}#{i}"
-            if isinstance(x, Pack):
-                self._close(s, var, sub, pack.elems[i], x, phis)
+            if isinstance(p, Pack):
+                failed |= self._close(s, var, sub, p, x, phis, assumed)
+                continue
+            optional = _becomes_optional(p.inputs[1], x)
+            if optional is not None:
+                assumed[sub] = optional
+                failed = True
+            elif isinstance(x, Pack):
+                raise self.error(s, f"variable {var!r} holds a number when the loop starts where it "
+                                    "holds a tuple after its body; son needs one type per variable",
+                                 "variable")
             else:
                 phis[sub].set_input(2, x)
+        return failed
 
     def _loop_once(self, s, cond, prologue, latch, carried, fresh, assumed):
         loop = Loop(self.g, self.scope.ctrl)
@@ -221,12 +244,8 @@ class Loops:
         tuples: dict[str, Pack] = {}
         for name in ["$mem", *carried]:
             v = self.scope.mem if name == "$mem" else self.scope.get(name)
-            learned = assumed.get(name)
-            if isinstance(learned, _Optional) and not isinstance(v, Opt):
-                zero = self.placeholder([self.con({"int": 0, "float": 0.0, "bool": False}
-                                                  .get(learned.kind.kind, 0))])
-                v = Opt(self.g, self.con(v.type is NONE), zero if v.type is NONE else v)
-                self.scope._bind(name, v)
+            if name != "$mem":
+                v = self._as_learned(name, v, assumed)
             if isinstance(v, Pack):
                 tuples[name] = self._carry(loop, name, v, phis, assumed)
                 self.scope._bind(name, tuples[name])
@@ -274,7 +293,7 @@ class Loops:
                 continue
             p.set_input(2, v)
         for name, pack in tuples.items():
-            self._close(s, name, name, pack, back.get(name), phis)
+            failed |= self._close(s, name, name, pack, back.get(name), phis, assumed)
         back.drop()
         self.scope = None
         for name, p in phis.items():

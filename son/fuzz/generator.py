@@ -130,6 +130,12 @@ class _Gen(GradPrograms):
 
     def leaf(self, fn: _Func, kind: str) -> str:
         r = self.rng
+        maybe = [o for o, k in fn.optionals if k == kind]
+        if maybe and r.random() < 0.15:  # a local that may be None, read behind a test
+            o = r.choice(maybe)
+            other = r.choice(fn.vars[kind]) if fn.vars[kind] else self.literal(kind)
+            return r.choice([f"({o} if {o} is not None else {other})", f"({other} if {o} is None else {o})",
+                             f"({o} or {other})", o])
         holding = [(t, ks) for t, ks in fn.pairs if kind in ks]
         if holding and r.random() < 0.2:  # an element of a tuple local
             t, ks = r.choice(holding)
@@ -140,6 +146,10 @@ class _Gen(GradPrograms):
         names = fn.vars[kind]
         if names and r.random() < 0.7:
             return r.choice(names)
+        return self.literal(kind)
+
+    def literal(self, kind: str) -> str:
+        r = self.rng
         if kind == "int":
             return r.choice(INT_LITERALS) if r.random() < 0.5 else str(r.randint(-5, 12))
         if kind == "float":
@@ -300,6 +310,11 @@ class _Gen(GradPrograms):
         form = _choice(r, [("cmp", 8), ("chain", 2), ("not", 2), ("andor", 3), ("isnan", 1),
                            ("cast", 1), ("call", 1), ("isclose", 1), ("isinstance", 1), ("tuple", 1)])
         exact = [(t, ks) for t, ks in fn.pairs if "float" not in ks]
+        if form == "tuple" and fn.optionals and r.random() < 0.4:
+            o, k = r.choice(fn.optionals)
+            return r.choice([f"({o} is None)", f"({o} is not None)", f"({o} == None)",
+                             f"({o} is not None and {o} {r.choice(COMPARES)} {e(fn, k, depth)})",
+                             f"({o} is None or {e(fn, k, depth)} {r.choice(COMPARES)} {o})"])
         if form == "tuple" and exact and not (self.mixed or self.untyped):  # identity never matters
             t, ks = r.choice(exact)
             if r.random() < 0.4:
@@ -353,7 +368,8 @@ class _Gen(GradPrograms):
         opts = [("assign", 8), ("aug", 4), ("tuple", 2), ("store", 2 if fn.arrays else 0),
                 ("if", 4 if depth > 0 else 0), ("for", 2 if depth > 0 else 0),
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
-                ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0)]
+                ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0),
+                ("optional", 2 if fn.optionals else 0)]
         kind = _choice(r, opts)
         ed = r.randint(1, 3)
         targets = [v for v in fn.mutable]
@@ -393,6 +409,11 @@ class _Gen(GradPrograms):
                     f"{self.expr(fn, self.kind_of(fn, b), ed)}"]
         if kind == "pair":
             return self.pair_stmt(fn, depth, ed)
+        if kind == "optional":
+            o, k = r.choice(fn.optionals)
+            return [r.choice([f"{o} = None", f"{o} = {self.expr(fn, k, ed)}",
+                              f"{o} = {self.expr(fn, k, ed)} if {self.expr(fn, 'bool', 1)} else None",
+                              f"{o} = None if {o} is None else {o}"])]
         if kind == "store":
             a, dt = r.choice(fn.arrays)
             k = "int" if dt == "int64" else r.choice(["float", "float", "int"])
@@ -605,6 +626,10 @@ class _Gen(GradPrograms):
             t = f"pr{i}"
             body.append(f"{t} = {self.pair(fn, ks, 2)}")
             fn.pairs.append((t, ks))
+        for i in range(r.choice([0, 0, 0, 1, 2])):  # locals that may be None
+            k = r.choice(KINDS)
+            body.append(f"o{i} = None" if r.random() < 0.6 else f"o{i} = {self.expr(fn, k, 1)}")
+            fn.optionals.append((f"o{i}", k))
         if r.random() < 0.3:  # a constant a loop carries unchanged
             body.append(f"c0 = {r.randint(1, 9)}")
             fn.vars["int"].append("c0")
