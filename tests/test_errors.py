@@ -370,7 +370,17 @@ CATALOG = [
     ("complex_literal", """
         def f(a):
             return a + 2j
-        """, None, 2, 15, "complex", "complex literal"),
+        """, None, 2, 4, "complex number in the function's result", "return its .real and .imag"),
+    ("complex_ordered", """
+        def f(a):
+            z = complex(a, 1.0)
+            return z < 1
+        """, None, 3, 11, "comparison", "not supported between complex numbers"),
+    ("complex_power_not_constant", """
+        def f(a, n: int):
+            z = complex(a, 1.0)
+            return (z ** n).real
+        """, None, 3, 12, "complex power", "not a constant integer"),
     ("list_in_loop_of_the_last_of_two_defs", """
         def f(a):
             x = 1

@@ -12,7 +12,7 @@ import ast
 import numpy as np
 
 from ..nodes import LT, ArrayLen, IsFloat, Load, NewArray, Node, OutOfBounds, Store, kept
-from ..nodes.types import ArrayType
+from ..nodes.types import NONE, ArrayType
 from .core import _is_array, _kind
 from .scope import Pack
 
@@ -50,6 +50,9 @@ class Arrays:
         if not _is_array(arr):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       "numpy arrays)", "subscript")
+        if idx.type is NONE:  # CPython's TypeError where it is reached
+            with kept(arr):
+                idx = self.none_operand(e.slice, "index")
         if _kind(idx) not in ("int", "number"):
             raise self.error(e.slice, f"array index must be an int, not {idx.type.widen()}", "subscript")
         return arr, idx

@@ -57,6 +57,7 @@ from ..nodes.mathfn import MATH_NODES
 from ..nodes.types import TOP, ArrayType
 from . import pylib
 from .core import _kind
+from .scope import Cplx
 
 #: ``operator`` function -> the Python expression it computes on its arguments ``a``, ``b``
 OPERATOR_FORMS: dict = {
@@ -156,6 +157,8 @@ class Builtins:
         if e.args or e.keywords:
             raise self.error(e, f"{name}() takes no arguments", name)
         x = self.expr(f.value)
+        if isinstance(x, Cplx) and f.attr == "conjugate":
+            return self.complex_conjugate(e, x)
         k = _kind(x)
         if f.attr == "bit_length" and k in ("int", "bool", "number"):
             (x,) = self.int_args(e, name, [x])
@@ -176,6 +179,8 @@ class Builtins:
         """``x.real``, ``x.imag`` of an int, float or bool value (CPython: ``True.real`` is 1,
         ``x.imag`` a zero of x's type); ``a.ndim`` of an array (son's arrays are 1-D)."""
         x = self.expr(e.value)
+        if isinstance(x, Cplx):
+            return self.complex_attribute(e, x, e.attr)
         k = _kind(x)
         if x.type is TOP:  # only on paths the graph proves dead: any value will do
             return x

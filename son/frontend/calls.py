@@ -46,8 +46,9 @@ from ..nodes.mathfn import (
 )
 from ..nodes.types import NONE
 from .builtins import BUILTIN_CALLS, float_literal
+from .complexes import COMPLEX_CALLS
 from .core import _is_array, _kind
-from .scope import Pack, Scope
+from .scope import Cplx, Opt, Pack, Scope
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -75,7 +76,11 @@ class Calls:
         reducer = _REDUCERS.get(_key(fn))
         if reducer is not None and e.args and (len(e.args) == 1 or reducer == "sum") \
                 and not getattr(e, "son_rebound", False):
-            v = self.expr(e.args[0])
+            v = self.expr_any(e.args[0])
+            if reducer == "bool" and not e.keywords:
+                return self.truth(v, e)  # None is false, a value that may be None too
+            if isinstance(v, Opt):
+                v = self.unwrap(v, e.args[0])
             if isinstance(v, Pack):
                 return self.reduce_tuple(e, reducer, v)
             return self.call_on(e, [v], e.args[1:])
@@ -109,14 +114,15 @@ class Calls:
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
-            elif _kind(v) is None and not _is_array(v):
+            elif _kind(v) is None and not _is_array(v) and not isinstance(v, Cplx):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 
     def scalars(self, e, name, vals):
         for v in vals:
             if _kind(v) is None:
-                raise self.error(e, f"{name}() takes numbers, not {v.type}", name)
+                what = "a complex number" if isinstance(v, Cplx) else str(v.type)
+                raise self.error(e, f"{name}() takes numbers, not {what}", name)
         return vals
 
     def call_math(self, e, cls, np_flavour: bool, name: str) -> Node:
@@ -190,7 +196,10 @@ class Calls:
         if kind == "float" and len(e.args) == 1 and isinstance(e.args[0], ast.Constant) \
                 and type(e.args[0].value) is str:
             return float_literal(self, e)
-        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        (x,) = self.args(e, name, 1, 1)
+        if kind == "bool" and isinstance(x, Cplx):
+            return self.complex_truth(e, x)
+        self.scalars(e, name, [x])
         if kind == "float":
             return self.op(e, ToFloat, x)
         if kind == "int":
@@ -202,7 +211,10 @@ class Calls:
         return self.arith(e, None, a, b)
 
     def call_unary(self, e, name, cls):
-        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        (x,) = self.args(e, name, 1, 1)
+        if cls is Abs and isinstance(x, Cplx):
+            return self.complex_abs(e, x)
+        self.scalars(e, name, [x])
         return self.op(e, cls, x)
 
     def inline(self, e: ast.Call, fn, vals: list[Node] | None = None) -> Node:
@@ -320,4 +332,5 @@ _CALLS: dict = {
     np.ones: lambda p, e, n: p.call_new_array(e, n, "ones"),
     np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
     **BUILTIN_CALLS,
+    **COMPLEX_CALLS,
 }

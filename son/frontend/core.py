@@ -40,7 +40,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import BOTTOM, MEM, NONE, TOP, XCTRL, ArrayType
-from .scope import Opt, Pack, Scope, flag, shape
+from .scope import Aggregate, Opt, Scope, flag
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
            BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
@@ -70,6 +70,12 @@ def _kind(x: Node) -> str | None:
 
 def _is_array(x: Node) -> bool:
     return isinstance(x.type, ArrayType) or x.type is TOP
+
+
+def _mergeable(v: Node, like: Node) -> bool:
+    """Do ``v`` and the aggregate ``like`` merge element by element: of one class and
+    length (elements that differ, a number and None say, merge in their turn)?"""
+    return type(v) is type(like) and len(v.elems) == len(like.elems)
 
 
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
@@ -245,8 +251,8 @@ class ParserCore:
         """A value of the defined values' kind for the paths where a variable is unbound
         (never observed: reads are guarded by the flag); None for arrays.  For tuples of
         one shape, the tuple of their elements' placeholders."""
-        if defined and isinstance(defined[0], Pack):
-            if any(shape(v) != shape(defined[0]) for v in defined):
+        if defined and isinstance(defined[0], Aggregate):
+            if not all(_mergeable(v, defined[0]) for v in defined):
                 return None
             elems = [self.placeholder([v.elems[i] for v in defined]) for i in range(len(defined[0].elems))]
             return None if None in elems else type(defined[0])(self.g, *elems)
@@ -256,37 +262,41 @@ class ParserCore:
         zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get("int" if t is TOP else t.kind)
         return self.con(zero) if zero is not None else None
 
-    def optionals(self, vals: list[Node]) -> list[Node] | None:
-        """``vals`` as values that may be None (``Opt``) where None meets numbers in them,
-        else None.  A number ``v`` is ``Opt(False, v)``, None is ``Opt(True, p)`` with
-        ``p`` a placeholder of the numbers' kind."""
-        if not any(isinstance(v, Opt) or v.type is NONE for v in vals):
+    def optionals(self, vals: list[Node], live: list[bool] | None = None) -> list[Node] | None:
+        """``vals`` as values that may be None (``Opt``) where None meets numbers among the
+        values of live paths (``live``: the path of each value is not proven dead), else
+        None.  A number ``v`` is ``Opt(False, v)``, None is ``Opt(True, p)`` with ``p`` a
+        placeholder of the numbers' kind; a value of a dead path stays as it is."""
+        live = live or [True] * len(vals)
+        seen = [v for v, ok in zip(vals, live) if ok]
+        if not any(isinstance(v, Opt) or v.type is NONE for v in seen):
             return None
-        numbers = [v.value if isinstance(v, Opt) else v for v in vals
-                   if isinstance(v, Opt) or (v.type.kind is not None and not isinstance(v, Pack))]
-        if not numbers or any(isinstance(v, Pack) and not isinstance(v, Opt) or isinstance(v.type, ArrayType)
-                              for v in vals):
+        numbers = [v.value if isinstance(v, Opt) else v for v in seen
+                   if isinstance(v, Opt) or (v.type.kind is not None and not isinstance(v, Aggregate))]
+        if not numbers or any(isinstance(v, Aggregate) and not isinstance(v, Opt)
+                              or isinstance(v.type, ArrayType) for v in seen):
             return None
         p = self.placeholder(numbers)
         if p is None:
             return None
-        return [v if isinstance(v, Opt) or v.type is TOP
+        return [v if isinstance(v, Opt) or v.type is TOP or not ok
                 else Opt(self.g, self.con(True), p) if v.type is NONE
-                else Opt(self.g, self.con(False), v) for v in vals]
+                else Opt(self.g, self.con(False), v) for v, ok in zip(vals, live)]
 
     def _phi(self, region: Node, vals: list[Node]) -> Node:
-        """The merge of ``vals`` at ``region``.  Tuples of one shape merge element by
-        element (a value typed TOP, on a path the types prove dead, stands for any tuple);
-        None and numbers merge as values that may be None (``optionals``); tuples of
-        different lengths, or a tuple and a number, make a Phi typed BOTTOM, which
-        ``read`` refuses, naming the variable."""
+        """The merge of ``vals`` at ``region``.  Tuples of one length merge element by
+        element, None and numbers as values that may be None (``optionals``); a value of
+        a path the types prove dead (its control XCTRL, or the value TOP) stands for
+        anything.  Tuples of different lengths, or a tuple and a number, make a Phi typed
+        BOTTOM, which ``read`` refuses, naming the variable."""
         if all(v is vals[0] for v in vals):
             return vals[0]
-        vals = self.optionals(vals) or vals
-        packs = [v for v in vals if isinstance(v, Pack)]
+        live = [c is None or c.type is not XCTRL for c in region.inputs[1:]]
+        vals = self.optionals(vals, live) or vals
+        packs = [v for v, ok in zip(vals, live) if ok and isinstance(v, Aggregate)]
         if packs:
-            n, s = len(packs[0].elems), shape(packs[0])
-            if all(isinstance(v, Pack) and shape(v) == s or v.type is TOP for v in vals):
+            n = len(packs[0].elems)
+            if all(_mergeable(v, packs[0]) or v.type is TOP or not ok for v, ok in zip(vals, live)):
                 return type(packs[0])(self.g, *[self._phi(region, [
-                    v.elems[i] if isinstance(v, Pack) else v for v in vals]) for i in range(n)])
+                    v.elems[i] if _mergeable(v, packs[0]) else v for v in vals]) for i in range(n)])
         return self.peep(Phi(self.g, region, *vals))

@@ -44,7 +44,7 @@ from ..nodes import (
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import NONE
 from .core import _SYMBOL, _kind
-from .scope import Opt, Pack
+from .scope import Cplx, Opt, Pack
 
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
            ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
@@ -108,7 +108,9 @@ class Expressions:
             if type(v) is int and not -(1 << 63) <= v < (1 << 63):
                 raise self.error(e, f"integer literal {v} does not fit in int64", "int literal")
             return self.con(v)
-        what = {str: "string literal", bytes: "bytes literal", complex: "complex literal"}.get(
+        if isinstance(v, complex):
+            return self.complex_constant(v)
+        what = {str: "string literal", bytes: "bytes literal"}.get(
             type(v), f"{type(v).__name__} literal")
         raise self.unsupported(e, what)
 
@@ -134,6 +136,8 @@ class Expressions:
         """``a op b`` with its fault guard (zero divisor, negative shift or exponent)."""
         if a.type is NONE or b.type is NONE:
             return self.none_operand(at, "operand")
+        if isinstance(a, Cplx) or isinstance(b, Cplx):
+            return self.complex_arith(at, cls, a, b)
         if isinstance(a, Pack) or isinstance(b, Pack):
             return self.tuple_arith(at, cls, a, b)
         for x in (a, b):
@@ -226,6 +230,10 @@ class Expressions:
         if isinstance(e.op, ast.Not):
             return self.op(e, Not, self.condition(e.operand))
         x = self.expr(e.operand)
+        if isinstance(x, Cplx) and isinstance(e.op, (ast.USub, ast.UAdd)):
+            return self.complex_negate(e, x, isinstance(e.op, ast.USub))
+        if x.type is NONE:
+            return self.none_operand(e, "operand")
         if _kind(x) is None:
             raise self.error(e, f"bad operand type for unary operator: {x.type.widen()}", "operator")
         if isinstance(e.op, ast.USub):
@@ -251,6 +259,8 @@ class Expressions:
             with kept(v):
                 t = self.truth(v.value, at)
                 return self.op(at, BitAnd, self.op(at, Not, v.is_none), t)
+        if isinstance(v, Cplx):
+            return self.complex_truth(at, v)
         if isinstance(v, Pack):
             return self.con(bool(v.elems))
         raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
@@ -284,14 +294,14 @@ class Expressions:
         if len(e.ops) == 1:
             left, right = self.exprs([e.left, e.comparators[0]], any_value=True)
             return self.compare(e, _CMPOPS[type(e.ops[0])], left, right)
-        left = self.expr(e.left)
+        left = self.expr_any(e.left)
         # a < b < c: b is evaluated once, c only if a < b
         prev = self.temp()
         self.scope.set(prev, left)
 
         def step(op, comp):
             def make():
-                r = self.expr(comp)
+                r = self.expr_any(comp)
                 with kept(r):
                     v = self.compare(e, _CMPOPS[type(op)], self.scope.get(prev), r)
                 self.scope.set(prev, r)
@@ -318,6 +328,8 @@ class Expressions:
             return self.none_operand(at, "comparison")
         if cls in (In, NotIn):
             return self.contains(at, a, b, cls is NotIn)
+        if isinstance(a, Cplx) or isinstance(b, Cplx):
+            return self.complex_compare(at, cls, a, b)
         if isinstance(a, Pack) or isinstance(b, Pack):
             return self.tuple_compare(at, cls, a, b)
         if _kind(a) is None or _kind(b) is None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
 from ..nodes.types import BOTTOM, CTRL, INT, NONE, Type
 from .core import assigned_names
-from .scope import Opt, Pack, Scope, describe, flag, shape
+from .scope import Aggregate, Opt, Scope, describe, flag, shape
 
 
 @dataclass
@@ -193,42 +193,42 @@ class Loops:
         zero = self.con({"int": 0, "float": 0.0, "bool": False}.get(learned.kind.kind, 0))
         return Opt(self.g, self.con(v.type is NONE), zero if v.type is NONE else v)
 
-    def _carry(self, loop, name: str, v: Pack, phis: dict, assumed: dict) -> Pack:
+    def _carry(self, loop, name: str, v: Aggregate, phis: dict, assumed: dict) -> Aggregate:
         """A tuple (or a value that may be None) carried around ``loop``: the same of Phis,
         one per element (recursively), entered in ``phis`` as ``name#0``, ``name#1``, ..."""
         elems = []
         for i, x in enumerate(v.elems):
             sub = f"{name}#{i}"
             x = self._as_learned(sub, x, assumed)
-            if isinstance(x, Pack):
+            if isinstance(x, Aggregate):
                 elems.append(self._carry(loop, sub, x, phis, assumed))
             else:
                 phis[sub] = Phi(self.g, loop, x, None, assumed=assumed.get(sub))
                 elems.append(phis[sub])
         return type(v)(self.g, *elems)
 
-    def _close(self, s, var: str, name: str, pack: Pack, v, phis: dict, assumed: dict) -> bool:
+    def _close(self, s, var: str, name: str, pack: Aggregate, v, phis: dict, assumed: dict) -> bool:
         """Give the element Phis of a carried tuple their back-edge values, the elements of
         ``v``, which must be a tuple of the same shape (else a located error naming ``var``).
         True if an element met None on one side and a number on the other: the loop is
         parsed again, carrying it as a value that may be None."""
         if isinstance(pack, Opt) and v is not None and not isinstance(v, Opt):
             v = (self.optionals([pack, v]) or [None, v])[1]  # None or a number: as a value that may be None
-        if not isinstance(v, Pack) or type(v) is not type(pack) or len(v.elems) != len(pack.elems):
+        if not isinstance(v, Aggregate) or type(v) is not type(pack) or len(v.elems) != len(pack.elems):
             raise self.error(s, f"variable {var!r} is {describe(shape(pack))} when the loop starts "
                                 f"and {describe(shape(v)) if v is not None else 'unbound'} after its "
                                 "body; son needs one type per variable", "variable")
         failed = False
         for i, (p, x) in enumerate(zip(pack.elems, v.elems)):
             sub = f"{name}#{i}"
-            if isinstance(p, Pack):
+            if isinstance(p, Aggregate):
                 failed |= self._close(s, var, sub, p, x, phis, assumed)
                 continue
             optional = _becomes_optional(p.inputs[1], x)
             if optional is not None:
                 assumed[sub] = optional
                 failed = True
-            elif isinstance(x, Pack):
+            elif isinstance(x, Aggregate):
                 raise self.error(s, f"variable {var!r} holds a number when the loop starts where it "
                                     "holds a tuple after its body; son needs one type per variable",
                                  "variable")
@@ -241,12 +241,12 @@ class Loops:
         loop.type = loop.compute()
         self.scope.ctrl = loop
         phis: dict[str, Phi] = {}
-        tuples: dict[str, Pack] = {}
+        tuples: dict[str, Aggregate] = {}
         for name in ["$mem", *carried]:
             v = self.scope.mem if name == "$mem" else self.scope.get(name)
             if name != "$mem":
                 v = self._as_learned(name, v, assumed)
-            if isinstance(v, Pack):
+            if isinstance(v, Aggregate):
                 tuples[name] = self._carry(loop, name, v, phis, assumed)
                 self.scope._bind(name, tuples[name])
                 continue
@@ -334,9 +334,9 @@ class Loops:
 def _becomes_optional(entry: Node, back: Node | None) -> _Optional | None:
     """A loop variable that enters as None and leaves the body a number or a value that
     may be None, or enters a number and leaves None: what to carry it as."""
-    if back is None or isinstance(entry, Pack):
+    if back is None or isinstance(entry, Aggregate):
         return None
-    number = lambda v: v.type.kind is not None and not isinstance(v, Pack)  # noqa: E731
+    number = lambda v: v.type.kind is not None and not isinstance(v, Aggregate)  # noqa: E731
     if entry.type is NONE and isinstance(back, Opt):
         return _Optional(back.value.type.widen())
     if entry.type is NONE and number(back):

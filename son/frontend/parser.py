@@ -42,6 +42,7 @@ from ..peephole import Peephole
 from .arrays import Arrays
 from .builtins import Builtins
 from .calls import Calls
+from .complexes import Complexes
 from .core import ParserCore, assigned_names
 from .expressions import Expressions
 from .loops import Loops, _LoopContext
@@ -55,7 +56,8 @@ from .tuples import Tuples
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Tuples, Calls, Builtins, ParserCore):
+class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Tuples, Complexes, Calls, Builtins,
+                     ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

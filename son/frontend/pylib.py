@@ -5,10 +5,29 @@ Each computes what CPython's C function computes, on son's int64 (DESIGN.md: a r
 beyond int64 wraps around, as any int arithmetic does; ``gcd`` and ``isqrt`` never
 leave int64 but for ``gcd(-2**63, 0)``), raising CPython's exceptions.  Their loops are
 the graph's loops: SCCP and the kernels see through them like through user code.
-Tested against CPython at the int64 edges (tests/test_builtins.py).
+Tested against CPython at the int64 edges (tests/test_builtins.py).  ``c_quot`` is
+CPython's complex division, on the parts of the operands (son/frontend/complexes.py).
 """
 
 _INT64_MIN = -9223372036854775808
+_NAN = float("nan")
+
+
+def c_quot(ar, ai, br, bi):
+    """CPython's complex division (``_Py_c_quot``, Smith's algorithm) on the parts."""
+    abs_br = -br if br < 0 else br
+    abs_bi = -bi if bi < 0 else bi
+    if abs_br >= abs_bi:
+        if abs_br == 0.0:
+            raise ZeroDivisionError("complex division by zero")
+        ratio = bi / br
+        denom = br + bi * ratio
+        return (ar + ai * ratio) / denom, (ai - ar * ratio) / denom
+    if abs_bi >= abs_br:
+        ratio = br / bi
+        denom = br * ratio + bi
+        return (ar * ratio + ai) / denom, (ai * ratio - ar) / denom
+    return _NAN, _NAN  # a NaN in the divisor
 
 
 def gcd(a, b):

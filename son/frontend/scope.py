@@ -12,8 +12,9 @@ reading it is guarded by ``if not flag: raise UnboundLocalError``, which is
 exactly what CPython does.  ``undefined`` keeps the names for which no flag
 can be made (arrays: there is no placeholder array value).
 
-``Pack`` is the other frontend-only node: a tuple value, its inputs the elements
-(son/frontend/tuples.py); it never reaches the finished graph.
+The other frontend-only nodes are the ``Aggregate`` values: a tuple (``Pack``), a
+value that may be None (``Opt``) and a complex number (``Cplx``), their inputs the
+elements (son/frontend/tuples.py, complexes.py); they never reach the finished graph.
 """
 
 from __future__ import annotations
@@ -108,10 +109,12 @@ class Scope(Node):
             self.kill()
 
 
-class Pack(Node):
-    """A tuple of values while parsing: ``inputs[0]`` is None, the elements follow.
-    Never value-numbered (two equal tuples may be bound to different variables and
-    it does not matter which one a read finds)."""
+class Aggregate(Node):
+    """A value made of several graph values while parsing (``inputs[0]`` is None, the
+    elements follow): merged element by element at branches, carried by loops as one Phi
+    per element, passed to inlined helpers; never in the finished graph.  Never
+    value-numbered (two equal ones may be bound to different variables and it does not
+    matter which one a read finds)."""
 
     __slots__ = ()
     is_gvn = False
@@ -125,17 +128,23 @@ class Pack(Node):
 
     @property
     def label(self) -> str:
-        return "Pack"
+        return type(self).__name__
 
     def compute(self):
         return TupleType(x.type for x in self.inputs[1:])
 
 
-class Opt(Pack):
-    """A value that may be None, while parsing: the elements are ``[is_none, value]``
-    (``value`` a placeholder of its kind where ``is_none`` holds).  Made where None and
-    a number merge (``ParserCore._phi``); merged, carried by loops and passed like a
-    tuple of two, and read through ``Tuples.unwrap`` (a TypeError where it is None)."""
+class Pack(Aggregate):
+    """A tuple (son/frontend/tuples.py)."""
+
+    __slots__ = ()
+
+
+class Opt(Aggregate):
+    """A value that may be None: the elements are ``[is_none, value]`` (``value`` a
+    placeholder of its kind where ``is_none`` holds).  Made where None and a number
+    merge (``ParserCore._phi``); read through ``Tuples.unwrap`` (a TypeError where it is
+    None)."""
 
     __slots__ = ()
 
@@ -147,20 +156,35 @@ class Opt(Pack):
     def value(self) -> Node:
         return self.inputs[2]
 
+
+class Cplx(Aggregate):
+    """A complex number: the elements are its real and imaginary parts, floats
+    (son/frontend/complexes.py)."""
+
+    __slots__ = ()
+
     @property
-    def label(self) -> str:
-        return "Opt"
+    def re(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def im(self) -> Node:
+        return self.inputs[2]
 
 
 def shape(v: Node):
-    """None for a single value, "optional" for a value that may be None, else the
-    tuple of its elements' shapes."""
+    """None for a single value, "optional" for a value that may be None, "complex" for a
+    complex number, else (a tuple) the tuple of its elements' shapes."""
     if isinstance(v, Opt):
         return "optional"
+    if isinstance(v, Cplx):
+        return "complex"
     return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
 
 
 def describe(s) -> str:
     if s == "optional":
         return "a value that may be None"
+    if s == "complex":
+        return "a complex number"
     return "a single value" if s is None else f"a tuple of {len(s)}"

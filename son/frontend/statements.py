@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..nodes import Node, Not, Raise, Return, kept
-from .scope import Opt, Pack, Scope, describe, shape
+from .scope import Cplx, Opt, Pack, Scope, describe, shape
 
 
 class Statements:
@@ -64,6 +64,8 @@ class Statements:
         if isinstance(target, ast.Name):
             self.scope.set(target.id, v)
         elif isinstance(target, ast.Subscript):
+            if isinstance(v, Opt):  # an array holds numbers: CPython's TypeError for None
+                v = self.unwrap(v, target)
             with kept(v):
                 arr, idx = self.subscript_parts(target)
                 self.store(target, arr, idx, v)
@@ -114,14 +116,17 @@ class Statements:
         gives a tuple, so a result that is a tuple of fewer than two elements, or a tuple
         nested in the result, is refused."""
         v = self.return_value(out)
-        if isinstance(v, Pack) and not isinstance(v, Opt) and any(isinstance(x, Opt) for x in v.elems):
-            raise self.unsupported(self.arities[0][1], "a tuple holding a value that may be None as "
-                                                       "the function's result")
-        if not isinstance(v, Pack) or isinstance(v, Opt):
+        at = self.arities[0][1] if self.arities else self.src.tree
+        if isinstance(v, Cplx) or isinstance(v, Pack) and any(isinstance(x, Cplx) for x in v.elems):
+            raise self.unsupported(at, "a complex number in the function's result (return its .real "
+                                       "and .imag)")
+        if isinstance(v, Pack) and any(isinstance(x, Opt) for x in v.elems):
+            raise self.unsupported(at, "a tuple holding a value that may be None as the function's result")
+        if not isinstance(v, Pack):
             return [v]
         if len(v.elems) < 2 or any(isinstance(x, Pack) for x in v.elems):
             what = "a tuple nested in" if len(v.elems) >= 2 else f"a tuple of {len(v.elems)} as"
-            raise self.unsupported(self.arities[0][1], f"{what} the function's result")
+            raise self.unsupported(at, f"{what} the function's result")
         return v.elems
 
     def exit_returns(self, out: Scope) -> None:

@@ -212,6 +212,8 @@ class Tuples:
         """``x is y or x == y`` for two elements, as CPython compares tuple items."""
         if isinstance(x, Pack) or isinstance(y, Pack):
             return self.tuple_compare(at, EQ, x, y)
+        if any(isinstance(v, Opt) or v.type is NONE for v in (x, y)):
+            return self.none_equality(at, x, y, False)
         if _kind(x) is None or _kind(y) is None:
             raise self.error(at, f"unsupported comparison between {x.type.widen()} and "
                                  f"{y.type.widen()}", "comparison")
@@ -239,6 +241,9 @@ class Tuples:
                             eq = self.element_eq(at, x, y)
                         r = self.op(at, BitAnd, r, eq)
                 return self.op(at, Not, r) if cls is NE else r
+            if any(isinstance(v, Opt) or v.type is NONE for v in xs + ys):
+                raise self.unsupported(at, "order comparison of tuples holding None (CPython orders "
+                                           "only the first pair that differs, which may raise)")
             # lexicographic: the first pair that differs decides, else the lengths do
             r = self.con({LT: len(xs) < len(ys), LE: len(xs) <= len(ys), GT: len(xs) > len(ys),
                           GE: len(xs) >= len(ys)}[cls])
@@ -376,7 +381,8 @@ def _name(v: Node) -> str:
 
 
 def _floaty(x: Node) -> bool:
-    return x.type.kind in ("float", "number") or x.type is TOP
+    """May ``x`` be a float (TOP, a value on a path proven dead, need not be)?"""
+    return x.type.kind in ("float", "number")
 
 
 def _not_nan(x: Node) -> bool:

@@ -319,7 +319,8 @@ class _Gen(GradPrograms):
             t, ks = r.choice(exact)
             if r.random() < 0.4:
                 return f"({e(fn, r.choice(ks), depth)} {r.choice(['in', 'not in'])} {t})"
-            return f"({t} {r.choice(COMPARES)} {self.pair(fn, ks, depth)})"
+            ops = ["==", "!="] if fn.optionals else COMPARES  # a None element: orders may raise
+            return f"({t} {r.choice(ops)} {self.pair(fn, ks, depth)})"
         if form == "isclose":
             tol = r.choice(["", ", rel_tol=0.5", ", abs_tol=1e-3", f", abs_tol={e(fn, 'float', depth)}"])
             return f"math.isclose({e(fn, 'float', depth)}, {e(fn, 'float', depth)}{tol})"
