@@ -72,6 +72,9 @@ class Arrays:
         return self.op(at, Load, ctrl, self.scope.mem, arr, idx)
 
     def store(self, at, arr: Node, idx: Node, value: Node) -> None:
+        if value.type is NONE:  # numpy's TypeError where it is reached
+            with kept(arr, idx):
+                value = self.none_operand(at, "array element")
         if _kind(value) is None:
             raise self.error(at, f"cannot store a {value.type} value in an array", "store")
         with kept(value):

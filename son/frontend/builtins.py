@@ -42,6 +42,7 @@ from ..nodes import (
     Abs,
     BitAnd,
     BitOr,
+    Constant,
     IsFinite,
     IsFloat,
     IsInf,
@@ -54,10 +55,10 @@ from ..nodes import (
     kept,
 )
 from ..nodes.mathfn import MATH_NODES
-from ..nodes.types import TOP, ArrayType
+from ..nodes.types import NONE, TOP, ArrayType
 from . import pylib
 from .core import _kind
-from .scope import Cplx
+from .scope import Aggregate, Cplx, Opt
 
 #: ``operator`` function -> the Python expression it computes on its arguments ``a``, ``b``
 OPERATOR_FORMS: dict = {
@@ -181,6 +182,9 @@ class Builtins:
         x = self.expr(e.value)
         if isinstance(x, Cplx):
             return self.complex_attribute(e, x, e.attr)
+        if x.type is NONE:  # CPython's AttributeError where it is reached
+            self.guard(self.con(True), AttributeError, f"'NoneType' object has no attribute '{e.attr}'")
+            return self.peep(Constant(self.g, TOP))
         k = _kind(x)
         if x.type is TOP:  # only on paths the graph proves dead: any value will do
             return x
@@ -239,8 +243,17 @@ class Builtins:
             raise self.unsupported(e, f"isinstance() against {getattr(bad[0], '__name__', bad[0])} (son "
                                       "decides float and np.ndarray only: an int64 may be a Python int or a "
                                       "numpy.int64, which CPython tells apart)")
-        (x,) = self.exprs(e.args[:1])
+        (x,) = self.exprs(e.args[:1], any_value=True)
+        if isinstance(x, Opt):  # not None and an instance
+            with kept(x):
+                inner = self.is_instance(e, name, classes, x.value)
+                return self.op(e, BitAnd, self.op(e, Not, x.is_none), inner)
+        return self.is_instance(e, name, classes, x)
+
+    def is_instance(self, e: ast.Call, name: str, classes: list, x: Node) -> Node:
         k = _kind(x)
+        if x.type is NONE or isinstance(x, Aggregate):  # None, a tuple, a complex: neither
+            return self.con(False)
         if np.ndarray in classes and isinstance(x.type, ArrayType):
             return self.con(True)
         if float in classes and k == "number":

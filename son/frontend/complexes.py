@@ -44,6 +44,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.mathfn import MATH_NODES
+from ..nodes.types import NONE
 from . import pylib
 from .builtins import _Pins
 from .core import _kind
@@ -63,6 +64,8 @@ class Complexes:
         """``v`` as a complex: itself, or a number with imaginary part 0.0."""
         if isinstance(v, Cplx):
             return v
+        if v.type is NONE:  # CPython's TypeError where it is reached
+            v = self.none_operand(at, "operand")
         if _kind(v) is None or isinstance(v, Aggregate):
             raise self.error(at, f"unsupported operand type for complex arithmetic: {v.type.widen()}",
                              "complex")

@@ -292,6 +292,8 @@ class ParserCore:
         if all(v is vals[0] for v in vals):
             return vals[0]
         live = [c is None or c.type is not XCTRL for c in region.inputs[1:]]
+        if not any(live):  # a merge in dead code: every value counts
+            live = [True] * len(vals)
         vals = self.optionals(vals, live) or vals
         packs = [v for v, ok in zip(vals, live) if ok and isinstance(v, Aggregate)]
         if packs:

@@ -116,6 +116,8 @@ class Expressions:
 
     def int_value(self, e: ast.expr) -> Node:
         v = self.expr(e)
+        if v.type is NONE:  # range(None), np.zeros(None): CPython's TypeError where reached
+            return self.none_operand(e, "int argument")
         if _kind(v) not in ("int", "bool", "number"):
             raise self.error(e, f"expected an int, got {v.type.widen()}", "int")
         if v.type.kind == "number":  # CPython refuses a float here (range, np.zeros): TypeError

@@ -15,7 +15,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
-from ..nodes.types import BOTTOM, CTRL, INT, NONE, Type
+from ..nodes.types import BOTTOM, CTRL, INT, NONE, TOP, Type
 from .core import assigned_names
 from .scope import Aggregate, Opt, Scope, describe, flag, shape
 
@@ -212,6 +212,8 @@ class Loops:
         ``v``, which must be a tuple of the same shape (else a located error naming ``var``).
         True if an element met None on one side and a number on the other: the loop is
         parsed again, carrying it as a value that may be None."""
+        if v is not None and v.type is TOP and not isinstance(v, Aggregate):
+            v = type(pack)(self.g, *[v] * len(pack.elems))  # a value of a dead path: any will do
         if isinstance(pack, Opt) and v is not None and not isinstance(v, Opt):
             v = (self.optionals([pack, v]) or [None, v])[1]  # None or a number: as a value that may be None
         if not isinstance(v, Aggregate) or type(v) is not type(pack) or len(v.elems) != len(pack.elems):
@@ -246,8 +248,8 @@ class Loops:
             v = self.scope.mem if name == "$mem" else self.scope.get(name)
             if name != "$mem":
                 v = self._as_learned(name, v, assumed)
-            if isinstance(v, Aggregate):
-                tuples[name] = self._carry(loop, name, v, phis, assumed)
+            if isinstance(v, Aggregate):  # pinned until closed: the body may rebind the variable
+                tuples[name] = self._carry(loop, name, v, phis, assumed).keep()
                 self.scope._bind(name, tuples[name])
                 continue
             p = Phi(self.g, loop, v, None, assumed=assumed.get(name))
@@ -294,6 +296,8 @@ class Loops:
             p.set_input(2, v)
         for name, pack in tuples.items():
             failed |= self._close(s, name, name, pack, back.get(name), phis, assumed)
+        for pack in tuples.values():
+            pack.unkeep()
         back.drop()
         self.scope = None
         for name, p in phis.items():

@@ -254,7 +254,10 @@ class _Gen(GradPrograms):
         form = _choice(r, [("bin", 10), ("mixed", 3), ("neg", 1), ("abs", 1), ("minmax", 1),
                            ("cast", 2), ("math1", 4), ("math2", 1), ("read", 3), ("cond", 2),
                            ("call", 2), ("pow", 1), ("intdiv", 1), ("angle", 1), ("operator", 1),
-                           ("special", 1)])
+                           ("special", 1), ("complex", 2 if fn.complexes else 1)])
+        if form == "complex":
+            c = self.complex_expr(fn, depth)
+            return r.choice([f"({c}).real", f"({c}).imag", f"abs({c})", f"cmath.phase({c})"])
         if form == "angle":
             if r.random() < 0.3:
                 y = r.choice(["2.0", "0.5", "-1.0", e(fn, "float", depth)])
@@ -304,12 +307,39 @@ class _Gen(GradPrograms):
             return f"({e(fn, 'int', depth)} / {e(fn, 'int', depth)})"
         return self.leaf(fn, "float")
 
+    def complex_expr(self, fn: _Func, depth: int) -> str:
+        """A complex-valued expression: built from floats, complex locals and literals by
+        CPython's complex arithmetic (powers by small constant integers)."""
+        r = self.rng
+        if depth <= 0 or r.random() < 0.3:
+            if fn.complexes and r.random() < 0.6:
+                return r.choice(fn.complexes)
+            return r.choice([f"complex({self.expr(fn, 'float', 0)}, {self.expr(fn, 'float', 0)})",
+                             f"({self.expr(fn, r.choice(KINDS), 0)} * 1j)", "1j", "(2-0.5j)", "0j"])
+        c = self.complex_expr(fn, depth - 1)
+        form = _choice(r, [("bin", 6), ("mixed", 2), ("pow", 2), ("neg", 1), ("conj", 1)])
+        if form == "bin":
+            return f"({c} {r.choice(['+', '-', '*', '/'])} {self.complex_expr(fn, depth - 1)})"
+        if form == "mixed":
+            x = self.expr(fn, r.choice(["float", "int"]), depth - 1)
+            return f"({x} {r.choice(['+', '-', '*', '/'])} {c})" if r.random() < 0.5 \
+                else f"({c} {r.choice(['+', '-', '*', '/'])} {x})"
+        if form == "pow":
+            return f"({c} ** {r.choice(['2', '3', '-1', '0', '-2', '2.0'])})"
+        if form == "neg":
+            return f"(-{c})"
+        return f"({c}).conjugate()"
+
     def expr_bool(self, fn: _Func, depth: int) -> str:
         r = self.rng
         e = self.expr
         form = _choice(r, [("cmp", 8), ("chain", 2), ("not", 2), ("andor", 3), ("isnan", 1),
                            ("cast", 1), ("call", 1), ("isclose", 1), ("isinstance", 1), ("tuple", 1)])
         exact = [(t, ks) for t, ks in fn.pairs if "float" not in ks]
+        if form == "tuple" and r.random() < 0.25:  # complex: == and the cmath tests
+            c = self.complex_expr(fn, depth)
+            return r.choice([f"({c} {r.choice(['==', '!='])} {self.complex_expr(fn, depth)})",
+                             f"cmath.{r.choice(['isnan', 'isinf', 'isfinite'])}({c})", f"bool({c})"])
         if form == "tuple" and fn.optionals and r.random() < 0.4:
             o, k = r.choice(fn.optionals)
             return r.choice([f"({o} is None)", f"({o} is not None)", f"({o} == None)",
@@ -370,7 +400,7 @@ class _Gen(GradPrograms):
                 ("if", 4 if depth > 0 else 0), ("for", 2 if depth > 0 else 0),
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
                 ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0),
-                ("optional", 2 if fn.optionals else 0)]
+                ("optional", 2 if fn.optionals else 0), ("complex", 2 if fn.complexes else 0)]
         kind = _choice(r, opts)
         ed = r.randint(1, 3)
         targets = [v for v in fn.mutable]
@@ -410,6 +440,11 @@ class _Gen(GradPrograms):
                     f"{self.expr(fn, self.kind_of(fn, b), ed)}"]
         if kind == "pair":
             return self.pair_stmt(fn, depth, ed)
+        if kind == "complex":
+            z = r.choice(fn.complexes)
+            return [r.choice([f"{z} = {self.complex_expr(fn, ed)}",
+                              f"{z} = {z} * {z} + {self.complex_expr(fn, 1)}",
+                              f"{z} += {self.complex_expr(fn, 1)}"])]
         if kind == "optional":
             o, k = r.choice(fn.optionals)
             return [r.choice([f"{o} = None", f"{o} = {self.expr(fn, k, ed)}",
@@ -627,6 +662,9 @@ class _Gen(GradPrograms):
             t = f"pr{i}"
             body.append(f"{t} = {self.pair(fn, ks, 2)}")
             fn.pairs.append((t, ks))
+        for i in range(r.choice([0, 0, 0, 1])):  # complex locals
+            body.append(f"z{i} = {self.complex_expr(fn, 1)}")
+            fn.complexes.append(f"z{i}")
         for i in range(r.choice([0, 0, 0, 1, 2])):  # locals that may be None
             k = r.choice(KINDS)
             body.append(f"o{i} = None" if r.random() < 0.6 else f"o{i} = {self.expr(fn, k, 1)}")
@@ -650,7 +688,7 @@ class _Gen(GradPrograms):
         sig = ", ".join(n if self.untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
         return [f"def f({sig}):"] + _indent(body), params
 
-HEADER = "import math\nimport operator\n\nimport numpy as np\nimport numpy.typing as npt\n"
+HEADER = "import cmath\nimport math\nimport operator\n\nimport numpy as np\nimport numpy.typing as npt\n"
 
 
 def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int,

@@ -34,6 +34,7 @@ class Func:
         self.mutable: list[str] = []                  # locals that statements may assign
         self.pairs: list[tuple[str, tuple[str, str]]] = []  # tuple locals: (name, element kinds)
         self.optionals: list[tuple[str, str]] = []    # locals that may be None: (name, kind)
+        self.complexes: list[str] = []                # complex locals
         self.loops = 0
         self.fresh = 0
 

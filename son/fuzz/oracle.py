@@ -111,7 +111,7 @@ class _Runtime:
         if op == "**":
             return self.power(a, b)
         if op == "**-":  # a constant negative int exponent: float(a) ** b, as CPython
-            return self.power(float(a), b)
+            return self.power(a if type(a) is complex else float(a), b)
         if op in ("//", "%"):
             self.check_coarse(a, b)
         return self.wrap(_BINOPS[op](a, b))
@@ -142,6 +142,8 @@ class _Runtime:
     def power(self, a, b):
         """decisions.md: ``int ** negative int`` met at run time raises ValueError; a negative
         float to a fractional power raises ValueError (CPython: a complex number)."""
+        if complex in (type(a), type(b)):
+            return a ** b  # CPython's complex power (son: constant integer exponents only)
         ints = type(a) in (int, bool) and type(b) in (int, bool)
         if ints:
             if b < 0:

@@ -265,7 +265,8 @@ def regression_text(source: str, args: list[tuple], failure: Failure | None, ori
     lines = [f'"""Found by son.fuzz ({origin}): {str(failure).replace(chr(34) * 3, "")}"""', "",
              "# ruff: noqa  (a generated program)"]
     body = source.strip()
-    for imp in ("import math", "import operator", "import numpy as np", "import numpy.typing as npt"):
+    for imp in ("import cmath", "import math", "import operator", "import numpy as np",
+                "import numpy.typing as npt"):
         if imp not in body.splitlines():
             lines.append(imp)
     lines += ["", body, "", f"ARGS = {args_literal(args)}", ""]
