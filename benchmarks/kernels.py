@@ -87,6 +87,21 @@ def mandelbrot(n, maxiter):
     return count
 
 
+def mandelbrot_complex(n, maxiter):
+    """The same escape counts in complex arithmetic (abs is hypot: numba's too)."""
+    count = 0
+    for py in range(n):
+        for px in range(n):
+            c = complex(-2.0 + 3.0 * px / n, -1.5 + 3.0 * py / n)
+            z = 0j
+            k = 0
+            while k < maxiter and abs(z) <= 2.0:
+                z = z * z + c
+                k += 1
+            count += k
+    return count
+
+
 def collatz(nmax):
     total = 0
     for start in range(1, nmax):
@@ -217,6 +232,7 @@ def _inputs(quick: bool) -> dict:
         "prefix_sum": (prefix_sum, (v(big),), (v(small),)),
         "horner": (horner, (v(16), v(big // 8)), (v(16), v(small // 8))),
         "mandelbrot": (mandelbrot, (300 // k, 100), (60, 50)),
+        "mandelbrot_complex": (mandelbrot_complex, (300 // k, 100), (60, 50)),
         "collatz": (collatz, (300_000 // k,), (20_000,)),
         "gcd_sum": (gcd_sum, (700 // k,), (150,)),
         "newton_sqrt": (newton_sqrt, (np.abs(v(big // 8)) + 0.1,), (np.abs(v(small // 8)) + 0.1,)),

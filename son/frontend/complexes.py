@@ -9,8 +9,9 @@ part ``0.0`` (CPython 3.11's ``to_complex``: ``(1-0j) + 1.0`` has imaginary part
 magnitude at most 100 is ``c_powi``'s binary powering, unrolled while parsing, with
 its ZeroDivisionError for 0 to a negative power and OverflowError for an infinite part
 (any other exponent takes ``_Py_c_pow``, whose libm calls son does not yet have
-without Python's exceptions: refused).  ``abs(z)`` is ``hypot`` with OverflowError
-where finite parts give an infinite modulus; ``==``/``!=`` compare the parts (an int
+without Python's exceptions: refused).  ``abs(z)`` is libm's ``hypot`` with OverflowError
+where finite parts give an infinite modulus; ``cmath.phase`` is ``atan2`` with the
+OverflowError CPython raises where glibc's ``atan2`` reports an underflow to zero; ``==``/``!=`` compare the parts (an int
 operand exactly), orders raise.  ``.real``, ``.imag``, ``.conjugate()``, ``complex(a,
 b)``, literals ``2j``, ``cmath.phase``/``polar``/``isnan``/``isinf``/``isfinite``.
 
@@ -138,10 +139,11 @@ class Complexes:
         return r
 
     def complex_abs(self, at, z: Cplx) -> Node:
-        """``abs(z)``: ``hypot`` (C99: infinite if a part is, NaN if a part is NaN), and
-        CPython's OverflowError where finite parts give an infinite modulus."""
+        """``abs(z)``: libm's ``hypot`` (C99: infinite if a part is, NaN if a part is NaN;
+        numpy's ``np.hypot`` calls it, where ``math.hypot`` is CPython's own algorithm),
+        and CPython's OverflowError where finite parts give an infinite modulus."""
         with _Pins(self, at, z) as op:
-            r = op(MATH_NODES["Hypot"], z.re, z.im)
+            r = op(MATH_NODES["Hypot"], z.re, z.im, np=True)  # libm's, as _Py_c_abs (not math.hypot's)
             finite = op(BitAnd, op(IsFinite, z.re), op(IsFinite, z.im))
             self.guard(op(BitAnd, finite, op(IsInf, r)), OverflowError, "absolute value too large")
         return r
@@ -211,8 +213,13 @@ class Complexes:
         with kept(v):
             z = self.to_complex(e, v)
             with _Pins(self, e, z) as op:
-                if fn is cmath.phase:
-                    return op(MATH_NODES["Atan2"], z.im, z.re)
+                if fn is cmath.phase:  # glibc's atan2 reports an underflow to 0, which
+                    # cmath.phase raises as OverflowError (math.atan2 does not)
+                    phi = op(MATH_NODES["Atan2"], z.im, z.re)
+                    finite = op(BitAnd, op(IsFinite, z.re), op(IsFinite, z.im))
+                    under = op(BitAnd, op(NE, z.im, self.con(0.0)), op(EQ, phi, self.con(0.0)))
+                    self.guard(op(BitAnd, finite, under), OverflowError, "math range error")
+                    return phi
                 if fn is cmath.polar:
                     r = self.complex_abs(e, z)
                     with kept(r):

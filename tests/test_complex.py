@@ -1,0 +1,143 @@
+"""Complex numbers (son/frontend/complexes.py): CPython's arithmetic on the parts, its
+division (Smith's algorithm), powers by constant integers, abs, comparisons, truth,
+attributes, complex() and the cmath functions son has.  CPython is the oracle in every
+stage: the interpreter on each pipeline's graph (the raw parse included) and the
+kernel; gradients through complex code agree with forward mode."""
+
+from __future__ import annotations
+
+import cmath
+import math
+
+import pytest
+from conftest import run_both, run_python
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import son
+from son.errors import SonSyntaxError
+
+PARTS = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
+                  st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 2.5, 1e308, -1e308, 5e-324, math.inf, math.nan]))
+
+
+def arithmetic(a, b, c, d):
+    z, w = complex(a, b), complex(c, d)
+    r = z * w - z / w + 2 * z - w * 0.5 + (1 - z) - 3j * z
+    return r.real, r.imag
+
+
+def division_edges(a, b, c, d):
+    q = complex(a, b) / complex(c, d)
+    return q.real, q.imag
+
+
+def powers(a, b):
+    z = complex(a, b)
+    p = z ** 2 + z ** 3 - z ** -1 + z ** 0 + z ** 2.0 + z ** -2 + (z ** 7).conjugate()
+    return p.real, p.imag
+
+
+def modulus_and_tests(a, b, c):
+    z = complex(a, b)
+    return (abs(z), z == c, z != complex(c, 0.0), z == complex(a, b), bool(z), -z == z,
+            (+z).imag, cmath.phase(z), cmath.isnan(z), cmath.isinf(z), cmath.isfinite(z))
+
+
+def polar_form(a, b):
+    r, phi = cmath.polar(complex(a, b))
+    return r * phi
+
+
+def mixed_kinds(n, x, flag):
+    z = complex(n, x) + n - x * 1j + flag
+    w = complex(flag) * n + complex(x)
+    return (z * w).real + (z == n) + (w == x) + (z - n).imag
+
+
+def mandelbrot_point(cr, ci, maxiter):
+    c = complex(cr, ci)
+    z = 0j
+    k = 0
+    while k < maxiter and abs(z) <= 2.0:
+        z = z * z + c
+        k += 1
+    return k
+
+
+def carried(a, b, n):
+    z = complex(a, b)
+    acc = 0j
+    for k in range(n):
+        acc = acc * z + complex(k, -k)
+        if abs(acc) > 1e3:
+            acc = acc / 1e3
+    return acc.real - acc.imag
+
+
+def in_tuples_and_merges(a, b, flag):
+    z = complex(a, b) if flag else complex(b, a)
+    pair = (z, z.conjugate())
+    u, v = pair
+    return (u * v).real + (pair[0] - pair[1]).imag
+
+
+CASES = [
+    (arithmetic, ["float"] * 4, st.tuples(PARTS, PARTS, PARTS, PARTS)),
+    (division_edges, ["float"] * 4, st.tuples(PARTS, PARTS, st.sampled_from([0.0, -0.0, 1.0, math.inf, math.nan, 3.0]),
+                                              st.sampled_from([0.0, -0.0, 2.0, -math.inf, math.nan]))),
+    (powers, ["float", "float"], st.tuples(PARTS, PARTS)),
+    (modulus_and_tests, ["float", "float", "int"], st.tuples(PARTS, PARTS, st.integers(-3, 3))),
+    (polar_form, ["float", "float"], st.tuples(PARTS, PARTS)),
+    (mixed_kinds, ["int", "float", "bool"], st.tuples(st.integers(-5, 5), PARTS, st.booleans())),
+    (mandelbrot_point, ["float", "float", "int"],
+     st.tuples(st.floats(-2.5, 1.0), st.floats(-1.5, 1.5), st.integers(0, 60))),
+    (carried, ["float", "float", "int"], st.tuples(PARTS, PARTS, st.integers(0, 12))),
+    (in_tuples_and_merges, ["float", "float", "bool"], st.tuples(PARTS, PARTS, st.booleans())),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
+def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
+    types = [{"float": float, "int": int, "bool": bool}[t] for t in argtypes]
+    graphs = {p: son.optimize(son.parse(fn, argtypes=types), p)[0] for p in ("peephole", "sccp", "combined")}
+    graphs["none"] = son.parse(fn, argtypes=types, peephole=False)
+    kernel = son.jit(fn)
+
+    @settings(max_examples=60, deadline=None)
+    @given(strategy)
+    def check(args):
+        want = run_python(fn, args)
+        for name, g in graphs.items():
+            assert run_both(fn, args, graph=g)[1] == want, name
+        assert run_python(kernel, args) == want, "kernel"
+
+    check()
+
+
+def test_gradient_through_complex_arithmetic():
+    def f(x, y):
+        z = complex(x, y)
+        w = z * z / (1 + z)
+        return abs(w) + w.imag
+
+    g = son.grad(f, argnums=(0, 1))(0.7, -1.3)
+    fwd = (son.jvp(f)((0.7, -1.3), (1.0, 0.0))[1], son.jvp(f)((0.7, -1.3), (0.0, 1.0))[1])
+    assert g == pytest.approx(fwd, rel=1e-12)
+    h = 1e-7  # and the derivative is the real one: finite differences
+    fd = (f(0.7 + h, -1.3) - f(0.7 - h, -1.3)) / (2 * h)
+    assert g[0] == pytest.approx(fd, rel=1e-6)
+
+
+@pytest.mark.parametrize("src, message", [
+    ("def f(x: float):\n    return complex(x, 1.0)\n", "complex number in the function's result"),
+    ("def f(x: float):\n    return complex(x, 1.0) < 1\n", "not supported between complex numbers"),
+    ("def f(x: float):\n    return (complex(x, 1.0) ** 0.5).real\n", "not a constant integer"),
+    ("def f(x: float):\n    return (complex(x, 1.0) ** 101).real\n", "magnitude at most 100"),
+    ("def f(x: float):\n    return (complex(x, 1.0) // 2).real\n", "floor or mod of a complex"),
+    ("def f(x: float):\n    return math.sin(complex(x, 1.0))\n", "takes numbers, not a complex number"),
+    ("def f(x: float):\n    return complex('1+2j').real\n", "complex() of a string"),
+])
+def test_refusals_name_the_construct(src, message):
+    with pytest.raises(SonSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        son.parse_source("import math\n" + src, name="f")
