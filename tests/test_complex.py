@@ -18,7 +18,8 @@ import son
 from son.errors import SonSyntaxError
 
 PARTS = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
-                  st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 2.5, 1e308, -1e308, 5e-324, math.inf, math.nan]))
+                  st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 2.5, 1e308, -1e308, 5e-324, math.inf,
+                                   math.nan]))
 
 
 def arithmetic(a, b, c, d):
@@ -84,8 +85,9 @@ def in_tuples_and_merges(a, b, flag):
 
 CASES = [
     (arithmetic, ["float"] * 4, st.tuples(PARTS, PARTS, PARTS, PARTS)),
-    (division_edges, ["float"] * 4, st.tuples(PARTS, PARTS, st.sampled_from([0.0, -0.0, 1.0, math.inf, math.nan, 3.0]),
-                                              st.sampled_from([0.0, -0.0, 2.0, -math.inf, math.nan]))),
+    (division_edges, ["float"] * 4,
+     st.tuples(PARTS, PARTS, st.sampled_from([0.0, -0.0, 1.0, math.inf, math.nan, 3.0]),
+               st.sampled_from([0.0, -0.0, 2.0, -math.inf, math.nan]))),
     (powers, ["float", "float"], st.tuples(PARTS, PARTS)),
     (modulus_and_tests, ["float", "float", "int"], st.tuples(PARTS, PARTS, st.integers(-3, 3))),
     (polar_form, ["float", "float"], st.tuples(PARTS, PARTS)),

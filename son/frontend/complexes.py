@@ -9,11 +9,12 @@ part ``0.0`` (CPython 3.11's ``to_complex``: ``(1-0j) + 1.0`` has imaginary part
 magnitude at most 100 is ``c_powi``'s binary powering, unrolled while parsing, with
 its ZeroDivisionError for 0 to a negative power and OverflowError for an infinite part
 (any other exponent takes ``_Py_c_pow``, whose libm calls son does not yet have
-without Python's exceptions: refused).  ``abs(z)`` is libm's ``hypot`` with OverflowError
-where finite parts give an infinite modulus; ``cmath.phase`` is ``atan2`` with the
-OverflowError CPython raises where glibc's ``atan2`` reports an underflow to zero; ``==``/``!=`` compare the parts (an int
-operand exactly), orders raise.  ``.real``, ``.imag``, ``.conjugate()``, ``complex(a,
-b)``, literals ``2j``, ``cmath.phase``/``polar``/``isnan``/``isinf``/``isfinite``.
+without Python's exceptions: refused).  ``abs(z)`` is libm's ``hypot`` with
+OverflowError where finite parts give an infinite modulus; ``cmath.phase`` is
+``atan2`` with the OverflowError CPython raises where glibc's ``atan2`` reports an
+underflow to zero; ``==``/``!=`` compare the parts (an int operand exactly), orders
+raise.  Also ``.real``, ``.imag``, ``.conjugate()``, ``complex(a, b)``, literals
+``2j``, ``cmath.polar``/``isnan``/``isinf``/``isfinite``.
 
 Like tuples, a complex never reaches the graph: what is differentiated, scheduled and
 compiled is float arithmetic, so gradients through complex code come for free.  A
