@@ -64,6 +64,12 @@ def integer_functions(a, b, c):
             + a.bit_length() + math.isqrt(abs(b) & (2**62 - 1)) + math.factorial(c & 15) + math.lcm())
 
 
+def float_parts(x, y, i):
+    m, e = math.frexp(x)
+    f, w = math.modf(y)
+    return m, e, f, w, math.ldexp(y, i), math.nextafter(x, y), math.ldexp(m, e) == x
+
+
 def ordered(a, b):
     if a < b:
         return a, b
@@ -110,6 +116,9 @@ CASES = [
     (integer_functions, ["int", "int", "int"], st.tuples(INTS, INTS, INTS)),
     (tuples, ["int", "int"], st.tuples(st.integers(-2**40, 2**40), st.integers(-2**40, 2**40))),
     (returns_a_pair, ["float", "float"], st.tuples(FLOATS, FLOATS)),
+    (float_parts, ["float", "float", "int"],
+     st.tuples(FLOATS, FLOATS,
+               st.one_of(st.integers(-2200, 2200), st.sampled_from([-1074, -1075, 1023, 1024])))),
 ]
 
 

@@ -17,14 +17,17 @@
 - ``float("inf")`` and other string literals: the float they name.
 - methods and attributes of values: ``x.is_integer()`` of a float, ``x.conjugate()``,
   ``n.bit_length()``, ``x.real``, ``x.imag``, ``a.ndim``.
-- ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``: CPython's definitions
-  written in Python (``pylib.py``) and inlined.
+- ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``, ``math.frexp``,
+  ``math.ldexp``, ``math.modf``, ``math.nextafter``: CPython's (or libm's) definitions
+  written in Python (``pylib.py``) and inlined; the float ones exactly, by scalings
+  with powers of two and at most one rounding.
 - ``isinstance(x, float)`` and ``isinstance(x, np.ndarray)`` (or a tuple of them):
-  decided by the lattice (an int-or-float value tests its tag).  Tests against
+  decided by the lattice (an int-or-float value tests its tag; None, tuples and
+  complex numbers are neither; a value that may be None tests its flag).  Tests against
   ``int`` or ``bool`` are refused: son's int64 may be a Python int or a
   ``numpy.int64`` loaded from an array, which CPython tells apart.
 
-Each is O(1) nodes besides its arguments.
+Each is O(1) nodes besides its arguments (an inlined ``pylib`` function: its body).
 """
 
 from __future__ import annotations
@@ -216,6 +219,15 @@ class Builtins:
         with kept(*vals):
             return self.inline(e, fn, vals)
 
+    def call_pylib_float(self, e: ast.Call, name: str, fn, arity: int, ints: tuple = ()):
+        """``fn`` from ``pylib`` inlined on the call's number arguments (those at the
+        positions ``ints`` must be ints, as CPython's ``ldexp`` exponent)."""
+        vals = self.scalars(e, name, self.args(e, name, arity, arity))
+        for j in ints:
+            vals[j] = self.int_args(e, name, [vals[j]])[0]
+        with kept(*vals):
+            return self.inline(e, fn, vals)
+
     def int_args(self, e: ast.Call, name: str, vals: list[Node]) -> list[Node]:
         """``vals`` as ints: an int, a bool or a dead value as it is; an int-or-float
         value after a guard raising CPython's TypeError for a float; a float is a located
@@ -310,5 +322,9 @@ BUILTIN_CALLS: dict = {
     math.lcm: lambda p, e, n: p.call_pylib(e, n, pylib.lcm),
     math.isqrt: lambda p, e, n: p.call_pylib(e, n, pylib.isqrt, 1),
     math.factorial: lambda p, e, n: p.call_pylib(e, n, pylib.factorial, 1),
+    math.frexp: lambda p, e, n: p.call_pylib_float(e, n, pylib.frexp, 1),
+    math.modf: lambda p, e, n: p.call_pylib_float(e, n, pylib.modf, 1),
+    math.ldexp: lambda p, e, n: p.call_pylib_float(e, n, pylib.ldexp, 2, ints=(1,)),
+    math.nextafter: lambda p, e, n: p.call_pylib_float(e, n, pylib.nextafter, 2),
     isinstance: lambda p, e, n: p.call_isinstance(e, n),
 }

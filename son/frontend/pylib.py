@@ -9,6 +9,10 @@ Tested against CPython at the int64 edges (tests/test_builtins.py).  ``c_quot`` 
 CPython's complex division, on the parts of the operands (son/frontend/complexes.py).
 """
 
+import math
+
+import numpy as np
+
 _INT64_MIN = -9223372036854775808
 _NAN = float("nan")
 
@@ -73,3 +77,68 @@ def factorial(n):
     for i in range(2, n + 1):
         r *= i
     return r
+
+
+# -- float functions: CPython's math.frexp, ldexp, modf (special cases first, as
+# Modules/mathmodule.c) and libm's nextafter, exactly, with scalings by powers of two
+# (exact where no bound is crossed) and one rounding at most.
+
+def frexp(x):
+    x = float(x)
+    if x == 0.0 or x != x or x - x != 0.0:  # zero, NaN, infinity: (x, 0)
+        return x, 0
+    m = -x if x < 0.0 else x
+    e = 0
+    while m >= 1.0:
+        m *= 0.5
+        e += 1
+    while m < 0.5:
+        m *= 2.0
+        e -= 1
+    return (-m if x < 0.0 else m), e
+
+
+def ldexp(x, i):
+    x = float(x)
+    if x == 0.0 or x != x or x - x != 0.0:
+        return x
+    m, e = frexp(x)  # x = m * 2**e, 0.5 <= |m| < 1
+    if i > 2200 or e + i > 1024:
+        raise OverflowError("math range error")
+    if i < -2200 or e + i < -1075:
+        return m * 0.0  # below half the least subnormal: a zero of x's sign
+    k = e + i
+    if k >= -1021:  # a normal result: exact (2.0 ** 1024 overflows: two steps there)
+        return m * 2.0 ** k if k <= 1023 else m * 2.0 ** (k - 1) * 2.0
+    return m * 2.0 ** (k + 1074) * 5e-324  # a subnormal: one rounding, in the last product
+
+
+def modf(x):
+    x = float(x)
+    if x != x:
+        return x, x
+    if x - x != 0.0:  # an infinity
+        return (-0.0 if x < 0.0 else 0.0), x
+    t = float(np.trunc(x))
+    return math.copysign(x - t, x), t  # the difference is exact; its zero takes x's sign
+
+
+def nextafter(x, y):
+    x = float(x)
+    y = float(y)
+    if x != x or y != y:
+        return x + y  # a NaN
+    if x == y:
+        return y
+    if x == 0.0:
+        return 5e-324 if y > 0.0 else -5e-324
+    if x - x != 0.0:  # an infinity, toward y: the largest finite float
+        return 1.7976931348623157e308 if x > 0.0 else -1.7976931348623157e308
+    m, e = frexp(x)
+    up = y > x
+    away = up == (x > 0.0)
+    u = 5e-324 if e - 53 < -1074 else 2.0 ** (e - 53)  # the spacing above |x|
+    if not away and (m == 0.5 or m == -0.5) and e - 54 >= -1074:
+        u *= 0.5  # just below a power of two the spacing halves
+    r = x + u if up else x - u
+    return math.copysign(r, x) if r == 0.0 else r  # from the least subnormal to a zero of x's sign

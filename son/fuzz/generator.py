@@ -270,6 +270,11 @@ class _Gen(GradPrograms):
         if form == "special":
             if r.random() < 0.3 and not self.mixed:
                 return f"({e(fn, 'float', depth)}).{r.choice(['real', 'conjugate()'])}"
+            if r.random() < 0.4:  # the float functions son writes in Python (pylib)
+                x, y = e(fn, "float", depth), e(fn, "float", depth)
+                return r.choice([f"math.frexp({x})[0]", f"math.modf({x})[{r.randint(0, 1)}]",
+                                 f"math.nextafter({x}, {y})",
+                                 f"math.ldexp({x}, {r.choice(['-1074', '3', '-2', '1023', '1100'])})"])
             return f"float({r.choice(['inf', '-inf', 'nan', '-0.0', '1e308'])!r})"
         if form == "bin":
             op = _choice(r, FLOAT_BINOPS)
