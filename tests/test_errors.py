@@ -200,11 +200,11 @@ CATALOG = [
                 s += x
             return s
         """, [ARR], 3, 13, "range", "range"),
-    ("range_outside_for", """
+    ("range_returned", """
         def f(a):
             r = range(a)
-            return a
-        """, None, 2, 8, "range", "range() outside a for loop"),
+            return r
+        """, None, 3, 4, "a range in the function's result", "a range in the function's result"),
     ("slice", """
         def f(a):
             b = a[1:3]

@@ -14,7 +14,7 @@ import numpy as np
 from ..nodes import LT, ArrayLen, IsFloat, Load, NewArray, Node, OutOfBounds, Store, kept
 from ..nodes.types import NONE, ArrayType
 from .core import _is_array, _kind
-from .scope import Pack
+from .scope import Pack, Rng
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -34,6 +34,8 @@ class Arrays:
         arr = self.expr(e.value)
         if isinstance(arr, Pack):
             return self.tuple_subscript(e, arr)
+        if isinstance(arr, Rng):
+            return self.range_item(e, arr)
         arr, idx = self.subscript_parts(e, arr)
         return self.load(e, arr, idx)
 

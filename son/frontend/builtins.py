@@ -61,7 +61,7 @@ from ..nodes.mathfn import MATH_NODES
 from ..nodes.types import NONE, TOP, ArrayType
 from . import pylib
 from .core import _kind
-from .scope import Aggregate, Cplx, Opt
+from .scope import Aggregate, Cplx, Opt, Rng
 
 #: ``operator`` function -> the Python expression it computes on its arguments ``a``, ``b``
 OPERATOR_FORMS: dict = {
@@ -185,6 +185,8 @@ class Builtins:
         x = self.expr(e.value)
         if isinstance(x, Cplx):
             return self.complex_attribute(e, x, e.attr)
+        if isinstance(x, Rng) and e.attr in ("start", "stop", "step"):
+            return getattr(x, e.attr)
         if x.type is NONE:  # CPython's AttributeError where it is reached
             self.guard(self.con(True), AttributeError, f"'NoneType' object has no attribute '{e.attr}'")
             return self.peep(Constant(self.g, TOP))

@@ -45,10 +45,11 @@ from ..nodes.mathfn import (
     math_guards,
 )
 from ..nodes.types import NONE
+from . import pylib
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _is_array, _kind
-from .scope import Cplx, Opt, Pack, Scope
+from .scope import Cplx, Opt, Pack, Rng, Scope
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -79,6 +80,9 @@ class Calls:
             v = self.expr_any(e.args[0])
             if reducer == "bool" and not e.keywords:
                 return self.truth(v, e)  # None is false, a value that may be None too
+            if reducer == "len" and isinstance(v, Rng):
+                with kept(v):
+                    return self.inline(e, pylib.range_len, v.elems)
             if isinstance(v, Opt):
                 v = self.unwrap(v, e.args[0])
             if isinstance(v, Pack):
@@ -93,7 +97,7 @@ class Calls:
         if isinstance(fn, pytypes.FunctionType):
             return self.inline(e, fn)
         if fn is range:
-            raise self.unsupported(e, "range() outside a for loop")
+            return self.call_range(e)
         raise self.unsupported(e, f"call to {name}()")
 
     def arity(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> None:
@@ -282,6 +286,24 @@ class Calls:
             for n in names:
                 self.scope.remove(n)
         return v
+
+    def call_range(self, e: ast.Call) -> Rng:
+        """``range(...)`` as a value: its bounds, the zero step refused as CPython does."""
+        start, stop, step = self.range_bounds(e)
+        r = Rng(self.g, start, stop, step)
+        for b in (start, stop, step):
+            b.unkeep()
+        return r
+
+    def range_item(self, e: ast.Subscript, r: Rng) -> Node:
+        """``r[i]``: CPython's IndexError outside ``-len(r) <= i < len(r)``."""
+        if isinstance(e.slice, ast.Slice):
+            raise self.unsupported(e.slice, "slice of a range")
+        with kept(r):
+            i = self.int_value(e.slice)
+            with kept(i):
+                return self.inline(ast.copy_location(ast.Call(e.value, [], []), e), pylib.range_item,
+                                   [*r.elems, i])
 
     def call_divmod(self, e, name):
         a, b = self.scalars(e, name, self.args(e, name, 2, 2))

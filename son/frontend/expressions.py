@@ -44,7 +44,7 @@ from ..nodes import (
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import NONE
 from .core import _SYMBOL, _kind
-from .scope import Cplx, Opt, Pack
+from .scope import Cplx, Opt, Pack, Rng
 
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
            ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
@@ -263,6 +263,14 @@ class Expressions:
                 return self.op(at, BitAnd, self.op(at, Not, v.is_none), t)
         if isinstance(v, Cplx):
             return self.complex_truth(at, v)
+        if isinstance(v, Rng):  # not empty
+            with kept(v):
+                zero = self.con(0)
+                s, a, b = v.step, v.start, v.stop
+                up = self.op(at, BitAnd, self.op(at, GT, s, zero), self.op(at, LT, a, b))
+                with kept(up):
+                    down = self.op(at, BitAnd, self.op(at, LT, s, zero), self.op(at, GT, a, b))
+                return self.op(at, BitOr, up, down)
         if isinstance(v, Pack):
             return self.con(bool(v.elems))
         raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")

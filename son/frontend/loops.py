@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
 from ..nodes.types import BOTTOM, CTRL, INT, NONE, TOP, Type
 from .core import assigned_names
-from .scope import Aggregate, Opt, Scope, describe, flag, shape
+from .scope import Aggregate, Opt, Rng, Scope, describe, flag, shape
 
 
 @dataclass
@@ -49,12 +49,23 @@ class Loops:
 
     def stmt_For(self, s):
         it = s.iter
-        items = self.tuple_items(it)
-        if items is not None:
-            self.unrolled_for(s, items)
-            return
+        if isinstance(it, ast.Call) and not self.is_value(it.func) and self.resolve_quiet(it.func) is range:
+            start, stop, step = self.range_bounds(it)
+        else:
+            items = self.tuple_items(it)
+            if not isinstance(items, Rng):
+                self.unrolled_for(s, items)
+                return
+            start, stop, step = items.start, items.stop, items.step
+            for b in (start, stop, step):
+                b.keep()
         if not isinstance(s.target, ast.Name):
             raise self.unsupported(s.target, "for loop target that is not a name")
+        self.range_loop(s, it, start, stop, step)
+
+    def range_bounds(self, it: ast.Call) -> tuple[Node, Node, Node]:
+        """``range(...)``'s start, stop and step, each kept (the caller unkeeps them),
+        after the guard of a zero step."""
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.error(it, "range() takes 1 to 3 positional arguments", "range")
         bounds = []
@@ -67,6 +78,10 @@ class Loops:
         for b in bounds:
             b.unkeep()
         self.guard(self.op(it, EQ, step, self.con(0)), ValueError, "range() arg 3 must not be zero")
+        return start, stop, step
+
+    def range_loop(self, s, it, start: Node, stop: Node, step: Node) -> None:
+        """``for s.target in range(start, stop, step)`` (the bounds kept; unkept here)."""
         counter = self.temp()
         self.scope.set(counter, start)
         zero = self.con(0)

@@ -142,3 +142,51 @@ def nextafter(x, y):
         u *= 0.5  # just below a power of two the spacing halves
     r = x + u if up else x - u
     return math.copysign(r, x) if r == 0.0 else r  # from the least subnormal to a zero of x's sign
+
+
+# -- range objects: CPython's compute_range_length and range item, on son's int64 bounds
+# (the difference of two bounds may leave int64: it is split where it does).
+
+_INT64_MAX = 9223372036854775807
+
+
+def _range_length(start, stop, step):
+    """(the length modulo 2**64, whether it is past int64)"""
+    if step > 0:
+        lo, hi = start, stop
+    else:
+        lo, hi = stop, start
+    if hi <= lo:
+        return 0, False
+    d = hi - lo  # the true difference is in [1, 2**64 - 1]; it wraps below 0 past int64
+    if step == _INT64_MIN:  # -step leaves int64: ceil(d / 2**63)
+        return (1 if d > 0 or d == _INT64_MIN else 2), False
+    s = step if step > 0 else -step
+    if d > 0:
+        return (d - 1) // s + 1, False
+    if s == 1:  # a true difference past int64, one by one: the length is d itself
+        return d, True
+    # the true d - 1 is MAX + t with t = d - 1 - MAX in [0, MAX]: (MAX + t) // s, by parts
+    t = d - 1 - _INT64_MAX
+    a, b = _INT64_MAX // s, _INT64_MAX % s
+    c, e = t // s, t % s
+    q = a + c + (1 if b >= s - e else 0)
+    return q + 1, q == _INT64_MAX
+
+
+def range_len(start, stop, step):
+    n, huge = _range_length(start, stop, step)
+    if huge:
+        raise OverflowError("Python int too large to convert to C ssize_t")
+    return n
+
+
+def range_item(start, stop, step, i):
+    n, huge = _range_length(start, stop, step)
+    if huge:  # every int64 index is inside; the products wrap, the element does not
+        return start + (i + n if i < 0 else i) * step
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError("range object index out of range")
+    return start + i * step  # within the range: exact, though i * step may wrap

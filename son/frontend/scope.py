@@ -172,6 +172,25 @@ class Cplx(Aggregate):
         return self.inputs[2]
 
 
+class Rng(Aggregate):
+    """A ``range`` object: the elements are its start, stop and step, ints (the step
+    checked nonzero where it was made)."""
+
+    __slots__ = ()
+
+    @property
+    def start(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def stop(self) -> Node:
+        return self.inputs[2]
+
+    @property
+    def step(self) -> Node:
+        return self.inputs[3]
+
+
 def shape(v: Node):
     """None for a single value, "optional" for a value that may be None, "complex" for a
     complex number, else (a tuple) the tuple of its elements' shapes."""
@@ -179,6 +198,8 @@ def shape(v: Node):
         return "optional"
     if isinstance(v, Cplx):
         return "complex"
+    if isinstance(v, Rng):
+        return "range"
     return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
 
 
@@ -187,4 +208,6 @@ def describe(s) -> str:
         return "a value that may be None"
     if s == "complex":
         return "a complex number"
+    if s == "range":
+        return "a range"
     return "a single value" if s is None else f"a tuple of {len(s)}"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..nodes import Node, Not, Raise, Return, kept
-from .scope import Cplx, Opt, Pack, Scope, describe, shape
+from .scope import Cplx, Opt, Pack, Rng, Scope, describe, shape
 
 
 class Statements:
@@ -120,6 +120,8 @@ class Statements:
         if isinstance(v, Cplx) or isinstance(v, Pack) and any(isinstance(x, Cplx) for x in v.elems):
             raise self.unsupported(at, "a complex number in the function's result (return its .real "
                                        "and .imag)")
+        if isinstance(v, Rng) or isinstance(v, Pack) and any(isinstance(x, Rng) for x in v.elems):
+            raise self.unsupported(at, "a range in the function's result")
         if isinstance(v, Pack) and any(isinstance(x, Opt) for x in v.elems):
             raise self.unsupported(at, "a tuple holding a value that may be None as the function's result")
         if not isinstance(v, Pack):

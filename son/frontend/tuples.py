@@ -44,7 +44,7 @@ from ..nodes import (
 )
 from ..nodes.types import NONE, TOP
 from .core import _SYMBOL, _kind
-from .scope import Opt, Pack
+from .scope import Opt, Pack, Rng
 
 
 class Tuples:
@@ -314,7 +314,7 @@ class Tuples:
         raise self.unsupported(e, f"{name}() of a tuple")
 
     # -- iteration ------------------------------------------------------------------------
-    def tuple_items(self, it: ast.expr) -> list[Node] | None:
+    def tuple_items(self, it: ast.expr) -> list[Node] | Rng | None:
         """The items a ``for`` loop over ``it`` takes when ``it`` is a tuple, or
         ``enumerate``/``zip``/``reversed`` of tuples (each item a value or a Pack); None
         when ``it`` is none of these (``range``)."""
@@ -327,6 +327,8 @@ class Tuples:
         v = self.expr(it)
         if isinstance(v, Pack):
             return v.elems
+        if isinstance(v, Rng):
+            return v  # a range held in a variable: the counted loop (``Loops.stmt_For``)
         return self._not_iterable(it, v)
 
     def _iterator_items(self, it: ast.Call, fn) -> list[Node]:
