@@ -163,6 +163,9 @@ class Builtins:
         x = self.expr(f.value)
         if isinstance(x, Cplx) and f.attr == "conjugate":
             return self.complex_conjugate(e, x)
+        if x.type is NONE:  # CPython's AttributeError where it is reached
+            self.guard(self.con(True), AttributeError, f"'NoneType' object has no attribute '{f.attr}'")
+            return self.peep(Constant(self.g, TOP))
         k = _kind(x)
         if f.attr == "bit_length" and k in ("int", "bool", "number"):
             (x,) = self.int_args(e, name, [x])
