@@ -92,3 +92,32 @@ def run_both(fn, args, graph=None, peephole: bool = True):
     if graph is None:
         graph = son.parse(fn, peephole=peephole)
     return run_python(fn, args), run_son(graph, args)
+
+
+STAGES = ("peephole", "sccp", "combined")
+
+
+def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=run_python, adjust=None):
+    """Hypothesis: on every input ``strategy`` draws, the interpreter on the graph of each
+    named pipeline and of the raw parse, and ``son.jit``'s kernel, give ``expected``'s
+    outcome (CPython's by default; None skips the input); ``adjust`` rewrites an input
+    first.  ``argtypes`` as ``son.parse`` takes them."""
+    from hypothesis import given, settings
+
+    graphs = {p: son.optimize(son.parse(fn, argtypes=argtypes), p)[0] for p in STAGES}
+    graphs["none"] = son.parse(fn, argtypes=argtypes, peephole=False)
+    kernel = son.jit(fn)
+
+    @settings(max_examples=max_examples, deadline=None)
+    @given(strategy)
+    def check(args):
+        if adjust is not None:
+            args = adjust(args)
+        want = expected(fn, args)
+        if want is None:
+            return
+        for name, g in graphs.items():
+            assert run_both(fn, args, graph=g)[1] == want, name
+        assert run_python(kernel, args) == want, "kernel"
+
+    check()

@@ -10,8 +10,7 @@ import cmath
 import math
 
 import pytest
-from conftest import run_both, run_python
-from hypothesis import given, settings
+from conftest import check_every_stage
 from hypothesis import strategies as st
 
 import son
@@ -101,20 +100,7 @@ CASES = [
 
 @pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
 def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
-    types = [{"float": float, "int": int, "bool": bool}[t] for t in argtypes]
-    graphs = {p: son.optimize(son.parse(fn, argtypes=types), p)[0] for p in ("peephole", "sccp", "combined")}
-    graphs["none"] = son.parse(fn, argtypes=types, peephole=False)
-    kernel = son.jit(fn)
-
-    @settings(max_examples=60, deadline=None)
-    @given(strategy)
-    def check(args):
-        want = run_python(fn, args)
-        for name, g in graphs.items():
-            assert run_both(fn, args, graph=g)[1] == want, name
-        assert run_python(kernel, args) == want, "kernel"
-
-    check()
+    check_every_stage(fn, argtypes, strategy, max_examples=60)
 
 
 def test_gradient_through_complex_arithmetic():

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import run_both, run_python
-from hypothesis import given, settings
+from conftest import check_every_stage
 from hypothesis import strategies as st
 
 import son
@@ -106,20 +105,7 @@ def _argtypes(names):
 
 @pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
 def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
-    types = _argtypes(argtypes)
-    graphs = {p: son.optimize(son.parse(fn, argtypes=types), p)[0] for p in ("peephole", "sccp", "combined")}
-    graphs["none"] = son.parse(fn, argtypes=types, peephole=False)
-    kernel = son.jit(fn)
-
-    @settings(max_examples=40, deadline=None)
-    @given(strategy)
-    def check(args):
-        want = run_python(fn, args)
-        for name, g in graphs.items():
-            assert run_both(fn, args, graph=g)[1] == want, name
-        assert run_python(kernel, args) == want, "kernel"
-
-    check()
+    check_every_stage(fn, _argtypes(argtypes), strategy)
 
 
 def test_a_function_that_returns_a_value_or_none_prints_so():

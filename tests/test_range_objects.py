@@ -7,8 +7,7 @@ graph (the raw parse included) and the kernel."""
 from __future__ import annotations
 
 import pytest
-from conftest import run_both, run_python
-from hypothesis import given, settings
+from conftest import check_every_stage
 from hypothesis import strategies as st
 
 import son
@@ -51,20 +50,7 @@ CASES = [
 
 @pytest.mark.parametrize("fn, strategy", CASES, ids=[c[0].__name__ for c in CASES])
 def test_every_stage_agrees_with_cpython(fn, strategy):
-    types = [int] * (fn.__code__.co_argcount)
-    graphs = {p: son.optimize(son.parse(fn, argtypes=types), p)[0] for p in ("peephole", "sccp", "combined")}
-    graphs["none"] = son.parse(fn, argtypes=types, peephole=False)
-    kernel = son.jit(fn)
-
-    @settings(max_examples=80, deadline=None)
-    @given(strategy)
-    def check(args):
-        want = run_python(fn, args)
-        for name, g in graphs.items():
-            assert run_both(fn, args, graph=g)[1] == want, name
-        assert run_python(kernel, args) == want, "kernel"
-
-    check()
+    check_every_stage(fn, [int] * fn.__code__.co_argcount, strategy, max_examples=80)
 
 
 @pytest.mark.parametrize("src, message", [
