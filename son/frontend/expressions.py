@@ -328,6 +328,13 @@ class Expressions:
             return self.identity(at, a, b, cls is IsNot)
         if cls in (EQ, NE) and any(isinstance(x, Opt) or x.type is NONE for x in (a, b)):
             return self.none_equality(at, a, b, cls is NE)
+        if cls in (In, NotIn):  # the element as it is (None == 0 is False), the container read
+            with kept(a, b):
+                if isinstance(b, Opt):
+                    b = self.unwrap(b, at)
+            if b.type is NONE:
+                return self.none_operand(at, "container")
+            return self.contains(at, a, b, cls is NotIn)
         with kept(a, b):
             if isinstance(a, Opt):
                 a = self.unwrap(a, at)
@@ -336,8 +343,6 @@ class Expressions:
                     b = self.unwrap(b, at)
         if a.type is NONE or b.type is NONE:
             return self.none_operand(at, "comparison")
-        if cls in (In, NotIn):
-            return self.contains(at, a, b, cls is NotIn)
         if isinstance(a, Cplx) or isinstance(b, Cplx):
             return self.complex_compare(at, cls, a, b)
         if isinstance(a, Pack) or isinstance(b, Pack):
