@@ -63,6 +63,10 @@ def integer_functions(a, b, c):
             + a.bit_length() + math.isqrt(abs(b) & (2**62 - 1)) + math.factorial(c & 15) + math.lcm())
 
 
+def modular_power(a, b, m):
+    return pow(a, b, m) + pow(a, 3, 7) * 2
+
+
 def float_parts(x, y, i):
     m, e = math.frexp(x)
     f, w = math.modf(y)
@@ -115,6 +119,8 @@ CASES = [
     (integer_functions, ["int", "int", "int"], st.tuples(INTS, INTS, INTS)),
     (tuples, ["int", "int"], st.tuples(st.integers(-2**40, 2**40), st.integers(-2**40, 2**40))),
     (returns_a_pair, ["float", "float"], st.tuples(FLOATS, FLOATS)),
+    (modular_power, ["int", "int", "int"],
+     st.tuples(INTS, st.one_of(st.integers(-40, 40), st.sampled_from([2**63 - 1, -2**63])), INTS)),
     (float_parts, ["float", "float", "int"],
      st.tuples(FLOATS, FLOATS,
                st.one_of(st.integers(-2200, 2200), st.sampled_from([-1074, -1075, 1023, 1024])))),

@@ -17,6 +17,8 @@
 - ``float("inf")`` and other string literals: the float they name.
 - methods and attributes of values: ``x.is_integer()`` of a float, ``x.conjugate()``,
   ``n.bit_length()``, ``x.real``, ``x.imag``, ``a.ndim``.
+- ``pow(a, b, m)``: CPython's modular power (a negative ``b`` through the modular
+  inverse, ValueError where there is none), ``pylib.pow3``.
 - ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``, ``math.frexp``,
   ``math.ldexp``, ``math.modf``, ``math.nextafter``: CPython's (or libm's) definitions
   written in Python (``pylib.py``) and inlined; the float ones exactly, by scalings

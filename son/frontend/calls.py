@@ -211,8 +211,14 @@ class Calls:
         return self.truth(x, e)
 
     def call_pow(self, e, name):
-        a, b = self.args(e, name, 2, 2)
-        return self.arith(e, None, a, b)
+        vals = self.args(e, name, 2, 3)
+        if len(vals) == 2:
+            return self.arith(e, None, *vals)
+        if any(_kind(v) == "float" for v in vals):  # CPython's TypeError, known here
+            raise self.error(e, "pow() 3rd argument not allowed unless all arguments are integers", name)
+        vals = self.int_args(e, name, vals)
+        with kept(*vals):
+            return self.inline(e, pylib.pow3, vals)
 
     def call_unary(self, e, name, cls):
         (x,) = self.args(e, name, 1, 1)

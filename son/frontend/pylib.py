@@ -6,7 +6,10 @@ beyond int64 wraps around, as any int arithmetic does; ``gcd`` and ``isqrt`` nev
 leave int64 but for ``gcd(-2**63, 0)``), raising CPython's exceptions.  Their loops are
 the graph's loops: SCCP and the kernels see through them like through user code.
 Tested against CPython at the int64 edges (tests/test_builtins.py).  ``c_quot`` is
-CPython's complex division, on the parts of the operands (son/frontend/complexes.py).
+CPython's complex division, on the parts of the operands (son/frontend/complexes.py);
+``frexp``, ``ldexp``, ``modf``, ``nextafter``, ``range_len``, ``range_item`` and
+``pow3`` (``pow(a, b, m)``) are exact on son's int64 and floats, tested against
+CPython in tests/test_builtins.py and tests/test_range_objects.py.
 """
 
 import math
@@ -190,3 +193,84 @@ def range_item(start, stop, step, i):
     if i < 0 or i >= n:
         raise IndexError("range object index out of range")
     return start + i * step  # within the range: exact, though i * step may wrap
+
+
+# -- pow(a, b, m): CPython's long_pow with a modulus, on son's int64 (products reduced
+# without leaving int64: doubling and adding, each step below the modulus)
+
+_INT64_MAXPOS = 9223372036854775807
+
+
+def _addmod(a, b, m):
+    return a - (m - b) if a >= m - b else a + b  # (a + b) % m for a, b in [0, m)
+
+
+def _mulmod(a, b, m):
+    r = 0
+    while b > 0:
+        if b & 1:
+            r = _addmod(r, a, m)
+        a = _addmod(a, a, m)
+        b >>= 1
+    return r
+
+
+def _invmod(a, m):
+    """The inverse of a (in [0, m)) modulo m (extended Euclid: every value within m)."""
+    r0, r1, s0, s1 = m, a, 0, 1
+    while r1 != 0:
+        q = r0 // r1
+        r0, r1 = r1, r0 - q * r1
+        s0, s1 = s1, s0 - q * s1
+    if r0 != 1:
+        raise ValueError("base is not invertible for the given modulus")
+    return s0 + m if s0 < 0 else s0
+
+
+def _pow_mod_2_63(a, b):
+    """pow(a, b, -2**63) before its sign: modulo 2**63, where a wrapped product's low 63
+    bits are the product's."""
+    a &= _INT64_MAXPOS
+    if b < 0:
+        if a & 1 == 0:
+            raise ValueError("base is not invertible for the given modulus")
+        x = a  # Newton's iteration for the inverse modulo 2**64: 3, 6, 12, 24, 48, 96 bits
+        for _ in range(5):
+            x = x * (2 - a * x)
+        a = x & _INT64_MAXPOS
+        b = -(b + 1)  # -b may leave int64: one factor more below
+        r = a
+    else:
+        r = 1
+    while b > 0:
+        if b & 1:
+            r = (r * a) & _INT64_MAXPOS
+        a = (a * a) & _INT64_MAXPOS
+        b >>= 1
+    return r
+
+
+def pow3(a, b, m):
+    if m == 0:
+        raise ValueError("pow() 3rd argument cannot be 0")
+    if m == _INT64_MIN:
+        r = _pow_mod_2_63(a, b)
+        return r + _INT64_MIN if r != 0 else 0
+    negative = m < 0
+    if negative:
+        m = -m
+    if m == 1:
+        return 0
+    a %= m
+    if b < 0:
+        a = _invmod(a, m)
+        b = -(b + 1)  # -b may leave int64: one factor more below
+        r = a
+    else:
+        r = 1
+    while b > 0:
+        if b & 1:
+            r = _mulmod(r, a, m)
+        a = _mulmod(a, a, m)
+        b >>= 1
+    return r - m if negative and r != 0 else r
