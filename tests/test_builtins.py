@@ -63,6 +63,10 @@ def integer_functions(a, b, c):
             + a.bit_length() + math.isqrt(abs(b) & (2**62 - 1)) + math.factorial(c & 15) + math.lcm())
 
 
+def norms(x, y, z):
+    return math.hypot(x, y, z) + math.hypot() + math.hypot(y) + 2 * math.hypot(z, 1, x, y)
+
+
 def modular_power(a, b, m):
     return pow(a, b, m) + pow(a, 3, 7) * 2
 
@@ -119,6 +123,9 @@ CASES = [
     (integer_functions, ["int", "int", "int"], st.tuples(INTS, INTS, INTS)),
     (tuples, ["int", "int"], st.tuples(st.integers(-2**40, 2**40), st.integers(-2**40, 2**40))),
     (returns_a_pair, ["float", "float"], st.tuples(FLOATS, FLOATS)),
+    (norms, ["float", "float", "float"],
+     st.tuples(FLOATS, FLOATS,
+               st.one_of(FLOATS, st.sampled_from([1e-310, 5e-324, 2.2250738585072014e-308])))),
     (modular_power, ["int", "int", "int"],
      st.tuples(INTS, st.one_of(st.integers(-40, 40), st.sampled_from([2**63 - 1, -2**63])), INTS)),
     (float_parts, ["float", "float", "int"],

@@ -17,6 +17,8 @@
 - ``float("inf")`` and other string literals: the float they name.
 - methods and attributes of values: ``x.is_integer()`` of a float, ``x.conjugate()``,
   ``n.bit_length()``, ``x.real``, ``x.imag``, ``a.ndim``.
+- ``math.hypot`` of other than two arguments: CPython's ``vector_norm`` on a tuple
+  (``pylib.hypot_n``).
 - ``pow(a, b, m)``: CPython's modular power (a negative ``b`` through the modular
   inverse, ValueError where there is none), ``pylib.pow3``.
 - ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``, ``math.frexp``,

@@ -91,6 +91,12 @@ class Calls:
         handler = _CALLS.get(_key(fn))
         if handler is not None:
             return handler(self, e, name)
+        if fn is math.hypot and len(e.args) != 2:  # CPython's vector_norm on a tuple (pylib)
+            vals = self.scalars(e, name, self.args(e, name, 0, 1 << 30, ()))
+            with kept(*vals):
+                floats = [self.op(e, ToFloat, v) if _kind(v) != "float" else v for v in vals]
+                with kept(*floats):
+                    return self.inline(e, pylib.hypot_n, [self.pack(floats)])
         if _key(fn) in MATH_FUNCTIONS:
             cls, np_flavour = MATH_FUNCTIONS[fn]
             return self.call_math(e, cls, np_flavour, name)

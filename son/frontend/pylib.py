@@ -274,3 +274,59 @@ def pow3(a, b, m):
         a = _mulmod(a, a, m)
         b >>= 1
     return r - m if negative and r != 0 else r
+
+
+# -- math.hypot of any number of arguments: CPython 3.11's vector_norm on a tuple (the
+# kernels' two-argument _hypot in son/exec/emit.py is the same algorithm)
+
+def _square_into(a, b, csum, frac1, frac2):
+    """csum + a*b with the product split exactly (Veltkamp, Dekker) and the sum
+    compensated: the new (csum, frac1, frac2)."""
+    t = a * 134217729.0  # 2**27 + 1
+    ah = t - (t - a)
+    al = a - ah
+    t = b * 134217729.0
+    bh = t - (t - b)
+    bl = b - bh
+    p = ah * bh
+    q = ah * bl + al * bh
+    z = p + q
+    frac1 += p - z + q + al * bl
+    s = csum + z
+    frac2 += (csum - s) + z
+    return s, frac1, frac2
+
+
+def hypot_n(xs):
+    big = 0.0
+    nan = False
+    for x in xs:
+        x = math.fabs(x)
+        nan = nan or x != x
+        if x > big:
+            big = x
+    if big - big != 0.0 and big == big:  # an infinity wins over a NaN
+        return big
+    if nan:
+        return _NAN
+    if big == 0.0 or len(xs) <= 1:
+        return big
+    e = frexp(big)[1]
+    if e < -1023:  # 2**-e would overflow: divide by the largest instead
+        csum, frac = 1.0, 0.0
+        for x in xs:
+            a = math.fabs(x) / big
+            a *= a
+            s = csum + a
+            frac += (csum - s) + a
+            csum = s
+        return big * math.sqrt(csum - 1.0 + frac)
+    scale = 2.0 ** (-e)
+    csum, frac1, frac2 = 1.0, 0.0, 0.0
+    for x in xs:
+        a = math.fabs(x) * scale
+        csum, frac1, frac2 = _square_into(a, a, csum, frac1, frac2)
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+    csum, frac1, frac2 = _square_into(-h, h, csum, frac1, frac2)
+    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
+    return h / scale
