@@ -44,7 +44,7 @@ from ..nodes.mathfn import (
     MathError,
     math_guards,
 )
-from ..nodes.types import NONE
+from ..nodes.types import NONE, TOP
 from . import pylib
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
@@ -137,7 +137,8 @@ class Calls:
 
     def call_math(self, e, cls, np_flavour: bool, name: str) -> Node:
         xs = self.scalars(e, name, self.args(e, name, cls.arity, cls.arity))
-        if np_flavour and cls.__name__ in _NP_INT_LOOPS and all(_kind(x) != "float" for x in xs):
+        if np_flavour and cls.__name__ in _NP_INT_LOOPS and all(
+                _kind(x) != "float" and x.type is not TOP for x in xs):  # TOP: dead code, any kind
             # numpy computes these on ints in the ints' dtype, not as floats
             if cls.__name__ != "Fmod" and all(_kind(x) in ("int", "bool") for x in xs):
                 return xs[0]  # np.floor(3) is np.int64(3), np.ceil(True) np.True_: the value itself
