@@ -203,6 +203,15 @@ def shape(v: Node):
     return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
 
 
+def compatible(a, b) -> bool:
+    """Do values of shapes ``a`` and ``b`` merge (``ParserCore._phi``): the same shape,
+    a value and one that may be None, or tuples of one length whose elements merge?"""
+    if a == b or {a, b} == {None, "optional"}:
+        return True
+    return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and all(
+        compatible(x, y) for x, y in zip(a, b))
+
+
 def describe(s) -> str:
     if s == "optional":
         return "a value that may be None"

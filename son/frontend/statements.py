@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..nodes import Node, Not, Raise, Return, kept
-from .scope import Cplx, Opt, Pack, Rng, Scope, describe, shape
+from .scope import Cplx, Opt, Pack, Rng, Scope, compatible, describe, shape
 
 
 class Statements:
@@ -104,7 +104,7 @@ class Statements:
         type), else ``SonSyntaxError`` at the first that differs."""
         k, first = self.arities[0] if self.arities else (None, None)
         for n, s in self.arities:
-            if n != k and {n, k} != {None, "optional"}:  # None or a value merge: one that may be None
+            if not compatible(n, k):  # None and a value merge: one that may be None
                 raise self.error(s, f"this return gives {describe(n)} but the return at line "
                                  f"{first.lineno + self.src.line0} gives {describe(k)}; son needs one "
                                  "result type", "return")
