@@ -131,7 +131,13 @@ class Builtins:
     def call_isclose(self, e: ast.Call, name: str):
         a, b = self.scalars(e, name, self.args(e, name, 2, 2, keywords=("rel_tol", "abs_tol")))
         with kept(a, b):
-            given = {k.arg: self.expr(k.value) for k in e.keywords}
+            given = {}
+            for k in e.keywords:
+                with kept(*given.values()):
+                    v = self.expr(k.value)
+                    if v.type is NONE:  # CPython's TypeError where it is reached
+                        v = self.none_operand(e, f"{name}() tolerance")
+                given[k.arg] = v
             for v in given.values():
                 if _kind(v) is None:
                     raise self.error(e, f"{name}() tolerances are numbers, not {v.type}", name)
