@@ -8,13 +8,14 @@ The guards are ordinary nodes that the optimizer may fold.  O(1) nodes per acces
 from __future__ import annotations
 
 import ast
+import math
 
 import numpy as np
 
 from ..nodes import LT, ArrayLen, IsFloat, Load, NewArray, Node, OutOfBounds, Store, kept
 from ..nodes.types import NONE, ArrayType
 from .core import _is_array, _kind
-from .scope import Pack, Rng
+from .scope import Opt, Pack, Rng
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -74,14 +75,44 @@ class Arrays:
         return self.op(at, Load, ctrl, self.scope.mem, arr, idx)
 
     def store(self, at, arr: Node, idx: Node, value: Node) -> None:
-        if value.type is NONE:  # numpy's TypeError where it is reached
-            with kept(arr, idx):
-                value = self.none_operand(at, "array element")
+        if isinstance(value, Opt) or value.type is NONE:
+            value = self.stored_none(at, arr, idx, value)
         if _kind(value) is None:
             raise self.error(at, f"cannot store a {value.type} value in an array", "store")
         with kept(value):
             ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
         self.scope.mem = self.op(at, Store, ctrl, self.scope.mem, arr, idx, value)
+
+    def stored_none(self, at, arr: Node, idx: Node, value: Node) -> Node:
+        """The element numpy stores for None or a value that may be None, after the index
+        is checked (IndexError comes first): NaN in a float array, False in a bool array,
+        TypeError in an int array."""
+        dtype = arr.type.dtype if isinstance(arr.type, ArrayType) else "int64"
+        with kept(arr, idx, value):
+            self.bounds_guard(at, arr, idx)
+            if dtype == "int64":
+                return self.unwrap(value, at) if isinstance(value, Opt) else \
+                    self.none_operand(at, "array element")
+            fill = self.con(math.nan if dtype == "float64" else False)
+            if not isinstance(value, Opt):
+                return fill
+            return self.choose(value.is_none, fill, value.value)
+
+    def choose(self, cond: Node, a: Node, b: Node) -> Node:
+        """``a if cond else b`` for values already computed: a branch and a merge."""
+        tmp = self.temp()
+        with kept(a, b):
+            t, f = self.branch(cond)
+            other = self.scope.dup()
+            other.ctrl = f
+            self.scope.ctrl = t
+            self.scope.set(tmp, a)
+            other.set(tmp, b)
+            self.scope = self.merge([self.scope, other])
+        v = self.scope.get(tmp)
+        with kept(v):
+            self.scope.remove(tmp)
+        return v
 
     def call_new_array(self, e, name, fill):
         if len(e.args) != 1:

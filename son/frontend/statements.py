@@ -63,9 +63,7 @@ class Statements:
     def assign(self, target: ast.expr, v: Node) -> None:
         if isinstance(target, ast.Name):
             self.scope.set(target.id, v)
-        elif isinstance(target, ast.Subscript):
-            if isinstance(v, Opt):  # an array holds numbers: CPython's TypeError for None
-                v = self.unwrap(v, target)
+        elif isinstance(target, ast.Subscript):  # a value that may be None: read in store()
             with kept(v):
                 arr, idx = self.subscript_parts(target)
                 self.store(target, arr, idx, v)
