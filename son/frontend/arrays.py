@@ -98,22 +98,6 @@ class Arrays:
                 return fill
             return self.choose(value.is_none, fill, value.value)
 
-    def choose(self, cond: Node, a: Node, b: Node) -> Node:
-        """``a if cond else b`` for values already computed: a branch and a merge."""
-        tmp = self.temp()
-        with kept(a, b):
-            t, f = self.branch(cond)
-            other = self.scope.dup()
-            other.ctrl = f
-            self.scope.ctrl = t
-            self.scope.set(tmp, a)
-            other.set(tmp, b)
-            self.scope = self.merge([self.scope, other])
-        v = self.scope.get(tmp)
-        with kept(v):
-            self.scope.remove(tmp)
-        return v
-
     def call_new_array(self, e, name, fill):
         if len(e.args) != 1:
             raise self.error(e, f"{name}() takes one length argument", name)

@@ -49,7 +49,6 @@ from ..nodes import (
     Abs,
     BitAnd,
     BitOr,
-    Constant,
     IsFinite,
     IsFloat,
     IsInf,
@@ -174,8 +173,7 @@ class Builtins:
         if isinstance(x, Cplx) and f.attr == "conjugate":
             return self.complex_conjugate(e, x)
         if x.type is NONE:  # CPython's AttributeError where it is reached
-            self.guard(self.con(True), AttributeError, f"'NoneType' object has no attribute '{f.attr}'")
-            return self.peep(Constant(self.g, TOP))
+            return self.fault(AttributeError, f"'NoneType' object has no attribute '{f.attr}'")
         k = _kind(x)
         if f.attr == "bit_length" and k in ("int", "bool", "number"):
             (x,) = self.int_args(e, name, [x])
@@ -201,8 +199,7 @@ class Builtins:
         if isinstance(x, Rng) and e.attr in ("start", "stop", "step"):
             return getattr(x, e.attr)
         if x.type is NONE:  # CPython's AttributeError where it is reached
-            self.guard(self.con(True), AttributeError, f"'NoneType' object has no attribute '{e.attr}'")
-            return self.peep(Constant(self.g, TOP))
+            return self.fault(AttributeError, f"'NoneType' object has no attribute '{e.attr}'")
         k = _kind(x)
         if x.type is TOP:  # only on paths the graph proves dead: any value will do
             return x

@@ -193,6 +193,32 @@ class ParserCore:
         self.refine(self.scope, pred, False)
         return True
 
+    def fault(self, exc: type, message: str) -> Node:
+        """CPython's ``exc`` when (and only if) the code gets here, and a value (TOP) for
+        the code after, which is dead."""
+        self.guard(self.con(True), exc, message)
+        return self.dead_value()
+
+    def dead_value(self) -> Node:
+        """A value for code that cannot run: TOP, which stands for any value."""
+        return self.peep(Constant(self.g, TOP))
+
+    def choose(self, cond: Node, a: Node, b: Node) -> Node:
+        """``a if cond else b`` for values already computed: a branch and a merge."""
+        tmp = self.temp()
+        with kept(a, b):
+            t, f = self.branch(cond)
+            other = self.scope.dup()
+            other.ctrl = f
+            self.scope.ctrl = t
+            self.scope.set(tmp, a)
+            other.set(tmp, b)
+            self.scope = self.merge([self.scope, other])
+        v = self.scope.get(tmp)
+        with kept(v):
+            self.scope.remove(tmp)
+        return v
+
     def exit(self, r: Node) -> None:
         """Hook a Return or Raise to Stop unless it cannot be reached."""
         r = self.peep(r)

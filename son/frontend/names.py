@@ -14,8 +14,8 @@ import ast
 import numpy as np
 
 from ..errors import SonSyntaxError
-from ..nodes import ArrayLen, Constant, Node, Not, kept
-from ..nodes.types import BOTTOM, TOP, ArrayType
+from ..nodes import ArrayLen, Node, Not, kept
+from ..nodes.types import BOTTOM, ArrayType
 from .core import assigned_names
 from .scope import flag
 
@@ -48,9 +48,8 @@ class Names:
         if name in self.scope.undefined:
             raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")
         if name in self.local_names:  # bound on no path here: CPython raises when it gets here
-            self.guard(self.con(True), UnboundLocalError,
-                       f"cannot access local variable {name!r} where it is not associated with a value")
-            return self.peep(Constant(self.g, TOP))  # a value for the code after: it is dead
+            return self.fault(UnboundLocalError, f"cannot access local variable {name!r} where it is not "
+                                                 "associated with a value")
         return self.global_value(name, at)
 
     @property
@@ -67,9 +66,7 @@ class Names:
             v = self.src.lookup(name)
         except KeyError:
             self.note(name, MISSING)
-            # CPython raises NameError when (and only if) the read is reached
-            self.guard(self.con(True), NameError, f"name {name!r} is not defined")
-            return self.peep(Constant(self.g, TOP))  # a value for the code after: it is dead
+            return self.fault(NameError, f"name {name!r} is not defined")  # where it is reached
         self.note(name, v)
         return self.constant_value(v, name, at)
 

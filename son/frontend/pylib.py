@@ -227,53 +227,46 @@ def _invmod(a, m):
     return s0 + m if s0 < 0 else s0
 
 
-def _pow_mod_2_63(a, b):
-    """pow(a, b, -2**63) before its sign: modulo 2**63, where a wrapped product's low 63
-    bits are the product's."""
-    a &= _INT64_MAXPOS
-    if b < 0:
-        if a & 1 == 0:
-            raise ValueError("base is not invertible for the given modulus")
-        x = a  # Newton's iteration for the inverse modulo 2**64: 3, 6, 12, 24, 48, 96 bits
-        for _ in range(5):
-            x = x * (2 - a * x)
-        a = x & _INT64_MAXPOS
-        b = -(b + 1)  # -b may leave int64: one factor more below
-        r = a
-    else:
-        r = 1
-    while b > 0:
-        if b & 1:
-            r = (r * a) & _INT64_MAXPOS
-        a = (a * a) & _INT64_MAXPOS
-        b >>= 1
-    return r
+def _mulmod_any(a, b, m):
+    """a * b modulo m, or modulo 2**63 for m == 0 (the wrapped product's low 63 bits)."""
+    return (a * b) & _INT64_MAXPOS if m == 0 else _mulmod(a, b, m)
 
 
 def pow3(a, b, m):
     if m == 0:
         raise ValueError("pow() 3rd argument cannot be 0")
-    if m == _INT64_MIN:
-        r = _pow_mod_2_63(a, b)
-        return r + _INT64_MIN if r != 0 else 0
     negative = m < 0
-    if negative:
-        m = -m
-    if m == 1:
-        return 0
-    a %= m
+    if m == _INT64_MIN:  # |m| = 2**63 leaves int64: m = 0 below stands for it
+        m = 0
+        a &= _INT64_MAXPOS
+    else:
+        if negative:
+            m = -m
+        if m == 1:
+            return 0
+        a %= m
     if b < 0:
-        a = _invmod(a, m)
+        if m != 0:
+            a = _invmod(a, m)
+        elif a & 1 == 0:
+            raise ValueError("base is not invertible for the given modulus")
+        else:
+            x = a  # Newton's iteration for the inverse modulo 2**64: 3, 6, 12, 24, 48, 96 bits
+            for _ in range(5):
+                x = x * (2 - a * x)
+            a = x & _INT64_MAXPOS
         b = -(b + 1)  # -b may leave int64: one factor more below
         r = a
     else:
         r = 1
     while b > 0:
         if b & 1:
-            r = _mulmod(r, a, m)
-        a = _mulmod(a, a, m)
+            r = _mulmod_any(r, a, m)
+        a = _mulmod_any(a, a, m)
         b >>= 1
-    return r - m if negative and r != 0 else r
+    if not negative or r == 0:
+        return r
+    return r + _INT64_MIN if m == 0 else r - m
 
 
 # -- math.hypot of any number of arguments: CPython 3.11's vector_norm on a tuple (the

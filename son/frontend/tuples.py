@@ -33,7 +33,6 @@ from ..nodes import (
     Add,
     BitAnd,
     BitOr,
-    Constant,
     IsFloat,
     Max,
     Min,
@@ -42,8 +41,9 @@ from ..nodes import (
     Not,
     kept,
 )
-from ..nodes.types import NONE, TOP
+from ..nodes.types import NONE
 from .core import _SYMBOL, _kind
+from .loops import _LoopContext
 from .scope import Opt, Pack, Rng
 
 
@@ -102,8 +102,7 @@ class Tuples:
             j = int(i.type.con)
             if -n <= j < n:
                 return p.elems[j]
-            self.guard(self.con(True), IndexError, "tuple index out of range")
-            return self.peep(_top(self))
+            return self.fault(IndexError, "tuple index out of range")
         return self.select(e, p, i)
 
     def select(self, at, p: Pack, i: Node) -> Node:
@@ -117,20 +116,13 @@ class Tuples:
             out = self.op(at, BitOr, self.op(at, LT, i, self.con(-n)), self.op(at, GE, i, self.con(n)))
             self.guard(out, IndexError, "tuple index out of range")
             if n == 0:
-                return self.peep(_top(self))
-            tmp = self.temp()
-            self.scope.set(tmp, elems[-1])
+                return self.dead_value()  # the guard raised for every index
+            v = elems[-1]
             for k in range(n - 2, -1, -1):
-                hit = self.op(at, BitOr, self.op(at, EQ, i, self.con(k)), self.op(at, EQ, i, self.con(k - n)))
-                t, f = self.branch(hit)
-                other = self.scope.dup()
-                other.ctrl = f
-                self.scope.ctrl = t
-                self.scope.set(tmp, elems[k])
-                self.scope = self.merge([self.scope, other])
-            v = self.scope.get(tmp)
-            with kept(v):
-                self.scope.remove(tmp)
+                with kept(v):
+                    hit = self.op(at, BitOr, self.op(at, EQ, i, self.con(k)),
+                                  self.op(at, EQ, i, self.con(k - n)))
+                    v = self.choose(hit, elems[k], v)
         return v
 
     def unpack(self, target: ast.Tuple | ast.List, v: Node, at: ast.AST) -> None:
@@ -159,8 +151,7 @@ class Tuples:
     def none_operand(self, at, what: str) -> Node:
         """An operator with None as an operand: CPython's TypeError when (and only if) it
         is reached; a value for the code after (dead)."""
-        self.guard(self.con(True), TypeError, f"unsupported {what} type: 'NoneType'")
-        return self.peep(_top(self))
+        return self.fault(TypeError, f"unsupported {what} type: 'NoneType'")
 
     def is_none(self, v: Node) -> Node:
         """Whether ``v`` is None: its flag, or a constant."""
@@ -292,8 +283,7 @@ class Tuples:
                 return r
             if name in ("min", "max"):
                 if not xs:
-                    self.guard(self.con(True), ValueError, f"{name}() iterable argument is empty")
-                    return self.peep(_top(self))
+                    return self.fault(ValueError, f"{name}() iterable argument is empty")
                 acc = xs[0]
                 for x in xs[1:]:
                     acc = self.op(e, Min if name == "min" else Max, acc, x)
@@ -359,8 +349,6 @@ class Tuples:
     def unrolled_for(self, s: ast.For, items: list[Node]) -> None:
         """``for x in <tuple>``: the body once per item, ``continue`` joining the next
         item and ``break`` the code after the loop (as the ``else`` clause is skipped)."""
-        from .loops import _LoopContext
-
         breaks = []
         with kept(*items):
             for x in items:
@@ -391,5 +379,3 @@ def _not_nan(x: Node) -> bool:
     return x.type.is_constant and not (isinstance(x.type.con, float) and math.isnan(x.type.con))
 
 
-def _top(p):
-    return Constant(p.g, TOP)
