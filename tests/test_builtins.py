@@ -37,7 +37,7 @@ def angles(x):
 
 
 def rounding(x):
-    return round(x) + round(int(x > 0)) + round(3)
+    return round(x) + round(int(x > 0)) + round(3) + round(x, None)
 
 
 def closeness(x, y):
@@ -77,6 +77,19 @@ def float_parts(x, y, i):
     return m, e, f, w, math.ldexp(y, i), math.nextafter(x, y), math.ldexp(m, e) == x
 
 
+def digits(x, n):
+    return (round(x, 2), round(x, -1), round(x, 0), round(x, ndigits=22), round(x, -22), round(x, 400),
+            round(x, -400), round(n, -2), round(n, 3), round(n, -19), round(n, -18))
+
+
+def gammas(x):
+    return math.gamma(x), math.lgamma(x)
+
+
+def combinatorics(n, k):
+    return math.comb(n, k), math.perm(n, k), math.perm(n & 31), math.perm(n, None)
+
+
 def ordered(a, b):
     if a < b:
         return a, b
@@ -108,7 +121,17 @@ def arrays(a, x):
     return isinstance(a, np.ndarray) + isinstance(x, np.ndarray) + isinstance(a[0], float)
 
 
+#: decimals written with few digits, their halves at the digit, and values past 2**52 scaled
+DECIMALS = st.one_of(
+    FLOATS, st.integers(-10**7, 10**7).map(lambda i: i / 1000),
+    st.tuples(st.integers(-10**6, 10**6), st.integers(0, 8)).map(lambda t: (t[0] + 0.5) / 10**t[1]),
+    st.tuples(st.integers(-2**53, 2**53), st.integers(-30, 60)).map(lambda t: math.ldexp(t[0], -t[1])))
+
 CASES = [
+    (digits, ["float", "int"], st.tuples(DECIMALS, INTS)),
+    (gammas, ["float"], st.tuples(st.one_of(
+        FLOATS, st.floats(-205, 205), st.integers(-30, 30).map(lambda i: i + 1e-9),
+        st.sampled_from([171.6, 171.7, 1e-21, -1e-21, 1e-320, 140.0, -140.5, 1e308, 5.524680040776729])))),
     (operators_int, ["int", "int"], st.tuples(INTS, INTS)),
     (operators_float, ["float", "float"], st.tuples(FLOATS, FLOATS)),
     (angles, ["float"], st.tuples(FLOATS)),
@@ -140,6 +163,21 @@ def _wrapped(fn, args):
     if want[0] == "ok" and want[1][0] == "int" and not -2**63 <= want[1][1] < 2**63:
         return None
     return want
+
+
+def _int64(v):
+    return (v + 2**63) % 2**64 - 2**63
+
+
+def _wrapping(fn, args):
+    """CPython's outcome with its int results taken modulo 2**64, as son's ints wrap."""
+    return run_python(lambda *a: tuple(map(_int64, fn(*a))), args)
+
+
+def test_combinatorics_wrap_as_int64():
+    check_every_stage(combinatorics, ["int", "int"],
+                      st.tuples(st.integers(-3, 90), st.one_of(st.integers(-3, 95), st.integers(30, 60))),
+                      max_examples=60, expected=_wrapping)
 
 
 def _nonzero(fn):
@@ -181,7 +219,9 @@ def test_attributes_of_values():
 
 
 @pytest.mark.parametrize("src, message", [
-    ("def f(x: float):\n    return round(x, 2)\n", "round() with ndigits"),
+    ("def f(x: float, n: int):\n    return round(x, n)\n", "round() with an ndigits that is not a constant"),
+    ("def f(x: float):\n    return round(x, 30)\n", "round() with ndigits=30"),
+    ("def f(x: float):\n    return round(x, 2.0)\n", "ndigits must be an int, not float"),
     ("def f(x: int):\n    return isinstance(x, int)\n", "isinstance() against int"),
     ("def f(x: float):\n    return float('one')\n", "could not convert string to float: 'one'"),
     ("def f(x: float):\n    return operator.add(x)\n", "operator.add() takes 2 positional arguments"),

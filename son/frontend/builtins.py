@@ -7,8 +7,11 @@
   ``180 / pi`` (``pi / 180``), as mathmodule.c computes them.
 - ``round(x)``: of a float, ``int()`` of ``np.rint(x)``, which rounds half to even as
   CPython does (``round(2.5) == 2``), with ``int()``'s errors for NaN and
-  infinities; of an int or a bool, the int.  ``round(x, ndigits)`` is refused
-  (CPython rounds through a correctly rounded decimal conversion).
+  infinities; of an int or a bool, the int.  ``round(x, ndigits)`` for a constant
+  ``ndigits``: exactly CPython's (which rounds through a correctly rounded decimal
+  conversion) by an exact scaling, ``pylib.round_float`` and ``round_int``; a float
+  with ``22 < |ndigits|`` (where the power of ten is not an exact float) is refused
+  unless the result is ``x`` or a zero.
 - ``math.isclose(a, b, rel_tol=1e-09, abs_tol=0.0)``: CPython's four tests
   (equal; else not if either is infinite; else ``|b - a|`` within one of the
   tolerances), negative tolerances raising ``ValueError``.
@@ -21,10 +24,12 @@
   (``pylib.hypot_n``).
 - ``pow(a, b, m)``: CPython's modular power (a negative ``b`` through the modular
   inverse, ValueError where there is none), ``pylib.pow3``.
-- ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``, ``math.frexp``,
-  ``math.ldexp``, ``math.modf``, ``math.nextafter``: CPython's (or libm's) definitions
-  written in Python (``pylib.py``) and inlined; the float ones exactly, by scalings
-  with powers of two and at most one rounding.
+- ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``, ``math.comb``,
+  ``math.perm``, ``math.frexp``, ``math.ldexp``, ``math.modf``, ``math.nextafter``,
+  ``math.gamma``, ``math.lgamma``: CPython's (or libm's) definitions written in Python
+  (``pylib.py``) and inlined; the float ones exactly (scalings with powers of two and
+  at most one rounding; gamma and lgamma as CPython's own Lanczos sum, with libm's
+  ``exp``/``pow``/``log`` through ``libm.py``).
 - ``isinstance(x, float)`` and ``isinstance(x, np.ndarray)`` (or a tuple of them):
   decided by the lattice (an int-or-float value tests its tag; None, tuples and
   complex numbers are neither; a value that may be None tests its flag).  Tests against
@@ -62,7 +67,7 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_NODES
 from ..nodes.types import NONE, TOP, ArrayType
-from . import pylib
+from . import libm, pylib
 from .core import _kind
 from .scope import Aggregate, Cplx, Opt, Rng
 
@@ -116,9 +121,12 @@ class Builtins:
         return self.arith(e, Mul, self.con(factor), self.op(e, ToFloat, x))
 
     def call_round(self, e: ast.Call, name: str):
-        if len(e.args) == 2 or any(k.arg == "ndigits" for k in e.keywords):
-            raise self.unsupported(e, "round() with ndigits")
-        (x,) = self.scalars(e, name, self.args(e, name, 1, 1))
+        self.arity(e, name, 1, 2, ("ndigits",))
+        given = e.args[1:] + [k.value for k in e.keywords]
+        if given and not (isinstance(given[0], ast.Constant) and given[0].value is None):
+            return self.round_digits(e, name, given[0])
+        (x,) = self.scalars(e, name, self.args(ast.copy_location(ast.Call(e.func, e.args[:1], []), e),
+                                               name, 1, 1))
         k = _kind(x)
         if k in ("int", "bool"):
             return self.op(e, ToInt, x)
@@ -126,6 +134,32 @@ class Builtins:
             raise self.error(e, "round() of a value that may be an int or a float: son rounds floats "
                                 "with np.rint, which would round a large int", name)
         return self.to_int(e, self.op(e, MATH_NODES["Rint"], x, np=True))
+
+    def round_digits(self, e: ast.Call, name: str, ndigits: ast.expr):
+        """``round(x, ndigits)`` for a constant ``ndigits``: an int's nearest multiple of
+        ``10**-ndigits`` (``pylib.round_int``), a float's exact rounding at the digit
+        (``pylib.round_float``, for ``|ndigits| <= 22``: ``10**ndigits`` is then exact)."""
+        (x,) = self.scalars(e, name, self.exprs(e.args[:1]))
+        with kept(x):
+            nd = self.expr(ndigits)
+        if _kind(nd) not in ("int", "bool"):
+            raise self.error(e, f"{name}(): ndigits must be an int, not {nd.type.widen()} "
+                                "(CPython: TypeError)", name)
+        if not nd.type.is_constant:
+            raise self.unsupported(e, "round() with an ndigits that is not a constant (son rounds "
+                                      "through an exact scaling by the power of ten it names)")
+        n, k = int(nd.type.con), _kind(x)
+        if k in ("int", "bool"):
+            with kept(x):
+                return self.op(e, ToInt, x) if n >= 0 else self.inline(e, pylib.round_int, [x, self.con(n)])
+        if k == "number" and x.type is not TOP:
+            raise self.error(e, "round() of a value that may be an int or a float: an int stays an "
+                                "int, a float becomes a float", name)
+        if 22 < n <= 323 or -308 <= n < -22:
+            raise self.unsupported(e, f"round() with ndigits={n} (son rounds floats exactly for "
+                                      "ndigits in [-22, 22], where 10**ndigits is an exact float)")
+        with kept(x):
+            return self.inline(e, pylib.round_float, [x, self.con(n)])
 
     def call_isclose(self, e: ast.Call, name: str):
         a, b = self.scalars(e, name, self.args(e, name, 2, 2, keywords=("rel_tol", "abs_tol")))
@@ -231,6 +265,14 @@ class Builtins:
         with kept(*vals):
             return self.inline(e, fn, vals)
 
+    def call_perm(self, e: ast.Call, name: str):
+        """``math.perm(n, k=None)``: ``factorial(n)`` without ``k``."""
+        self.arity(e, name, 1, 2)
+        if len(e.args) == 1 or (isinstance(e.args[1], ast.Constant) and e.args[1].value is None):
+            return self.call_pylib(ast.copy_location(ast.Call(e.func, e.args[:1], []), e), name,
+                                   pylib.factorial, 1)
+        return self.call_pylib(e, name, pylib.perm, 2)
+
     def call_pylib_float(self, e: ast.Call, name: str, fn, arity: int, ints: tuple = ()):
         """``fn`` from ``pylib`` inlined on the call's number arguments (those at the
         positions ``ints`` must be ints, as CPython's ``ldexp`` exponent)."""
@@ -239,6 +281,16 @@ class Builtins:
             vals[j] = self.int_args(e, name, [vals[j]])[0]
         with kept(*vals):
             return self.inline(e, fn, vals)
+
+    def call_libm(self, e: ast.Call, name: str, node: str):
+        """A ``libm`` function (inside ``pylib``): its node, no guard."""
+        from .. import nodes
+
+        vals = self.scalars(e, name, self.args(e, name, 1 if node in _UNARY_LIBM else 2,
+                                               1 if node in _UNARY_LIBM else 2))
+        with _Pins(self, e, *vals) as op:
+            floats = [v if _kind(v) == "float" else op(ToFloat, v) for v in vals]
+            return op(nodes.IEEEPow if node == "IEEEPow" else MATH_NODES[node], *floats)
 
     def int_args(self, e: ast.Call, name: str, vals: list[Node]) -> list[Node]:
         """``vals`` as ints: an int, a bool or a dead value as it is; an int-or-float
@@ -334,9 +386,16 @@ BUILTIN_CALLS: dict = {
     math.lcm: lambda p, e, n: p.call_pylib(e, n, pylib.lcm),
     math.isqrt: lambda p, e, n: p.call_pylib(e, n, pylib.isqrt, 1),
     math.factorial: lambda p, e, n: p.call_pylib(e, n, pylib.factorial, 1),
+    math.comb: lambda p, e, n: p.call_pylib(e, n, pylib.comb, 2),
+    math.perm: lambda p, e, n: p.call_perm(e, n),
+    math.gamma: lambda p, e, n: p.call_pylib_float(e, n, pylib.gamma, 1),
+    math.lgamma: lambda p, e, n: p.call_pylib_float(e, n, pylib.lgamma, 1),
     math.frexp: lambda p, e, n: p.call_pylib_float(e, n, pylib.frexp, 1),
     math.modf: lambda p, e, n: p.call_pylib_float(e, n, pylib.modf, 1),
     math.ldexp: lambda p, e, n: p.call_pylib_float(e, n, pylib.ldexp, 2, ints=(1,)),
     math.nextafter: lambda p, e, n: p.call_pylib_float(e, n, pylib.nextafter, 2),
     isinstance: lambda p, e, n: p.call_isinstance(e, n),
+    **{fn: (lambda p, e, n, node=node: p.call_libm(e, n, node)) for fn, node in libm.NODES.items()},
 }
+
+_UNARY_LIBM = ("Exp", "Log", "Sin", "Cos")

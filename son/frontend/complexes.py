@@ -7,9 +7,9 @@ part ``0.0`` (CPython 3.11's ``to_complex``: ``(1-0j) + 1.0`` has imaginary part
 ``_Py_c_quot``, Smith's algorithm with its ZeroDivisionError, written in Python in
 ``pylib.c_quot`` and inlined; ``z ** n`` for an exponent that is a constant integer of
 magnitude at most 100 is ``c_powi``'s binary powering, unrolled while parsing, with
-its ZeroDivisionError for 0 to a negative power and OverflowError for an infinite part
-(any other exponent takes ``_Py_c_pow``, whose libm calls son does not yet have
-without Python's exceptions: refused).  ``abs(z)`` is libm's ``hypot`` with
+its ZeroDivisionError for 0 to a negative power and OverflowError for an infinite part;
+any other exponent is ``pylib.c_pow``, CPython's ``complex_pow`` (both algorithms,
+chosen at run time, and errno read as CPython reads it).  ``abs(z)`` is libm's ``hypot`` with
 OverflowError where finite parts give an infinite modulus; ``cmath.phase`` is
 ``atan2`` with the OverflowError CPython raises where glibc's ``atan2`` reports an
 underflow to zero; ``==``/``!=`` compare the parts (an int operand exactly), orders
@@ -104,8 +104,13 @@ class Complexes:
         if isinstance(b, Cplx) and b.re.type.is_constant and b.im.type.is_constant and b.im.type.con == 0.0:
             e = b.re.type.con
         if e is None or not (math.isfinite(e) and e == math.floor(e) and abs(e) <= 100):
-            raise self.unsupported(at, "complex power with an exponent that is not a constant integer "
-                                       "of magnitude at most 100")
+            with kept(a, b):  # CPython's complex_pow, its two algorithms chosen at run time
+                x = self.to_complex(at, a)
+                with kept(x):
+                    y = self.to_complex(at, b)
+                with kept(x, y):
+                    return self.cplx(*self.inline(_call(at, "c_pow"), pylib.c_pow,
+                                                  [x.re, x.im, y.re, y.im]).elems)
         n = int(e)
         with kept(a, b):
             x = self.to_complex(at, a)

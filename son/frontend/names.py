@@ -71,7 +71,8 @@ class Names:
         return self.constant_value(v, name, at)
 
     def constant_value(self, v, name: str, at: ast.AST) -> Node:
-        """A global (or module attribute) read as a constant: an int must fit int64, as a
+        """A global (or module attribute) read as a constant (a tuple or a complex number as
+        the aggregate of its constant elements): an int must fit int64, as a
         literal must (folded, it would wrap silently), and a numpy scalar must be one whose
         arithmetic is son's (int64, float64, bool): an ``np.float32`` or ``np.uint64``
         global computes in its own dtype under CPython."""
@@ -85,8 +86,19 @@ class Names:
                 raise self.error(at, f"global {name!r} is the int {v}, which is outside int64 (son's "
                                      "ints are int64; a literal that large is refused too)", "global")
             return self.con(v)
-        raise self.error(at, f"{name!r} is a {type(v).__name__}; son reads only int, float and "
-                             "bool globals as values", "global")
+        if type(v) is complex:
+            return self.cplx(self.con(v.real), self.con(v.imag))
+        if type(v) is tuple:  # elements are pinned until the tuple holds them
+            elems = []
+            try:
+                for x in v:
+                    elems.append(self.constant_value(x, name, at).keep())
+            finally:
+                for x in elems:
+                    x.unkeep()
+            return self.pack(elems)
+        raise self.error(at, f"{name!r} is a {type(v).__name__}; son reads only numbers, None and "
+                             "tuples of them as global values", "global")
 
     def expr_Name(self, e):
         return self.read(e.id, e)

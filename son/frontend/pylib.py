@@ -16,8 +16,11 @@ import math
 
 import numpy as np
 
+from . import libm
+
 _INT64_MIN = -9223372036854775808
 _NAN = float("nan")
+_INF = float("inf")
 
 
 def c_quot(ar, ai, br, bi):
@@ -79,6 +82,54 @@ def factorial(n):
     r = 1
     for i in range(2, n + 1):
         r *= i
+    return r
+
+
+def _odd_part(n):
+    """(the odd part of n > 0, the exponent of 2 in n)"""
+    t = 0
+    while n & 1 == 0:
+        n >>= 1
+        t += 1
+    return n, t
+
+
+def comb(n, k):
+    """The binomial coefficient modulo 2**64 (son's int64 wrap-around of CPython's exact
+    one), with no division that is not exact: the product of the factors' odd parts
+    times the inverse of the divisors' (odd, so invertible modulo 2**64), shifted by
+    the factors' twos that the divisors' do not cancel."""
+    if n < 0:
+        raise ValueError("n must be a non-negative integer")
+    if k < 0:
+        raise ValueError("k must be a non-negative integer")
+    if k > n:
+        return 0
+    if n - k < k:
+        k = n - k
+    num, den, twos = 1, 1, 0
+    for i in range(1, k + 1):
+        a, s = _odd_part(n - k + i)
+        b, t = _odd_part(i)
+        num *= a
+        den *= b
+        twos += s - t
+    inv = den  # Newton's iteration for the inverse modulo 2**64: 3, 6, 12, 24, 48, 96 bits
+    for _ in range(5):
+        inv = inv * (2 - den * inv)
+    return 0 if twos >= 64 else (num * inv) << twos
+
+
+def perm(n, k):
+    if n < 0:
+        raise ValueError("n must be a non-negative integer")
+    if k < 0:
+        raise ValueError("k must be a non-negative integer")
+    r = 1 if k <= n else 0
+    i = 0
+    while i < k and r != 0:  # a product of 64 even factors is 0 modulo 2**64: done
+        r *= n - i
+        i += 1
     return r
 
 
@@ -323,3 +374,257 @@ def hypot_n(xs):
     csum, frac1, frac2 = _square_into(-h, h, csum, frac1, frac2)
     h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
     return h / scale
+
+
+# -- math.gamma and math.lgamma: CPython's own (mathmodule.c's m_tgamma and m_lgamma:
+# Lanczos' approximation with N = 13 and Boost's g, the reflection formula below 0), not
+# the platform's tgamma, which rounds differently.  libm's exp, pow, log, sin and cos.
+
+_LANCZOS_G = 6.024680040776729583740234375
+_LANCZOS_G_MINUS_HALF = 5.524680040776729583740234375
+_LANCZOS_NUM = (23531376880.410759688572007674451636754734846804940,
+                42919803642.649098768957899047001988850926355848959,
+                35711959237.355668049440185451547166705960488635843,
+                17921034426.037209699919755754458931112671403265390,
+                6039542586.3520280050642916443072979210699388420708,
+                1439720407.3117216736632230727949123939715485786772,
+                248874557.86205415651146038641322942321632125127801,
+                31426415.585400194380614231628318205362874684987640,
+                2876370.6289353724412254090516208496135991145378768,
+                186056.26539522349504029498971604569928220784236328,
+                8071.6720023658162106380029022722506138218516325024,
+                210.82427775157934587250973392071336271166969580291,
+                2.5066282746310002701649081771338373386264310793408)
+_LANCZOS_DEN = (0.0, 39916800.0, 120543840.0, 150917976.0, 105258076.0, 45995730.0, 13339535.0,
+                2637558.0, 357423.0, 32670.0, 1925.0, 66.0, 1.0)
+_PI = 3.141592653589793
+_LOG_PI = 1.1447298858494002
+
+
+def _lanczos_sum(x):
+    num, den = 0.0, 0.0
+    if x < 5.0:  # Horner in x from the last coefficient
+        for c, d in zip(_LANCZOS_NUM[::-1], _LANCZOS_DEN[::-1]):
+            num = num * x + c
+            den = den * x + d
+    else:  # in 1/x from the first: no overflow for large x
+        for c, d in zip(_LANCZOS_NUM, _LANCZOS_DEN):
+            num = num / x + c
+            den = den / x + d
+    return num / den
+
+
+def _sinpi(x):
+    """sin(pi * x) for finite x, reduced to [0, 2) and to the nearest quarter turn."""
+    y = math.fabs(x) % 2.0
+    t = 2.0 * y
+    n = int(t)
+    if t - n >= 0.5:  # C's round(): half away from zero
+        n += 1
+    if n == 0:
+        r = libm.sin(_PI * y)
+    elif n == 1:
+        r = libm.cos(_PI * (y - 0.5))
+    elif n == 2:
+        r = libm.sin(_PI * (1.0 - y))
+    elif n == 3:
+        r = -libm.cos(_PI * (y - 1.5))
+    else:
+        r = libm.sin(_PI * (y - 2.0))
+    return math.copysign(1.0, x) * r
+
+
+def gamma(x):
+    x = float(x)
+    if x - x != 0.0:  # NaN or an infinity
+        if x != x or x > 0.0:
+            return x
+        raise ValueError("math domain error")
+    if x == 0.0:
+        raise ValueError("math domain error")
+    if x == np.floor(x):
+        if x < 0.0:
+            raise ValueError("math domain error")
+        if x <= 23.0:  # (x - 1)! as a float: every partial product is exact
+            r = 1.0
+            for i in range(2, int(x)):
+                r *= i
+            return r
+    absx = math.fabs(x)
+    if absx < 1e-20:
+        r = 1.0 / x
+        if r - r != 0.0:
+            raise OverflowError("math range error")
+        return r
+    if absx > 200.0:
+        if x < 0.0:
+            return 0.0 / _sinpi(x)
+        raise OverflowError("math range error")
+    y = absx + _LANCZOS_G_MINUS_HALF
+    if absx > _LANCZOS_G_MINUS_HALF:  # the rounding error of y, corrected for below
+        z = (y - absx) - _LANCZOS_G_MINUS_HALF
+    else:
+        z = (y - _LANCZOS_G_MINUS_HALF) - absx
+    z = z * _LANCZOS_G / y
+    if x < 0.0:
+        r = -_PI / _sinpi(absx) / absx * libm.exp(y) / _lanczos_sum(absx)
+        r -= z * r
+        if absx < 140.0:
+            r /= libm.pow(y, absx - 0.5)
+        else:
+            sqrtpow = libm.pow(y, absx / 2.0 - 0.25)
+            r /= sqrtpow
+            r /= sqrtpow
+    else:
+        r = _lanczos_sum(absx) / libm.exp(y)
+        r += z * r
+        if absx < 140.0:
+            r *= libm.pow(y, absx - 0.5)
+        else:
+            sqrtpow = libm.pow(y, absx / 2.0 - 0.25)
+            r *= sqrtpow
+            r *= sqrtpow
+    if r - r != 0.0 and r == r:
+        raise OverflowError("math range error")
+    return r
+
+
+def lgamma(x):
+    x = float(x)
+    if x - x != 0.0:
+        return x if x != x else _INF
+    if x == np.floor(x) and x <= 2.0:
+        if x <= 0.0:
+            raise ValueError("math domain error")
+        return 0.0
+    absx = math.fabs(x)
+    if absx < 1e-20:
+        return -libm.log(absx)
+    r = libm.log(_lanczos_sum(absx)) - _LANCZOS_G
+    r += (absx - 0.5) * (libm.log(absx + _LANCZOS_G - 0.5) - 1.0)
+    if x < 0.0:  # the reflection formula
+        r = _LOG_PI - libm.log(math.fabs(_sinpi(absx))) - libm.log(absx) - r
+    if r - r != 0.0 and r == r:
+        raise OverflowError("math range error")
+    return r
+
+
+# -- complex ** : CPython 3.11's complex_pow on the parts: c_powi (binary powering, a
+# quotient for a negative exponent) for an integral real exponent of magnitude at most
+# 100, else _Py_c_pow (polar form, libm's hypot, pow, atan2, exp, log, cos, sin); then
+# errno as CPython reads it: EDOM (a zero base to a negative or complex power, or libm's
+# cos of an infinite phase) a ZeroDivisionError, an infinite part an OverflowError.
+
+def c_pow(ar, ai, br, bi):
+    if bi == 0.0 and br == np.floor(br) and math.fabs(br) <= 100.0:
+        n = int(br)
+        m = -n if n < 0 else n
+        rr, ri, pr, pi, mask = 1.0, 0.0, ar, ai, 1
+        while m >= mask:
+            if m & mask:
+                rr, ri = rr * pr - ri * pi, rr * pi + ri * pr
+            mask <<= 1
+            pr, pi = pr * pr - pi * pi, pr * pi + pi * pr
+        if n <= 0:
+            if rr == 0.0 and ri == 0.0:
+                raise ZeroDivisionError("0.0 to a negative or complex power")
+            rr, ri = c_quot(1.0, 0.0, rr, ri)
+    elif ar == 0.0 and ai == 0.0:
+        if bi != 0.0 or br < 0.0:
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        rr, ri = 0.0, 0.0
+    else:
+        vabs = np.hypot(ar, ai)
+        length = libm.pow(vabs, br)
+        at = libm.atan2(ai, ar)
+        phase = at * br
+        if bi != 0.0:
+            d = libm.exp(at * bi)
+            length = length / d if d != 0.0 else length * _INF  # C's division by +0.0
+            phase += bi * libm.log(vabs)
+        if phase - phase != 0.0 and phase == phase:  # cos(+-inf) sets EDOM
+            raise ZeroDivisionError("0.0 to a negative or complex power")
+        rr, ri = length * libm.cos(phase), length * libm.sin(phase)
+    if (rr - rr != 0.0 and rr == rr) or (ri - ri != 0.0 and ri == ri):
+        raise OverflowError("complex exponentiation")
+    return rr, ri
+
+
+# -- round(x, ndigits): CPython rounds the exact binary value half to even at the
+# decimal digit (a correctly rounded decimal conversion), then reads the decimal back
+# correctly rounded.  For |ndigits| <= 22, 10**|ndigits| is an exact float, and so is
+# the quotient or product that scales x up to the digit, as hi + lo: the digit's
+# rounding is rint(hi), moved by one where hi is halfway and lo says which side the
+# exact value is on; the last division (multiplication) by the power is the one rounding.
+
+def _two_product(a, b):
+    """a * b exactly, as hi + lo (Veltkamp's split, Dekker's product)."""
+    p = a * b
+    t = a * 134217729.0
+    ah = t - (t - a)
+    al = a - ah
+    t = b * 134217729.0
+    bh = t - (t - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def round_float(x, n):
+    """``round(x, n)`` of a float, for n in [-22, 22], n > 323 or n < -308."""
+    x = float(x)
+    if x != x or x - x != 0.0 or x == 0.0 or n > 323:
+        return x
+    if n < -308:
+        return 0.0 * x
+    p = 10.0 ** (n if n >= 0 else -n)
+    if n >= 0:
+        hi, lo = _two_product(x, p)
+        if math.fabs(hi) >= 9007199254740992.0:  # 2**53: x has no digit there
+            return x
+        if math.fabs(hi) >= 4503599627370496.0:  # 2**52: hi is an integer, |lo| <= 0.5
+            r = hi + math.copysign(1.0, lo) if math.fabs(lo) == 0.5 and hi % 2.0 != 0.0 else hi
+        else:
+            r = np.rint(hi)
+            d = hi - r
+            if d == 0.5 and lo > 0.0:
+                r += 1.0
+            elif d == -0.5 and lo < 0.0:
+                r -= 1.0
+        return r / p
+    q = x / p
+    if math.fabs(q) >= 9007199254740992.0:
+        return x
+    r = q
+    if math.fabs(q) < 4503599627370496.0:  # above, q is the integer (no halfway float)
+        r = np.rint(q)
+        d = q - r
+        if d == 0.5 or d == -0.5:
+            hi, lo = _two_product(q, p)
+            s = (x - hi) - lo  # the sign of x - q * p, exactly
+            if d == 0.5 and s > 0.0:
+                r += 1.0
+            elif d == -0.5 and s < 0.0:
+                r -= 1.0
+    y = r * p
+    if y - y != 0.0:
+        raise OverflowError("rounded value too large to represent")
+    return y
+
+
+def round_int(x, n):
+    """``round(x, n)`` of an int for n < 0: the nearest multiple of 10**-n, halves to
+    the even multiple (modulo 2**64 past int64, as son's ints wrap)."""
+    if n < -19:
+        return 0
+    if n == -19:  # 10**19 is past int64: 0 or +-10**19, wrapped
+        if x > 5000000000000000000:
+            return -8446744073709551616
+        if x < -5000000000000000000:
+            return 8446744073709551616
+        return 0
+    p = 10 ** (-n)
+    q = x // p
+    r = x - q * p
+    if 2 * r > p or (2 * r == p and q % 2 == 1):
+        q += 1
+    return q * p

@@ -239,7 +239,8 @@ class IEEEDiv(Binary):
 class IEEEPow(Binary):
     """``a ** b`` on floats with IEEE-754 results (C ``pow``: ``0.0 ** -1.0`` is inf, a
     negative base to a fractional power nan, overflow inf) where Python raises.
-    Built only by derivative rules (son/grad/rules.py), like ``IEEEDiv``."""
+    Built by derivative rules (son/grad/rules.py), like ``IEEEDiv``, and for C's ``pow``
+    in CPython's algorithms written in Python (son/frontend/libm.py)."""
 
     __slots__ = ()
     symbol = "fpow"
