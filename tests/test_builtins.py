@@ -82,6 +82,11 @@ def digits(x, n):
             round(x, -400), round(n, -2), round(n, 3), round(n, -19), round(n, -18))
 
 
+def digits_of_either(x, n, flag):
+    y = x if flag else n  # an int or a float: decided at run time
+    return round(y, 1), round(y, -1)
+
+
 def gammas(x):
     return math.gamma(x), math.lgamma(x)
 
@@ -166,12 +171,17 @@ def _wrapped(fn, args):
 
 
 def _int64(v):
-    return (v + 2**63) % 2**64 - 2**63
+    return (v + 2**63) % 2**64 - 2**63 if type(v) is int else v
 
 
 def _wrapping(fn, args):
     """CPython's outcome with its int results taken modulo 2**64, as son's ints wrap."""
     return run_python(lambda *a: tuple(map(_int64, fn(*a))), args)
+
+
+def test_digits_of_an_int_or_a_float():
+    check_every_stage(digits_of_either, ["float", "int", "bool"], st.tuples(DECIMALS, INTS, st.booleans()),
+                      expected=_wrapping)
 
 
 def test_combinatorics_wrap_as_int64():

@@ -129,7 +129,18 @@ def returns_tuple(x, y):
     return p
 
 
+def nested_result(x, n):
+    p = (x, n)
+    return (p, x * 2), (n,), ((p,),)
+
+
+def one_tuple(x):
+    return (x + 1.0,)
+
+
 CASES = [
+    (nested_result, ["float", "int"], st.tuples(FLOATS, SMALL)),
+    (one_tuple, ["float"], st.tuples(FLOATS)),
     (points, ["float", "float", "int"], st.tuples(FLOATS, FLOATS, SMALL)),
     (fib_pairs, ["int"], st.tuples(st.integers(-2, 30))),
     (run_time_index, ["float", "float", "int"], st.tuples(FLOATS, FLOATS, SMALL)),
@@ -179,9 +190,11 @@ def test_gradient_through_tuples_agrees_with_forward_mode():
 
 
 @pytest.mark.parametrize("src, message", [
-    ("def f(x: float):\n    return (x,)\n", "a tuple of 1 as the function's result"),
-    ("def f(x: float):\n    return ()\n", "a tuple of 0 as the function's result"),
-    ("def f(x: float):\n    return x, (x, x)\n", "a tuple nested in the function's result"),
+    ("def f(x: float):\n    return ()\n", "an empty tuple as the function's result"),
+    ("def f(x: float, c: bool):\n    return (x, x) if c else None\n", "conditional expression gives"),
+    ("def f(x: float, c: bool):\n    return (x, x) if c else x\n", "conditional expression gives"),
+    ("def f(x: float, c: bool):\n    return x or (x, x)\n", "'and'/'or' gives values of different"),
+    ("def f(x: float, c: bool):\n    return (x, x if c else None)\n", "a tuple holding a value that"),
     ("def f(x: float, y: float):\n    t = (x,)\n    return t == (y,)\n", "on float elements"),
     ("def f(x: float, n: int):\n    return ((x,) * n)[0]\n", "number of times not known"),
     ("def f(x: float, n: int):\n    return (x, x)[n:]\n", "not a constant int"),

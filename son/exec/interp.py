@@ -36,6 +36,7 @@ from ..nodes import (
     Stop,
     Store,
 )
+from ..nodes.control import rebuild
 from ..nodes.memory import TapeGrow
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType
 
@@ -176,6 +177,8 @@ def interpret(g: Graph, *args):
             vals[e] = e.eval(*[value(x) for x in e.inputs[1:]])
         t = type(c)
         if t is Return:
+            if c.form is not None:
+                return rebuild(c.form, [value(v) for v in c.inputs[2:]])
             if len(c.inputs) == 3:
                 return value(c.inputs[2])
             return tuple(value(v) for v in c.inputs[2:])  # a multi-value Return

@@ -44,6 +44,7 @@ source).
 
 from __future__ import annotations
 
+import ast
 import itertools
 import re
 from typing import Callable
@@ -64,6 +65,7 @@ from ..nodes import (
     Return,
     Store,
 )
+from ..nodes.control import form_size, rebuild
 from ..nodes.memory import TapeGrow
 from ..nodes.types import BOOL, FLOAT, INT, MEM, NONE, NUMBER, TOP, ArrayType, Type
 from .emit import EMIT, EMIT_STATE, _as_int, _balanced_outer, _compare, _kind, _strip
@@ -85,6 +87,8 @@ _BOOL_IF_BOTH = (BitAnd, BitOr, BitXor)
 #: first line of a kernel that returns mixed values: ``# son: mixed returns <n> at <i> <j>b...``
 #: (``<j>b``: a value that may be a bool, returned with its tag)
 _MIXED_MARK = "# son: mixed returns "
+#: line of a kernel whose result is a ``Return.form``: ``# son: result form <repr of the form>``
+_FORM_MARK = "# son: result form "
 
 
 class _View:
@@ -98,18 +102,26 @@ class _View:
 
 
 def return_converter(source: str) -> Callable | None:
-    """For generated ``source`` whose function returns mixed values, the function that
-    turns its result into the Python value (each ``(is_float, int, float)`` into an
-    int or a float, each ``(is_float, int, float, is_bool)`` -- a position marked ``<i>b``
-    -- into a bool, an int or a float); None if it returns none.  O(length of the source)."""
+    """For generated ``source`` whose function returns mixed values, or a result whose
+    values only flatten it (a ``Return.form``: ``# son: result form <form>``), the
+    function that turns the kernel's result into the Python value (each ``(is_float, int,
+    float)`` into an int or a float, each ``(is_float, int, float, is_bool)`` -- a
+    position marked ``<i>b`` -- into a bool, an int or a float; then the form's complex
+    numbers, ranges and nested tuples); None if it needs none.  O(length of the source)."""
+    f = re.search("^" + re.escape(_FORM_MARK) + "(.+)$", source, re.M)
+    form = ast.literal_eval(f.group(1)) if f else None
     m = re.search("^" + re.escape(_MIXED_MARK) + r"(\d+) at ([\db ]+)$", source, re.M)
     if m is None:
-        return None
+        if form is None:
+            return None
+        return (lambda r: rebuild(form, (r,))) if form_size(form) == 1 else (lambda rs: rebuild(form, rs))
     count = int(m.group(1))
     at = {int(x.rstrip("b")): _one_tagged if x.endswith("b") else _one_mixed for x in m.group(2).split()}
     if count == 1:
-        return at[0]
-    return lambda rs: tuple(at[k](r) if k in at else r for k, r in enumerate(rs))
+        one = at[0]
+        return one if form is None else lambda r: rebuild(form, (one(r),))
+    flat = lambda rs: tuple(at[k](r) if k in at else r for k, r in enumerate(rs))  # noqa: E731
+    return flat if form is None else lambda rs: rebuild(form, flat(rs))
 
 
 def _one_mixed(r):

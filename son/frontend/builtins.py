@@ -152,14 +152,12 @@ class Builtins:
         if k in ("int", "bool"):
             with kept(x):
                 return self.op(e, ToInt, x) if n >= 0 else self.inline(e, pylib.round_int, [x, self.con(n)])
-        if k == "number" and x.type is not TOP:
-            raise self.error(e, "round() of a value that may be an int or a float: an int stays an "
-                                "int, a float becomes a float", name)
         if 22 < n <= 323 or -308 <= n < -22:
             raise self.unsupported(e, f"round() with ndigits={n} (son rounds floats exactly for "
                                       "ndigits in [-22, 22], where 10**ndigits is an exact float)")
+        fn = pylib.round_number if k == "number" and x.type is not TOP else pylib.round_float
         with kept(x):
-            return self.inline(e, pylib.round_float, [x, self.con(n)])
+            return self.inline(e, fn, [x, self.con(n)])
 
     def call_isclose(self, e: ast.Call, name: str):
         a, b = self.scalars(e, name, self.args(e, name, 2, 2, keywords=("rel_tol", "abs_tol")))

@@ -18,7 +18,8 @@ raise.  Also ``.real``, ``.imag``, ``.conjugate()``, ``complex(a, b)``, literals
 
 Like tuples, a complex never reaches the graph: what is differentiated, scheduled and
 compiled is float arithmetic, so gradients through complex code come for free.  A
-complex result of the compiled function, or a complex parameter, is refused.  O(1)
+complex result is its two parts and a ``Return.form`` that rebuilds it; a complex
+parameter is refused.  O(1)
 nodes per operation (a constant power: O(log n) products)."""
 
 from __future__ import annotations

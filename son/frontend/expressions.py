@@ -42,7 +42,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
-from ..nodes.types import NONE
+from ..nodes.types import BOTTOM, NONE
 from .core import _SYMBOL, _kind
 from .scope import Cplx, Opt, Pack, Rng
 
@@ -275,7 +275,7 @@ class Expressions:
             return self.con(bool(v.elems))
         raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
 
-    def short_circuit(self, first: Node, rest, is_and: bool) -> Node:
+    def short_circuit(self, first: Node, rest, is_and: bool, at: ast.AST | None = None) -> Node:
         """Python's ``a and b`` / ``a or b`` value, with short-circuit control flow.
         ``rest`` is a list of callables producing the later operands."""
         tmp = self.temp()
@@ -291,6 +291,9 @@ class Expressions:
             self.scope.set(tmp, v)
             self.scope = self.merge([self.scope, short])
         v = self.scope.get(tmp)
+        if v.type is BOTTOM:  # a tuple on one side, a number or None on the other
+            raise self.error(at, "this 'and'/'or' gives values of different types on its two sides (a "
+                                 "tuple and a number or None); son needs one type", "boolean operation")
         with kept(v):
             self.scope.remove(tmp)
         return v
@@ -298,7 +301,7 @@ class Expressions:
     def expr_BoolOp(self, e):
         first = self.expr_any(e.values[0])
         return self.short_circuit(first, [lambda v=v: self.expr_any(v) for v in e.values[1:]],
-                                  isinstance(e.op, ast.And))
+                                  isinstance(e.op, ast.And), e)
 
     def expr_Compare(self, e):
         if len(e.ops) == 1:
@@ -369,6 +372,9 @@ class Expressions:
         self.scope.set(tmp, v)
         self.scope = self.merge([then, self.scope])
         v = self.scope.get(tmp)
+        if v.type is BOTTOM:  # a tuple on one side, a number or None on the other
+            raise self.error(e, "this conditional expression gives values of different types on its two "
+                                "sides (a tuple and a number or None); son needs one type", "conditional")
         with kept(v):
             self.scope.remove(tmp)
         return v

@@ -628,3 +628,10 @@ def round_int(x, n):
     if 2 * r > p or (2 * r == p and q % 2 == 1):
         q += 1
     return q * p
+
+
+def round_number(x, n):
+    """``round(x, n)`` of a value that is an int or a float, known at run time."""
+    if isinstance(x, float):
+        return round_float(x, n)
+    return x if n >= 0 else round_int(x, n)

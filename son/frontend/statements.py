@@ -11,7 +11,8 @@ from __future__ import annotations
 import ast
 
 from ..nodes import Node, Not, Raise, Return, kept
-from .scope import Cplx, Opt, Pack, Rng, Scope, compatible, describe, shape
+from ..nodes.control import COMPLEX, LEAF, RANGE
+from .scope import Aggregate, Cplx, Opt, Pack, Rng, Scope, compatible, describe, shape
 
 
 class Statements:
@@ -108,36 +109,53 @@ class Statements:
                                  "result type", "return")
         return out.get("$ret")
 
-    def return_values(self, out: Scope) -> list[Node]:
-        """The values a Return of the whole function carries: the value, or a returned
-        tuple's elements.  A Return of one value gives that value and a Return of several
-        gives a tuple, so a result that is a tuple of fewer than two elements, or a tuple
-        nested in the result, is refused."""
+    def return_values(self, out: Scope) -> tuple[list[Node], object]:
+        """The values a Return of the whole function carries and the ``form`` that makes
+        the result from them (``Return.form``; None for one value or a flat tuple of
+        several): a complex number is its parts, a range its bounds, a nested tuple its
+        elements in order.  A value that may be None inside a tuple is refused."""
         v = self.return_value(out)
         at = self.arities[0][1] if self.arities else self.src.tree
-        if isinstance(v, Cplx) or isinstance(v, Pack) and any(isinstance(x, Cplx) for x in v.elems):
-            raise self.unsupported(at, "a complex number in the function's result (return its .real "
-                                       "and .imag)")
-        if isinstance(v, Rng) or isinstance(v, Pack) and any(isinstance(x, Rng) for x in v.elems):
-            raise self.unsupported(at, "a range in the function's result")
-        if isinstance(v, Pack) and any(isinstance(x, Opt) for x in v.elems):
-            raise self.unsupported(at, "a tuple holding a value that may be None as the function's result")
-        if not isinstance(v, Pack):
-            return [v]
-        if len(v.elems) < 2 or any(isinstance(x, Pack) for x in v.elems):
-            what = "a tuple nested in" if len(v.elems) >= 2 else f"a tuple of {len(v.elems)} as"
-            raise self.unsupported(at, f"{what} the function's result")
-        return v.elems
+        if isinstance(v, Opt) and isinstance(v.value, Aggregate):
+            raise self.unsupported(at, f"{describe(shape(v.value))} or None as the function's result")
+        if not isinstance(v, Aggregate):
+            return [v], None
+        flat: list[Node] = []
+        stack: list = [v]  # flatten in order; the form is built from the same walk
+        forms: list = []
+        while stack:
+            x = stack.pop()
+            if isinstance(x, tuple):  # the end of a Pack: close its form
+                n = x[1]
+                forms[len(forms) - n:] = [tuple(forms[len(forms) - n:])]
+            elif isinstance(x, Opt):
+                raise self.unsupported(at, "a tuple holding a value that may be None as the function's "
+                                           "result")
+            elif isinstance(x, Cplx) or isinstance(x, Rng):
+                flat.extend(x.elems)
+                forms.append(COMPLEX if isinstance(x, Cplx) else RANGE)
+            elif isinstance(x, Pack):
+                stack.append(("end", len(x.elems)))
+                stack.extend(reversed(x.elems))
+            else:
+                flat.append(x)
+                forms.append(LEAF)
+        (form,) = forms
+        if form == ():
+            raise self.unsupported(at, "an empty tuple as the function's result")
+        if isinstance(form, tuple) and len(form) >= 2 and all(f == LEAF for f in form):
+            form = None  # a flat tuple: the Return of several values is one
+        return flat, form
 
     def exit_returns(self, out: Scope) -> None:
         """Hook the function's way out to Stop: a Return of its value (of a tuple's
         elements); for a value that may be None, a Return of None where it is None and a
         Return of the value elsewhere."""
-        rets = self.return_values(out)
+        rets, form = self.return_values(out)
         if self.dead(out):
             return
         if not isinstance(rets[0], Opt):
-            self.exit(Return(self.g, out.ctrl, out.mem, *rets))
+            self.exit(Return(self.g, out.ctrl, out.mem, *rets, form=form))
             return
         opt = rets[0]
         self.scope = out

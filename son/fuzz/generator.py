@@ -71,6 +71,8 @@ INT_LITERALS = ["0", "1", "2", "3", "-1", "7", "10", "255", "-13", "2147483647",
                 "1000003", "-4"]
 FLOAT_LITERALS = ["0.0", "-0.0", "1.0", "0.5", "2.5", "-1.5", "1e308", "1e-320", "3.0",
                   "1e16", "math.pi", "math.inf", "-math.inf", "math.nan", "0.1"]
+#: ndigits of round(x, ndigits) on floats: son rounds exactly for |ndigits| <= 22
+ROUND_DIGITS = ["0", "1", "2", "3", "-1", "-2", "15", "22", "-22"]
 INT_ARGS = [0, 1, -1, 2, 3, 7, -8, 100, 2 ** 31, 2 ** 62, INT64_MAX, INT64_MIN, INT64_MIN + 1]
 FLOAT_ARGS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 1e308, -1e308, 5e-324, math.nan, math.inf,
               -math.inf, 1e16 + 1]
@@ -207,7 +209,10 @@ class _Gen(GradPrograms):
             i = e(fn, "int", depth)
             return r.choice([f"math.gcd({i}, {e(fn, 'int', depth)})", f"math.lcm({i} & 1023, 12)",
                              f"({i}).bit_length()", f"math.isqrt(abs({i}) & 281474976710655)",
-                             f"math.factorial({i} & 15)", f"math.gcd({i})"])
+                             f"math.factorial({i} & 15)", f"math.gcd({i})",
+                             f"math.comb({i} & 63, {e(fn, 'int', depth)} & 63)",
+                             f"math.perm({i} & 31, {e(fn, 'int', depth)} & 7)", f"math.perm({i} & 15)",
+                             f"round(int({i}), {r.choice(['-1', '-2', '-5', '-18', '-19', '-20', '3'])})"])
         if form == "shift" and self.mixed:
             form = "bin"
         if form == "round":  # float(): son refuses round() of what may be an int or a float
@@ -273,7 +278,8 @@ class _Gen(GradPrograms):
             if r.random() < 0.4:  # the float functions son writes in Python (pylib)
                 x, y = e(fn, "float", depth), e(fn, "float", depth)
                 return r.choice([f"math.frexp({x})[0]", f"math.modf({x})[{r.randint(0, 1)}]",
-                                 f"math.nextafter({x}, {y})",
+                                 f"math.nextafter({x}, {y})", f"math.gamma({x})", f"math.lgamma({x})",
+                                 f"round(float({x}), {r.choice(ROUND_DIGITS)})",
                                  f"math.ldexp({x}, {r.choice(['-1074', '3', '-2', '1023', '1100'])})"])
             return f"float({r.choice(['inf', '-inf', 'nan', '-0.0', '1e308'])!r})"
         if form == "bin":
@@ -330,6 +336,10 @@ class _Gen(GradPrograms):
             return f"({x} {r.choice(['+', '-', '*', '/'])} {c})" if r.random() < 0.5 \
                 else f"({c} {r.choice(['+', '-', '*', '/'])} {x})"
         if form == "pow":
+            if r.random() < 0.3:  # CPython's complex_pow: the exponent's value picks the algorithm
+                k = r.choice([self.complex_expr(fn, depth - 1), self.expr(fn, "float", depth - 1),
+                              self.expr(fn, "int", depth - 1), "0.5", "(0.5+1j)", "101"])
+                return f"({c} ** {k})"
             return f"({c} ** {r.choice(['2', '3', '-1', '0', '-2', '2.0'])})"
         if form == "neg":
             return f"(-{c})"
@@ -514,11 +524,16 @@ class _Gen(GradPrograms):
                 return [f"{a}, {b} = {t}"]
         return [f"{t} = {self.pair(fn, ks, ed)}"]
 
-    def returned(self, fn: _Func, depth: int) -> str:
-        """What a ``return`` gives: a value of the function's kind, or a pair."""
-        if isinstance(fn.ret, tuple):
-            return ", ".join(self.expr(fn, k, depth) for k in fn.ret)
-        return self.expr(fn, fn.ret, depth)
+    def returned(self, fn: _Func, depth: int, kind=None) -> str:
+        """What a ``return`` gives: a value of the function's kind (a complex number, a
+        tuple of kinds, nested or of one, written as a tuple display)."""
+        kind = fn.ret if kind is None else kind
+        if kind == "complex":
+            return self.complex_expr(fn, depth)
+        if isinstance(kind, tuple):
+            inner = ", ".join(self.returned(fn, depth, k) for k in kind)
+            return f"({inner},)" if len(kind) == 1 else f"({inner})"
+        return self.expr(fn, kind, depth)
 
     def kind_of(self, fn: _Func, v: str) -> str:
         for k, names in fn.vars.items():
@@ -634,6 +649,8 @@ class _Gen(GradPrograms):
     def main(self) -> tuple[list[str], list[tuple[str, str]]]:
         r = self.rng
         ret = r.choice(["int", "int", "float", "float", "bool"])
+        if r.random() < 0.08:  # results that are a Return.form: the kernel rebuilds them
+            ret = r.choice(["complex", ("float", ("int", "complex")), ("bool",)])
         fn = _Func(ret)
         self.untyped = r.random() < 0.12  # unannotated scalars: unknown-kind ('number') parameters
         params: list[tuple[str, str]] = []
@@ -689,7 +706,7 @@ class _Gen(GradPrograms):
             fn.arrays.append(("m0", dt))
         self.budget = r.randint(3, 14)
         body += self.block(fn, 3, self.budget)
-        body.append(f"return {self.expr(fn, ret, 2)}")
+        body.append(f"return {self.returned(fn, 2)}")
         sig = ", ".join(n if self.untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
         return [f"def f({sig}):"] + _indent(body), params
 

@@ -200,7 +200,8 @@ _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "
 _CALL_HOOKS = {"abs": "abs", "int": "to_int", "round": "to_int", "math.floor": "to_int",
                "math.ceil": "to_int",
                "math.trunc": "to_int", "math.fmod": "fmod", "np.fmod": "fmod",
-               "math.factorial": "wrap", "math.lcm": "wrap", "math.gcd": "wrap"}
+               "math.factorial": "wrap", "math.lcm": "wrap", "math.gcd": "wrap", "math.comb": "wrap",
+               "math.perm": "wrap"}
 
 
 def _negative_int_constant(e: ast.expr) -> bool:
@@ -284,6 +285,8 @@ class _Instrument(ast.NodeTransformer):
             return _hook("wrap", node)
         if hook == "fmod" and len(node.args) == 2:
             return _hook("fmod", node.func, *node.args)
+        if func == "round" and len(node.args) + len(node.keywords) == 2:
+            return _hook("wrap", node)  # round(x, ndigits): x's kind; an int's multiple may wrap
         if hook == "to_int":
             inner = node if ast.unparse(node.func) != "int" else node.args[0]
             return _hook("to_int", inner)

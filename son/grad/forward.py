@@ -86,6 +86,11 @@ def tangent_params(graph: Graph, argnums: tuple[int, ...]) -> list[tuple[str, ob
     """The tangent parameters ``jvp_graph`` appends: ``(name, type)`` per argnum.
     Raises ``SonError`` for an argnum that is out of range or not float / float64[]."""
     names = {n for n, _ in graph.params}
+    form = next((r.form for r in graph.returns() if r.form is not None), None)
+    if form is not None:
+        what = {"complex": "a complex number", "range": "a range"}.get(form, "a nested tuple")
+        raise SonError(f"{graph.name}: the function returns {what}; derivatives are taken of float "
+                       "results (complex numbers are not differentiated: return the parts)")
     out = []
     for k in argnums:
         if not isinstance(k, int) or not -len(graph.params) <= k < len(graph.params):

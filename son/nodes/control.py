@@ -185,12 +185,20 @@ class If(CFGNode):
 class Return(CFGNode):
     """``Return(ctrl, mem, v1, ..., vk)``: the function returns ``v1`` when k == 1 and the
     tuple ``(v1, ..., vk)`` otherwise (derivative graphs return several values).  Every
-    Return of a graph has the same number of values."""
+    Return of a graph has the same number of values.
 
-    __slots__ = ()
+    ``form`` (None for those two) is the shape of a result the values only flatten: a
+    complex number, a range, a tuple nested in the result, a tuple of one; ``rebuild``
+    makes the Python value from the values (son.frontend.statements writes it)."""
 
-    def __init__(self, graph, ctrl, mem, *values):
+    __slots__ = ("form",)
+
+    def __init__(self, graph, ctrl, mem, *values, form=None):
+        self.form = form
         super().__init__(graph, ctrl, mem, *values)
+
+    def payload(self):
+        return (self.form,)
 
     @property
     def values(self) -> list[Node]:
@@ -292,3 +300,32 @@ class Never(Node):
 
     def eval(self):
         return False
+
+
+#: leaves of a Return's ``form``: one value, or the values a complex (2) or range (3) takes
+LEAF, COMPLEX, RANGE = 0, "complex", "range"
+
+
+def form_size(form) -> int:
+    """How many values a Return of ``form`` carries."""
+    if isinstance(form, tuple):
+        return sum(form_size(f) for f in form)
+    return {LEAF: 1, COMPLEX: 2, RANGE: 3}[form]
+
+
+def rebuild(form, values):
+    """The Python value a Return of ``form`` gives for its (flat) ``values``: ``form`` is
+    ``LEAF``, ``COMPLEX``, ``RANGE`` or a tuple of forms.  O(len(values)); recursive in
+    the nesting of the result's tuple display in the source only."""
+    it = iter(values)
+
+    def build(f):
+        if f == LEAF:
+            return next(it)
+        if f == COMPLEX:
+            return complex(next(it), next(it))
+        if f == RANGE:
+            return range(next(it), next(it), next(it))
+        return tuple(build(x) for x in f)
+
+    return build(form)
