@@ -67,12 +67,13 @@ CATALOG = [
                 pass
             return a
         """, None, 2, 4, "class", "class definition"),
-    ("nested_def_closure", """
+    ("closure_over_rebound_variable", """
         def f(a):
-            def g(y):
-                return y + a
+            k = a
+            g = lambda y: y + k
+            k = 2
             return g(1)
-        """, None, 2, 4, "nested function", "nested function"),
+        """, None, 3, 8, "closure", "binds more than once"),
     ("yield_statement", """
         def f(a):
             yield a
@@ -159,20 +160,19 @@ CATALOG = [
             fs = [lambda x: x + 1]
             return fs[0](a)
         """, None, 2, 9, "list", "list"),
-    ("lambda_in_variable", """
+    ("lambda_returned", """
         def f(a):
-            g = lambda x: x + 1
-            return g(a)
-        """, None, 2, 8, "lambda", "lambda"),
+            return lambda x: x + a
+        """, None, 2, 4, "function", "a function in the function's result"),
     ("call_of_local_variable", """
         def f(a):
             g = a
             return g(1)
-        """, None, 3, 11, "call", "local variable"),
+        """, None, 3, 11, "call", "is not a function"),
     ("call_of_parameter", """
         def f(a, b):
             return b + a(1)
-        """, None, 2, 15, "call", "local variable"),
+        """, None, 2, 15, "call", "is not a function"),
     ("np_linalg_norm", """
         def f(a):
             return np.linalg.norm(a)

@@ -136,3 +136,13 @@ def test_gradient_through_a_value_that_may_be_none():
 def test_refusals_name_the_construct(src, message):
     with pytest.raises(SonSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):
         son.parse_source(src, name="f")
+
+
+def test_an_array_index_that_may_be_none_is_refused():
+    """numpy reads ``a[None]`` as a new axis (a 2-D view; a store through it writes every
+    element), which son's 1-D arrays cannot hold: refused where it is written, not the
+    TypeError son raised before (seed 23130 i634)."""
+    src = ("import numpy as np\ndef f(a: np.ndarray, c: bool):\n    i = None\n    if c:\n        i = 1\n"
+           "    return a[i]\n")
+    with pytest.raises(SonSyntaxError, match="array index that is or may be None"):
+        son.parse_source(src, name="f")

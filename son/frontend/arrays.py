@@ -46,16 +46,16 @@ class Arrays:
             raise self.unsupported(e.slice, "slice" if isinstance(e.slice, ast.Slice)
                                    else "multi-dimensional index")
         if arr is None:
-            arr, idx = self.exprs([e.value, e.slice])
+            arr, idx = self.exprs([e.value, e.slice], any_value=True)
         else:
             with kept(arr):
-                idx = self.expr(e.slice)
+                idx = self.expr_any(e.slice)
         if not _is_array(arr):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       "numpy arrays)", "subscript")
-        if idx.type is NONE:  # CPython's TypeError where it is reached
-            with kept(arr):
-                idx = self.none_operand(e.slice, "index")
+        if isinstance(idx, Opt) or idx.type is NONE:
+            raise self.unsupported(e.slice, "an array index that is or may be None (numpy reads "
+                                            "a[None] as a new axis: a 2-D array)")
         if _kind(idx) not in ("int", "number"):
             raise self.error(e.slice, f"array index must be an int, not {idx.type.widen()}", "subscript")
         return arr, idx

@@ -49,6 +49,7 @@ from . import pylib
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _is_array, _kind
+from .functions import FUNCTION_CALLS, Local
 from .scope import Cplx, Opt, Pack, Rng, Scope
 from .source import source_of
 
@@ -72,8 +73,14 @@ class Calls:
         v = self.value_method(e)
         if v is not None:
             return v
-        fn = self.resolve(e.func)
-        name = ast.unparse(e.func)
+        f = self.callee_value(e)
+        if f is not None:
+            return self.call_value(e, f)
+        return self.call_object(e, self.resolve(e.func), ast.unparse(e.func))
+
+    def call_object(self, e: ast.Call, fn, name: str) -> Node:
+        """The call ``e`` of the Python object ``fn`` (a global, a module attribute, the
+        target of a function value), written ``name``."""
         reducer = _REDUCERS.get(_key(fn))
         if reducer is not None and e.args and (len(e.args) == 1 or reducer == "sum") \
                 and not getattr(e, "son_rebound", False):
@@ -102,6 +109,8 @@ class Calls:
             return self.call_math(e, cls, np_flavour, name)
         if isinstance(fn, pytypes.FunctionType):
             return self.inline(e, fn)
+        if isinstance(getattr(fn, "py_func", None), pytypes.FunctionType):  # numba.njit, son.jit
+            return self.inline(e, fn.py_func)
         if fn is range:
             return self.call_range(e)
         raise self.unsupported(e, f"call to {name}()")
@@ -234,14 +243,16 @@ class Calls:
         self.scalars(e, name, [x])
         return self.op(e, cls, x)
 
-    def inline(self, e: ast.Call, fn, vals: list[Node] | None = None) -> Node:
+    def inline(self, e: ast.Call, fn, vals: list[Node] | None = None, env=()) -> Node:
         """Parse ``fn``'s body on the caller's control and memory, its parameters bound
-        to the call's arguments (``vals`` when the caller has evaluated them); the value
-        it returns (a tuple for ``return a, b``)."""
+        to the call's arguments (``vals`` when the caller has evaluated them) and the
+        names of ``env`` (``(name, value)``: a nested function's captured values) to
+        theirs; the value it returns (a tuple for ``return a, b``).  ``fn`` is a Python
+        function or a ``functions.Local``."""
         if fn in self.stack:
             raise self.error(e, f"recursive call to {fn.__name__}() (son inlines calls; recursion "
                                 "is not supported)", "recursion")
-        src = source_of(fn)
+        src = fn.src if isinstance(fn, Local) else source_of(fn)
         params = [a.arg for a in src.tree.args.args]
         a = src.tree.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
@@ -262,6 +273,8 @@ class Calls:
             bound[k.arg] = v
         defaults = dict(zip(params[len(params) - len(src.defaults):], src.defaults))
         callee = Scope(self.g, self.scope.ctrl, self.scope.mem)
+        for name, v in env:
+            callee.set(name, v)
         for p in params:
             if p in bound:
                 callee.set(p, bound[p])
@@ -368,4 +381,5 @@ _CALLS: dict = {
     np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
     **BUILTIN_CALLS,
     **COMPLEX_CALLS,
+    **FUNCTION_CALLS,
 }

@@ -40,7 +40,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import BOTTOM, MEM, NONE, TOP, XCTRL, ArrayType
-from .scope import Aggregate, Opt, Scope, flag
+from .scope import Aggregate, Conflict, Opt, Scope, flag
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
            BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
@@ -74,18 +74,37 @@ def _is_array(x: Node) -> bool:
 
 def _mergeable(v: Node, like: Node) -> bool:
     """Do ``v`` and the aggregate ``like`` merge element by element: of one class and
-    length (elements that differ, a number and None say, merge in their turn)?"""
-    return type(v) is type(like) and len(v.elems) == len(like.elems)
+    length, one target for functions (elements that differ, a number and None say, merge
+    in their turn)?"""
+    return like.merges_with(v)
 
 
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
-    """Local names a block of statements may assign, in order of appearance."""
+    """Local names a block of statements may assign (a nested ``def`` binds its name;
+    what its body assigns is its own), in order of appearance."""
     out: dict[str, None] = {}
     for s in stmts:
-        for n in ast.walk(s):
+        for n in _walk_outside_functions(s):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                 out[n.id] = None
+            elif isinstance(n, ast.FunctionDef):
+                out[n.name] = None
     return list(out)
+
+
+def _walk_outside_functions(node: ast.AST):
+    """``ast.walk`` in source order that does not enter functions' bodies or lambdas
+    (their defaults and the ``def`` node itself are visited)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            stack.extend(reversed(n.args.defaults + n.decorator_list))
+        elif isinstance(n, ast.Lambda):
+            stack.extend(reversed(n.args.defaults))
+        else:
+            stack.extend(reversed(list(ast.iter_child_nodes(n))))
 
 
 class ParserCore:
@@ -281,7 +300,7 @@ class ParserCore:
             if not all(_mergeable(v, defined[0]) for v in defined):
                 return None
             elems = [self.placeholder([v.elems[i] for v in defined]) for i in range(len(defined[0].elems))]
-            return None if None in elems else type(defined[0])(self.g, *elems)
+            return None if None in elems else defined[0].rebuilt(elems)
         t = TOP  # values typed TOP sit on paths the types prove dead: they do not count
         for v in defined:
             t = t.meet(v.type.widen())
@@ -320,11 +339,12 @@ class ParserCore:
         live = [c is None or c.type is not XCTRL for c in region.inputs[1:]]
         if not any(live):  # a merge in dead code: every value counts
             live = [True] * len(vals)
-        vals = self.optionals(vals, live) or vals
+        vals = self.optionals(vals, live) or self.unified_functions(vals, live) or vals
         packs = [v for v, ok in zip(vals, live) if ok and isinstance(v, Aggregate)]
         if packs:
             n = len(packs[0].elems)
             if all(_mergeable(v, packs[0]) or v.type is TOP or not ok for v, ok in zip(vals, live)):
-                return type(packs[0])(self.g, *[self._phi(region, [
+                return packs[0].rebuilt([self._phi(region, [
                     v.elems[i] if _mergeable(v, packs[0]) else v for v in vals]) for i in range(n)])
+            return Conflict(self.g)  # an aggregate never enters a Phi
         return self.peep(Phi(self.g, region, *vals))

@@ -115,7 +115,13 @@ class Expressions:
         raise self.unsupported(e, what)
 
     def int_value(self, e: ast.expr) -> Node:
-        v = self.expr(e)
+        return self.as_int_argument(e, self.expr(e))
+
+    def as_int_argument(self, e: ast.expr, v: Node) -> Node:
+        """``v``, the value of argument ``e``, where CPython takes an int: TypeError for None
+        or a float where reached, a located error for what is never one."""
+        if isinstance(v, Opt):
+            v = self.unwrap(v, e)
         if v.type is NONE:  # range(None), np.zeros(None): CPython's TypeError where reached
             return self.none_operand(e, "int argument")
         if _kind(v) not in ("int", "bool", "number"):

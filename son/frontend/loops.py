@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
 from ..nodes.types import BOTTOM, CTRL, INT, NONE, TOP, Type
 from .core import assigned_names
-from .scope import Aggregate, Opt, Rng, Scope, describe, flag, shape
+from .scope import Aggregate, Fn, Opt, Rng, Scope, describe, flag, shape
 
 
 @dataclass
@@ -36,6 +36,14 @@ class _Optional:
     a number after its body (or the reverse): carry it as a value that may be None,
     whose value has kind ``kind``."""
     kind: Type
+
+
+@dataclass(frozen=True, eq=False)
+class _Functions:
+    """What a failed attempt learned of a function value a loop's body rebinds to other
+    functions: carry it as a value of all of ``targets`` (a selector and their captured
+    values)."""
+    targets: tuple
 
 
 class Loops:
@@ -68,9 +76,13 @@ class Loops:
         after the guard of a zero step."""
         if it.keywords or not 1 <= len(it.args) <= 3:
             raise self.error(it, "range() takes 1 to 3 positional arguments", "range")
-        bounds = []
-        for a in it.args:  # kept at once: a later bound's folding may kill a shared constant
-            bounds.append(self.int_value(a).keep())
+        # kept at once (a later bound's folding may kill a shared constant); each checked as
+        # an int after all are evaluated, as CPython's range() does
+        bounds = [v.keep() for v in self.exprs(it.args, any_value=True)]
+        for i, a in enumerate(it.args):
+            checked = self.as_int_argument(a, bounds[i]).keep()
+            bounds[i].unkeep()
+            bounds[i] = checked
         start, stop, step = (self.con(0), bounds[0], self.con(1)) if len(bounds) == 1 else (
             bounds[0], bounds[1], bounds[2] if len(bounds) == 3 else self.con(1))
         for b in (start, stop, step):
@@ -165,7 +177,8 @@ class Loops:
             carried, fresh = [], set()
             for n in dict.fromkeys(names):
                 if self.scope.get(n) is None:
-                    if n.startswith("$") or assumed.get(n) is BOTTOM or isinstance(assumed.get(n), _Optional):
+                    if n.startswith("$") or assumed.get(n) is BOTTOM or isinstance(
+                            assumed.get(n), (_Optional, _Functions)):
                         continue
                     kind = (assumed.get(n) or INT).kind
                     zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(kind)
@@ -203,6 +216,8 @@ class Loops:
         """``v``, the value of loop variable (or tuple element) ``name`` on entry, as a value
         that may be None where a failed attempt learned that it is one."""
         learned = assumed.get(name)
+        if isinstance(learned, _Functions) and isinstance(v, Fn):
+            return self.widened_function(v, list(learned.targets), [v]) or v
         if not isinstance(learned, _Optional) or isinstance(v, Opt):
             return v
         zero = self.con({"int": 0, "float": 0.0, "bool": False}.get(learned.kind.kind, 0))
@@ -220,7 +235,7 @@ class Loops:
             else:
                 phis[sub] = Phi(self.g, loop, x, None, assumed=assumed.get(sub))
                 elems.append(phis[sub])
-        return type(v)(self.g, *elems)
+        return v.rebuilt(elems)
 
     def _close(self, s, var: str, name: str, pack: Aggregate, v, phis: dict, assumed: dict) -> bool:
         """Give the element Phis of a carried tuple their back-edge values, the elements of
@@ -228,10 +243,16 @@ class Loops:
         True if an element met None on one side and a number on the other: the loop is
         parsed again, carrying it as a value that may be None."""
         if v is not None and v.type is TOP and not isinstance(v, Aggregate):
-            v = type(pack)(self.g, *[v] * len(pack.elems))  # a value of a dead path: any will do
+            v = pack.rebuilt([v] * len(pack.elems))  # a value of a dead path: any will do
         if isinstance(pack, Opt) and v is not None and not isinstance(v, Opt):
             v = (self.optionals([pack, v]) or [None, v])[1]  # None or a number: as a value that may be None
-        if not isinstance(v, Aggregate) or type(v) is not type(pack) or len(v.elems) != len(pack.elems):
+        if isinstance(pack, Fn) and isinstance(v, Fn) and not pack.merges_with(v):
+            union = list(pack.targets) + [t for t in v.targets if not any(t is u for u in pack.targets)]
+            if len(union) > len(pack.targets):  # other functions after the body: parse again
+                assumed[name] = _Functions(tuple(union))
+                return True
+            v = self.widened_function(v, union, [pack]) or v  # fewer: the entry's selector covers them
+        if not isinstance(v, Aggregate) or not pack.merges_with(v):
             raise self.error(s, f"variable {var!r} is {describe(shape(pack))} when the loop starts "
                                 f"and {describe(shape(v)) if v is not None else 'unbound'} after its "
                                 "body; son needs one type per variable", "variable")

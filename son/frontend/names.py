@@ -17,7 +17,7 @@ from ..errors import SonSyntaxError
 from ..nodes import ArrayLen, Node, Not, kept
 from ..nodes.types import BOTTOM, ArrayType
 from .core import assigned_names
-from .scope import flag
+from .scope import Fn, flag
 
 #: what ``FunctionParser.note`` records for a name that is not defined
 MISSING = object()
@@ -88,6 +88,8 @@ class Names:
             return self.con(v)
         if type(v) is complex:
             return self.cplx(self.con(v.real), self.con(v.imag))
+        if callable(v):
+            return Fn(self.g, (v,))  # a function as a value: calls through it are calls of v
         if type(v) is tuple:  # elements are pinned until the tuple holds them
             elems = []
             try:
@@ -97,13 +99,15 @@ class Names:
                 for x in elems:
                     x.unkeep()
             return self.pack(elems)
-        raise self.error(at, f"{name!r} is a {type(v).__name__}; son reads only numbers, None and "
-                             "tuples of them as global values", "global")
+        raise self.error(at, f"{name!r} is a {type(v).__name__}; son reads only numbers, None, tuples "
+                             "of them and functions as global values", "global")
 
     def expr_Name(self, e):
         return self.read(e.id, e)
 
     def expr_Attribute(self, e):
+        if e.attr == "$selector":  # written by Functions.call_chosen: which function a value is
+            return self.read(e.value.id, e).selector
         root = e.value
         while isinstance(root, ast.Attribute):
             root = root.value

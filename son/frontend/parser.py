@@ -45,6 +45,7 @@ from .calls import Calls
 from .complexes import Complexes
 from .core import ParserCore, assigned_names
 from .expressions import Expressions
+from .functions import Functions
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
 from .scope import Scope
@@ -56,8 +57,8 @@ from .tuples import Tuples
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Tuples, Complexes, Calls, Builtins,
-                     ParserCore):
+class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Tuples, Complexes, Functions, Calls,
+                     Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -133,6 +133,15 @@ class Aggregate(Node):
     def compute(self):
         return TupleType(x.type for x in self.inputs[1:])
 
+    def rebuilt(self, elems) -> Aggregate:
+        """An aggregate like this one (its class, its payload) of other elements."""
+        return type(self)(self.graph, *elems)
+
+    def merges_with(self, other: Node) -> bool:
+        """Do this aggregate and ``other`` merge element by element (``ParserCore._phi``):
+        of one class and length, and for a function value one target?"""
+        return type(other) is type(self) and len(other.elems) == len(self.elems)
+
 
 class Pack(Aggregate):
     """A tuple (son/frontend/tuples.py)."""
@@ -191,6 +200,54 @@ class Rng(Aggregate):
         return self.inputs[3]
 
 
+class Fn(Aggregate):
+    """A function as a value (son/frontend/functions.py).  ``targets`` are what a call may
+    run: Python functions or builtins, or ``functions.Local``s (a nested ``def``, a
+    lambda) with captured values.  With one target the elements are its captured values;
+    with several (a merge of different functions) the first element is the selector, the
+    chosen target's id (``Functions.target_id``), and each target's captured values
+    follow in turn (placeholders where it is not the one chosen)."""
+
+    __slots__ = ("targets",)
+
+    def __init__(self, graph, targets: tuple, *elems: Node):
+        self.targets = targets
+        super().__init__(graph, *elems)
+
+    @property
+    def label(self) -> str:
+        return "Fn " + "|".join(getattr(t, "__name__", str(t)) for t in self.targets)
+
+    @property
+    def selector(self) -> Node | None:
+        return self.inputs[1] if len(self.targets) > 1 else None
+
+    def captures(self, i: int) -> list[Node]:
+        """The captured values of target ``i``."""
+        at = 1 if len(self.targets) > 1 else 0
+        for t in self.targets[:i]:
+            at += len(getattr(t, "captured", ()))
+        return self.elems[at:at + len(getattr(self.targets[i], "captured", ()))]
+
+    def rebuilt(self, elems) -> Fn:
+        return Fn(self.graph, self.targets, *elems)
+
+    def merges_with(self, other: Node) -> bool:
+        return super().merges_with(other) and len(other.targets) == len(self.targets) and all(
+            a is b for a, b in zip(other.targets, self.targets))
+
+
+class Conflict(Aggregate):
+    """The merge of values that do not merge: aggregates of different shapes (a tuple and
+    a number, two functions): typed BOTTOM, so ``read`` and the conditional
+    expressions refuse it where it is used, naming the variable; never in the graph."""
+
+    __slots__ = ()
+
+    def compute(self):
+        return BOTTOM
+
+
 def shape(v: Node):
     """None for a single value, "optional" for a value that may be None, "complex" for a
     complex number, else (a tuple) the tuple of its elements' shapes."""
@@ -200,6 +257,8 @@ def shape(v: Node):
         return "complex"
     if isinstance(v, Rng):
         return "range"
+    if isinstance(v, Fn):
+        return "function"
     return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
 
 
@@ -219,4 +278,6 @@ def describe(s) -> str:
         return "a complex number"
     if s == "range":
         return "a range"
+    if s == "function":
+        return "a function"
     return "a single value" if s is None else f"a tuple of {len(s)}"

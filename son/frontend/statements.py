@@ -118,7 +118,7 @@ class Statements:
         at = self.arities[0][1] if self.arities else self.src.tree
         if isinstance(v, Opt) and isinstance(v.value, Aggregate):
             raise self.unsupported(at, f"{describe(shape(v.value))} or None as the function's result")
-        if not isinstance(v, Aggregate):
+        if not isinstance(v, Aggregate) or isinstance(v, Opt):  # a value that may be None: exit_returns
             return [v], None
         flat: list[Node] = []
         stack: list = [v]  # flatten in order; the form is built from the same walk
@@ -137,6 +137,8 @@ class Statements:
             elif isinstance(x, Pack):
                 stack.append(("end", len(x.elems)))
                 stack.extend(reversed(x.elems))
+            elif isinstance(x, Aggregate):
+                raise self.unsupported(at, f"{describe(shape(x))} in the function's result")
             else:
                 flat.append(x)
                 forms.append(LEAF)

@@ -159,6 +159,11 @@ class _Gen(GradPrograms):
         return r.choice(["True", "False"])
 
     def index(self, fn: _Func, arr: str, depth: int) -> str:
+        i = self._index(fn, arr, depth)
+        # a bare local that may be None: numpy reads a[None] as a new axis, which son refuses
+        return f"({i} or 0)" if any(i == o for o, _ in fn.optionals) else i
+
+    def _index(self, fn: _Func, arr: str, depth: int) -> str:
         r = self.rng
         x = r.random()
         loopvars = [v for v in fn.vars["int"] if v.startswith("i")]
@@ -187,22 +192,43 @@ class _Gen(GradPrograms):
         return f"{a}[{self.index(fn, a, depth)}]"
 
     def call(self, fn: _Func, kind: str, depth: int) -> str | None:
+        """A call of a helper, directly or as a function value (one of two helpers chosen
+        by a test), or of a lambda on its argument."""
+        r = self.rng
+        if kind != "bool" and r.random() < 0.35:
+            return f"({self.lambda_of(kind, [kind], depth)})({self.expr(fn, kind, depth)})"
         cands = [h for h in self.helpers if h[2] == kind]
         if not cands:
             return None
-        name, params, _ = self.rng.choice(cands)
+        name, params, _ = r.choice(cands)
+        if r.random() < 0.3:  # a function value: the helpers of one signature, picked at run time
+            other = r.choice([h[0] for h in cands if h[1] == params])
+            name = f"({name} if {self.expr(fn, 'bool', depth)} else {other})"
         return f"{name}({', '.join(self.expr(fn, k, depth) for k in params)})"
+
+    def lambda_of(self, kind: str, params: list[str], depth: int) -> str:
+        """``lambda u0, u1: <an expression of kind over them>`` (no other variables: a
+        closure over the enclosing function's may read one it rebinds)."""
+        sub = _Func(kind)
+        names = [f"u{i}" for i in range(len(params))]
+        for n, k in zip(names, params):
+            sub.vars[k].append(n)
+        return f"lambda {', '.join(names)}: {self.expr(sub, kind, max(depth - 1, 0))}"
 
     def expr_int(self, fn: _Func, depth: int) -> str:
         r = self.rng
         e = self.expr
         form = _choice(r, [("bin", 10), ("neg", 1), ("abs", 1), ("minmax", 2), ("cast", 2),
-                           ("len", 1), ("read", 3), ("cond", 2), ("call", 2), ("pow", 1),
+                           ("len", 1), ("read", 3), ("cond", 2), ("call", 3), ("pow", 1),
                            ("floor", 1), ("bool", 1), ("shift", 1), ("round", 1), ("operator", 1),
                            ("intfn", 1), ("tuple", 1)])
         ints = [t for t, ks in fn.pairs if ks == ("int", "int")]
         if form == "tuple" and ints:
             t = r.choice(ints)
+            if r.random() < 0.3:  # function values over tuples: map and reduce
+                return r.choice([f"sum(map({self.lambda_of('int', ['int'], depth)}, {t}))",
+                                 f"functools.reduce({self.lambda_of('int', ['int', 'int'], depth)}, {t})",
+                                 f"functools.reduce({self.lambda_of('int', ['int', 'int'], depth)}, {t}, 3)"])
             return r.choice([f"sum({t})", f"min({t})", f"max({t})", f"len({t})", f"sum({t}, 1)",
                              f"math.prod({t})"])
         if form == "intfn" and not self.mixed:
@@ -258,7 +284,7 @@ class _Gen(GradPrograms):
         e = self.expr
         form = _choice(r, [("bin", 10), ("mixed", 3), ("neg", 1), ("abs", 1), ("minmax", 1),
                            ("cast", 2), ("math1", 4), ("math2", 1), ("read", 3), ("cond", 2),
-                           ("call", 2), ("pow", 1), ("intdiv", 1), ("angle", 1), ("operator", 1),
+                           ("call", 3), ("pow", 1), ("intdiv", 1), ("angle", 1), ("operator", 1),
                            ("special", 1), ("complex", 2 if fn.complexes else 1)])
         if form == "complex":
             c = self.complex_expr(fn, depth)
@@ -710,7 +736,8 @@ class _Gen(GradPrograms):
         sig = ", ".join(n if self.untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
         return [f"def f({sig}):"] + _indent(body), params
 
-HEADER = "import cmath\nimport math\nimport operator\n\nimport numpy as np\nimport numpy.typing as npt\n"
+HEADER = ("import cmath\nimport functools\nimport math\nimport operator\n\nimport numpy as np\n"
+          "import numpy.typing as npt\n")
 
 
 def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int,

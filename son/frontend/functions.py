@@ -1,0 +1,305 @@
+"""Functions as values of the parse: nested ``def``s, lambdas, closures and
+higher-order calls, all inlined (the seed design, MindIR, treats a function as a value).
+
+A function value is an ``Fn`` (son/frontend/scope.py): its ``target`` is what a call
+through it runs -- a Python function or builtin read from the globals (``newton(f,
+df, x0)`` with ``f`` a global function), or a ``Local``, a ``def`` nested in the
+function or a ``lambda``.  A ``Local`` captures the values of the enclosing function's
+variables it reads, where it is made (MindIR's value capture); they are the ``Fn``'s
+elements, so a function value merges, is carried by loops and is passed to helpers
+like a tuple, and it never reaches the graph.  Python's closures read a variable when
+they are called, not when they are made; the two agree when the variable is bound
+once, so a closure over a variable the enclosing function binds more than once is a
+located error, as is one over a variable not yet bound where the function is made.
+
+A call through an ``Fn`` inlines its target with the captured values bound (a Python
+object goes through the ordinary call path: ``f = math.sin; f(x)`` is ``math.sin(x)``),
+so everything downstream -- SCCP, GCM, kernels, both gradient modes -- sees straight-line
+code.  ``map(f, t)`` over tuples is the tuple of the calls; ``functools.reduce(f, t[,
+init])`` their left fold.  Recursion, through a value or not, is refused: son inlines.
+O(size of the inlined bodies) nodes per call, as any inlined call.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from dataclasses import dataclass
+
+from ..nodes import Node, kept
+from .core import assigned_names
+from .scope import Fn, Pack
+from .source import FunctionSource
+
+
+@dataclass(eq=False)
+class Local:
+    """A nested ``def`` or a ``lambda``: its source (names resolved as the enclosing
+    function's) and the names of the enclosing variables it captures, in order."""
+
+    src: FunctionSource
+    captured: tuple[str, ...]
+
+    @property
+    def __name__(self) -> str:  # noqa: A003 - read like a function's, in messages
+        return self.src.tree.name
+
+
+def _free_names(fdef: ast.FunctionDef | ast.Lambda) -> list[str]:
+    """Names ``fdef``'s body reads and does not bind (its parameters, its assignments), in
+    order of first appearance.  O(size of the body)."""
+    body = fdef.body if isinstance(fdef.body, list) else [fdef.body]
+    own = {a.arg for a in fdef.args.args} | set(assigned_names(body))
+    out: dict[str, None] = {}
+    for s in body:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in own:
+                out[n.id] = None
+    return list(out)
+
+
+def _binding_counts(body: list[ast.stmt]) -> dict[str, int]:
+    """How many places bind each name in a function body (assignments, loop targets,
+    ``def``s), not looking into nested functions' bodies.  O(size of the body)."""
+    counts: dict[str, int] = {}
+    stack: list[ast.AST] = list(body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            counts[n.id] = counts.get(n.id, 0) + 1
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            counts[n.name] = counts.get(n.name, 0) + 1
+            continue
+        if isinstance(n, ast.Lambda):
+            continue
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+            counts[n.target.id] = counts.get(n.target.id, 0) + 1
+        stack.extend(ast.iter_child_nodes(n))
+    return counts
+
+
+class Functions:
+    """FunctionParser's function values (a mixin)."""
+
+    def stmt_FunctionDef(self, s: ast.FunctionDef):
+        if s.decorator_list:
+            raise self.unsupported(s.decorator_list[0], "a decorator on a nested function")
+        self.scope.set(s.name, self.make_local(s, s))
+
+    def expr_Lambda(self, e: ast.Lambda):
+        fdef = ast.FunctionDef(name="<lambda>", args=e.args, body=[ast.Return(e.body)], decorator_list=[],
+                               returns=None, type_comment=None)
+        ast.copy_location(fdef, e)
+        ast.copy_location(fdef.body[0], e.body)
+        return self.make_local(fdef, e)
+
+    def make_local(self, fdef: ast.FunctionDef, at: ast.AST) -> Fn:
+        """The ``Fn`` of a nested ``def`` or a lambda, capturing the enclosing variables it
+        reads (their values here)."""
+        a = fdef.args
+        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
+            raise self.unsupported(at, "*args, **kwargs or keyword-only parameters of a nested function")
+        defaults = []
+        for d in a.defaults:
+            try:
+                defaults.append(ast.literal_eval(d))
+            except ValueError:
+                raise self.unsupported(d, "a default value of a nested function that is not a "
+                                          "literal") from None
+        counts = self._bindings()
+        enclosing = self.local_names
+        captured, values = [], []
+        for name in _free_names(fdef):
+            if name not in enclosing:
+                continue  # a global, a builtin or a closure cell: read as the function's
+            if isinstance(at, ast.FunctionDef) and name == fdef.name:
+                raise self.error(at, f"recursive call to {name}() (son inlines calls; recursion is "
+                                     "not supported)", "recursion")
+            if counts.get(name, 0) + (name in self._params()) > 1:
+                raise self.error(at, f"{fdef.name}() reads {name!r}, which {self.src.name}() binds more "
+                                     "than once; son captures a variable's value where the function is "
+                                     "made (Python reads it at the call): bind it once", "closure")
+            v = self.scope.get(name)
+            if v is None:
+                raise self.error(at, f"{fdef.name}() reads {name!r}, which is not bound where the "
+                                     "function is made", "closure")
+            captured.append(name)
+            values.append(v)
+        src = FunctionSource(fdef, self.src.filename, self.src.line0, self.src.col0, self.src.globals,
+                             self.src.closure, tuple(defaults))
+        local = Local(src, tuple(captured))
+        src.pyfunc = local  # the recursion check compares the inlining stack's functions
+        return Fn(self.g, (local,), *values)
+
+    def _bindings(self) -> dict[str, int]:
+        counts = getattr(self, "_binding_memo", None)
+        if counts is None:
+            counts = self._binding_memo = _binding_counts(self.src.tree.body)
+        return counts
+
+    def _params(self) -> set[str]:
+        return {a.arg for a in self.src.tree.args.args}
+
+    def call_value(self, e: ast.Call, f: Fn) -> Node:
+        """``e``, a call whose callee is the function value ``f``: its target inlined, or
+        for a value that is one of several functions, a test of the selector per target
+        (the arguments evaluated once, before)."""
+        if len(f.targets) > 1:
+            return self.call_chosen(e, f)
+        (t,) = f.targets
+        if isinstance(t, Local):
+            with kept(f):
+                return self.inline(e, t, env=list(zip(t.captured, f.elems)))
+        return self.call_object(e, t, ast.unparse(e.func))
+
+    def call_chosen(self, e: ast.Call, f: Fn) -> Node:
+        """``T0(args) if S == id0 else T1(args) if ...``, each ``Ti`` the function value of
+        one target with its captured values, ``S`` the selector."""
+        with kept(f):
+            vals = self.exprs(e.args, any_value=True)
+        names: list[str] = []
+        with kept(f, *vals):
+            for v in [f, *vals, *(Fn(self.g, (t,), *f.captures(i)) for i, t in enumerate(f.targets))]:
+                names.append(self.temp())
+                self.scope.set(names[-1], v)
+        fname, args, singles = names[0], names[1:1 + len(vals)], names[1 + len(vals):]
+
+        def name(n):
+            return ast.copy_location(ast.Name(n, ast.Load()), e)
+
+        sel = ast.copy_location(ast.Attribute(name(fname), "$selector", ast.Load()), e)
+        expr = ast.copy_location(ast.Call(name(singles[-1]), [name(a) for a in args], e.keywords), e)
+        for t, single in zip(reversed(f.targets[:-1]), reversed(singles[:-1])):
+            test = ast.copy_location(ast.Compare(sel, [ast.Eq()], [ast.Constant(self.target_id(t))]), e)
+            call = ast.copy_location(ast.Call(name(single), [name(a) for a in args], e.keywords), e)
+            expr = ast.copy_location(ast.IfExp(test, call, expr), e)
+        try:
+            return self.expr_any(expr)
+        finally:
+            for n in names:
+                self.scope.remove(n)
+
+    def target_id(self, target) -> int:
+        """The selector value that stands for ``target`` in this parse (one numbering for
+        the function and every helper inlined into it)."""
+        ids = self.learned.setdefault("function ids", {})
+        return ids.setdefault(id(target), (len(ids), target))[0]
+
+    def unified_functions(self, vals: list[Node], live: list[bool]) -> list[Node] | None:
+        """``vals`` with every function value widened to the union of their targets, when
+        function values of different targets meet at a merge (and nothing but them and
+        values of dead paths); else None.  O(values * targets)."""
+        fns = [v for v in vals if isinstance(v, Fn)]
+        if len(fns) < 2 or all(f.merges_with(fns[0]) for f in fns) or not all(
+                isinstance(v, Fn) or not ok for v, ok in zip(vals, live)):
+            return None
+        union: list = []
+        for f in fns:
+            union.extend(t for t in f.targets if not any(t is u for u in union))
+        out = []
+        for v in vals:
+            out.append(self.widened_function(v, union, fns) if isinstance(v, Fn) else v)
+            if out[-1] is None:
+                return None
+        return out
+
+    def widened_function(self, f: Fn, union: list, fns: list[Fn]) -> Fn | None:
+        """``f`` as a value of the targets ``union``: its selector (the id of its one
+        target), its captured values, and placeholders of the others' kinds (constants,
+        so valid on any path; None where one is an array)."""
+        elems = [f.selector if f.selector is not None else self.con(self.target_id(f.targets[0]))]
+        for t in union:
+            mine = next((i for i, u in enumerate(f.targets) if u is t), None)
+            if mine is not None:
+                elems.extend(f.captures(mine))
+                continue
+            theirs = [g.captures(next(i for i, u in enumerate(g.targets) if u is t))
+                      for g in fns if any(u is t for u in g.targets)]
+            for k in range(len(getattr(t, "captured", ()))):
+                p = self.placeholder([c[k] for c in theirs])
+                if p is None:
+                    return None
+                elems.append(p)
+        return Fn(self.g, tuple(union), *elems)
+
+    def callee_value(self, e: ast.Call) -> Fn | None:
+        """The function value ``e`` calls, when its callee is an expression of the function
+        (a local variable, a subscript, a call, a lambda), else None (a global name or a
+        module attribute: resolved as the function's global)."""
+        f = e.func
+        if isinstance(f, ast.Name) and not (self.scope.get(f.id) is not None or f.id in self.local_names):
+            return None
+        if isinstance(f, ast.Attribute):
+            return None
+        v = self.expr_any(f)
+        if not isinstance(v, Fn):
+            raise self.error(e, f"{ast.unparse(f)!r} is not a function (son calls functions and the "
+                                "builtins it knows)", "call")
+        return v
+
+    def call_map(self, e: ast.Call, name: str) -> Node:
+        """``map(f, t1, t2...)`` over tuples: the tuple of the calls (it is as long as the
+        shortest, as ``zip``)."""
+        if len(e.args) < 2 or e.keywords:
+            raise self.error(e, "map() takes a function and one or more tuples", name)
+        f, *ts = self.exprs(e.args, any_value=True)
+        with kept(f, *ts):
+            if not isinstance(f, Fn) or not all(isinstance(t, Pack) for t in ts):
+                raise self.unsupported(e, "map() of other than a function and tuples (son maps over "
+                                          "tuples, which it unrolls)")
+            n = min(len(t.elems) for t in ts)
+            out = []
+            try:
+                for i in range(n):
+                    out.append(self.call_with(e, f, [t.elems[i] for t in ts]).keep())
+            finally:
+                for v in out:
+                    v.unkeep()
+            return self.pack(out)
+
+    def call_reduce(self, e: ast.Call, name: str) -> Node:
+        """``functools.reduce(f, t[, initial])`` over a tuple: the left fold, TypeError for
+        an empty tuple without ``initial`` where it is reached."""
+        if not 2 <= len(e.args) <= 3 or e.keywords:
+            raise self.error(e, "reduce() takes a function, a tuple and an optional initial value", name)
+        f, t, *init = self.exprs(e.args, any_value=True)
+        with kept(f, t, *init):
+            if not isinstance(f, Fn) or not isinstance(t, Pack):
+                raise self.unsupported(e, "reduce() of other than a function and a tuple")
+            items = init + list(t.elems)
+            if not items:
+                return self.fault(TypeError, "reduce() of empty iterable with no initial value")
+            acc = items[0].keep()
+            try:
+                for x in items[1:]:
+                    nxt = self.call_with(e, f, [acc, x]).keep()
+                    acc.unkeep()
+                    acc = nxt
+            finally:
+                acc.unkeep()
+            return acc
+
+    def call_with(self, e: ast.Call, f: Fn, vals: list[Node]) -> Node:
+        """A call of ``f`` on values already evaluated (``map``, ``reduce``)."""
+        names = []
+        for v in vals:
+            names.append(self.temp())
+            self.scope.set(names[-1], v)
+        fname = self.temp()
+        self.scope.set(fname, f)
+        call = ast.copy_location(ast.Call(ast.copy_location(ast.Name(fname, ast.Load()), e),
+                                          [ast.copy_location(ast.Name(n, ast.Load()), e) for n in names],
+                                          []), e)
+        try:
+            return self.expr_any(call)
+        finally:
+            for n in names + [fname]:
+                self.scope.remove(n)
+
+
+#: callee -> handler(parser, call, name as written)
+FUNCTION_CALLS: dict = {
+    map: lambda p, e, n: p.call_map(e, n),
+    functools.reduce: lambda p, e, n: p.call_reduce(e, n),
+}
+
