@@ -344,10 +344,20 @@ def test_forget_kernels_reloads_from_disk():
     assert k.stats["cache"] == "disk" and k(3) == 27
 
 
-def test_keyword_arguments_are_refused():
+def defaulted(x, n=3, s=0.5):
+    return x * n + s
+
+
+def test_keywords_and_defaults_bind_as_in_python():
     f = son.jit(add)
-    with pytest.raises(son.SonError, match="positional"):
-        f(1, y=2)
+    assert f(1, y=2) == add(1, y=2) == 3
+    g = son.jit(defaulted)
+    for args, kw in [((1.5,), {}), ((1.5, 2), {}), ((1.5,), {"s": 2.0}), ((), {"x": 2, "n": 4})]:
+        assert g(*args, **kw) == defaulted(*args, **kw)
+    assert son.grad(defaulted)(1.5, s=2.0) == 3.0
+    for bad in [((1.0, 2, 3.0, 4), {}), ((1.0,), {"q": 2}), ((), {})]:
+        with pytest.raises(TypeError):
+            g(*bad[0], **bad[1])
 
 
 _DEPS_MODULE = '''

@@ -114,10 +114,13 @@ class GradFunction(Specialized):
 
     # ------------------------------------------------------------------ calls
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            self._no_keywords(kwargs)
         if self.mode == "jvp":
+            if kwargs:
+                raise SonError(f"{self.py_func.__name__}: a son.jvp function takes two tuples, "
+                               "(primals, tangents), not keywords")
             return self._call_jvp(*args)
+        if kwargs or len(args) != self.nparams:
+            args = self.bind(args, kwargs)
         key = type_key(args)
         run = self._runners.get(key)
         if run is None:

@@ -68,8 +68,8 @@ class JitFunction(Specialized):
         self._graphs: dict[tuple, Graph] = {}
 
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            self._no_keywords(kwargs)
+        if kwargs or len(args) != self.nparams:
+            args = self.bind(args, kwargs)
         key = type_key(args)
         disp = self._dispatch.get(key)
         if disp is None:

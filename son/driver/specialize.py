@@ -9,6 +9,7 @@ specialization built is what ``.graph``, ``.schedule``, ``.source`` show.
 from __future__ import annotations
 
 import functools
+import inspect
 from typing import Callable
 
 import numpy as np
@@ -36,12 +37,22 @@ class Specialized:
     def __init__(self, fn: Callable):
         self.py_func = fn
         self._last = None
+        self._signature = None
+        #: parameters of the function: a call with fewer (or with keywords) is bound first
+        self.nparams = getattr(getattr(fn, "__code__", None), "co_argcount", 0)
         functools.update_wrapper(self, fn, updated=())
 
-    def _no_keywords(self, kwargs: dict) -> None:
-        if kwargs:
-            raise SonError(f"{self.py_func.__name__}: {self.what} functions take positional arguments only "
-                           f"(got {', '.join(kwargs)} by keyword)")
+    def bind(self, args: tuple, kwargs: dict) -> tuple:
+        """The call's arguments as one positional tuple: keywords in their places, omitted
+        parameters given their defaults (Python's own binding, with its TypeError for a
+        call that does not fit).  Called only off the fast path (keywords, or fewer
+        arguments than parameters)."""
+        sig = self._signature
+        if sig is None:
+            sig = self._signature = inspect.signature(self.py_func)
+        b = sig.bind(*args, **kwargs)
+        b.apply_defaults()
+        return b.args
 
     def argument_types(self, args: tuple) -> tuple[Type, ...]:
         """The son types of the first ``len(args)`` parameters, from these arguments (a
