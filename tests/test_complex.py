@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import son
 from son.errors import SonSyntaxError
+from son.frontend import pycomplex
 
 PARTS = st.one_of(st.floats(allow_nan=True, allow_infinity=True),
                   st.sampled_from([0.0, -0.0, 1.0, -1.0, 0.5, 2.5, 1e308, -1e308, 5e-324, math.inf,
@@ -47,6 +48,13 @@ def general_powers(a, b, c, d, n):
 def complex_results(a, b):
     z = complex(a, b)
     return z * z, (z.conjugate(), a)
+
+
+def cmath_functions(a, b, c, d):
+    z, w = complex(a, b), complex(c, d)
+    r = (cmath.sqrt(z) + cmath.exp(w) - cmath.log(z) + cmath.log10(w) * 2 + cmath.rect(a, d)
+         + cmath.log(z, w) + cmath.log(w, 2.0) + cmath.sqrt(a))
+    return r.real, r.imag
 
 
 def modulus_and_tests(a, b, c):
@@ -100,6 +108,7 @@ CASES = [
                st.sampled_from([0.0, -0.0, 2.0, -math.inf, math.nan]))),
     (powers, ["float", "float"], st.tuples(PARTS, PARTS)),
     (complex_results, ["float", "float"], st.tuples(PARTS, PARTS)),
+    (cmath_functions, ["float"] * 4, st.tuples(PARTS, PARTS, PARTS, PARTS)),
     (general_powers, ["float", "float", "float", "float", "int"],
      st.tuples(PARTS, PARTS, PARTS, PARTS,
                st.one_of(st.integers(-120, 120), st.sampled_from([-2**63, 2**63 - 1, 0, 100, 101])))),
@@ -141,3 +150,47 @@ def test_gradient_through_complex_arithmetic():
 def test_refusals_name_the_construct(src, message):
     with pytest.raises(SonSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):
         son.parse_source("import math\n" + src, name="f")
+
+
+#: operands of every class CPython's special-value tables tell apart, and ordinary ones
+CLASSES = [-math.inf, -1e300, -3.5, -1.0, -1e-310, -5e-324, -0.0, 0.0, 5e-324, 1e-310, 0.71, 1.0, 1.73, 2.5,
+           708.4, 710.0, 1e300, 1e308, math.inf, math.nan]
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, complex) and isinstance(b, complex):
+        return all((x == y and math.copysign(1, x) == math.copysign(1, y)) or (x != x and y != y)
+                   for x, y in ((a.real, b.real), (a.imag, b.imag)))
+    return a == b
+
+
+def _outcome(f, *args):
+    try:
+        r = f(*args)
+    except (ValueError, OverflowError, ZeroDivisionError) as e:
+        return type(e)
+    return complex(*r) if isinstance(r, tuple) else r
+
+
+@pytest.mark.parametrize("ref, mine, nargs", [
+    (cmath.sqrt, pycomplex.c_sqrt, 1), (cmath.exp, pycomplex.c_exp, 1),
+    (cmath.log, pycomplex.c_log, 1), (cmath.log10, pycomplex.c_log10, 1),
+    (cmath.rect, pycomplex.c_rect, 0), (cmath.log, pycomplex.c_log_base, 2),
+], ids=["sqrt", "exp", "log", "log10", "rect", "log_base"])
+def test_cmath_in_python_is_cpython_s_on_every_class_of_operands(ref, mine, nargs):
+    """pycomplex's rules for the special-value tables and its algorithms, run by CPython:
+    every pair of parts from CLASSES (for a base: a sample of pairs of pairs)."""
+    grid = [(a, b) for a in CLASSES for b in CLASSES]
+    if nargs == 2:
+        cases = [(*z, *w) for z, w in zip(grid, grid[7::3] + grid[:7:3])]
+        cases += [(*z, 0.0, 0.0) for z in grid[::5]] + [(*z, 1.0, 0.0) for z in grid[::5]]
+        want = [_outcome(ref, complex(a, b), complex(c, d)) for a, b, c, d in cases]
+    elif nargs == 1:
+        cases = grid
+        want = [_outcome(ref, complex(a, b)) for a, b in cases]
+    else:
+        cases = grid
+        want = [_outcome(ref, a, b) for a, b in cases]
+    got = [_outcome(mine, *c) for c in cases]
+    bad = [(c, w, g) for c, w, g in zip(cases, want, got) if not _same(w, g)]
+    assert not bad, bad[:5]

@@ -5,16 +5,17 @@ An int, bool or float operand of a complex operator is first a complex with imag
 part ``0.0`` (CPython 3.11's ``to_complex``: ``(1-0j) + 1.0`` has imaginary part
 ``0.0``, as ``-0.0 + 0.0``); ``*`` is ``_Py_c_prod`` (no fused multiply-add); ``/`` is
 ``_Py_c_quot``, Smith's algorithm with its ZeroDivisionError, written in Python in
-``pylib.c_quot`` and inlined; ``z ** n`` for an exponent that is a constant integer of
+``pycomplex.c_quot`` and inlined; ``z ** n`` for an exponent that is a constant integer of
 magnitude at most 100 is ``c_powi``'s binary powering, unrolled while parsing, with
 its ZeroDivisionError for 0 to a negative power and OverflowError for an infinite part;
-any other exponent is ``pylib.c_pow``, CPython's ``complex_pow`` (both algorithms,
+any other exponent is ``pycomplex.c_pow``, CPython's ``complex_pow`` (both algorithms,
 chosen at run time, and errno read as CPython reads it).  ``abs(z)`` is libm's ``hypot`` with
 OverflowError where finite parts give an infinite modulus; ``cmath.phase`` is
 ``atan2`` with the OverflowError CPython raises where glibc's ``atan2`` reports an
 underflow to zero; ``==``/``!=`` compare the parts (an int operand exactly), orders
 raise.  Also ``.real``, ``.imag``, ``.conjugate()``, ``complex(a, b)``, literals
-``2j``, ``cmath.polar``/``isnan``/``isinf``/``isfinite``.
+``2j``, ``cmath.polar``/``isnan``/``isinf``/``isfinite``, and ``cmath.sqrt``/``exp``/
+``log``/``log10``/``rect`` as CPython computes them (``pycomplex.py``).
 
 Like tuples, a complex never reaches the graph: what is differentiated, scheduled and
 compiled is float arithmetic, so gradients through complex code come for free.  A
@@ -48,7 +49,7 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_NODES
 from ..nodes.types import NONE
-from . import pylib
+from . import pycomplex
 from .builtins import _Pins
 from .core import _kind
 from .scope import Aggregate, Cplx
@@ -96,7 +97,7 @@ class Complexes:
             if cls is Mul:
                 return self.cplx(op(Sub, op(Mul, x.re, y.re), op(Mul, x.im, y.im)),
                                  op(Add, op(Mul, x.re, y.im), op(Mul, x.im, y.re)))
-            q = self.inline(_call(at, "c_quot"), pylib.c_quot, [x.re, x.im, y.re, y.im])
+            q = self.inline(_call(at, "c_quot"), pycomplex.c_quot, [x.re, x.im, y.re, y.im])
             return self.cplx(*q.elems)
 
     def complex_power(self, at, a: Node, b: Node) -> Cplx:
@@ -110,7 +111,7 @@ class Complexes:
                 with kept(x):
                     y = self.to_complex(at, b)
                 with kept(x, y):
-                    return self.cplx(*self.inline(_call(at, "c_pow"), pylib.c_pow,
+                    return self.cplx(*self.inline(_call(at, "c_pow"), pycomplex.c_pow,
                                                   [x.re, x.im, y.re, y.im]).elems)
         n = int(e)
         with kept(a, b):
@@ -218,6 +219,32 @@ class Complexes:
                 im = op(Add, i.re, r.im) if isinstance(vals[0], Cplx) else i.re
                 return self.cplx(re, im)
 
+    def call_cmath_pylib(self, e: ast.Call, name: str, fn) -> Node:
+        """``cmath.sqrt``, ``exp``, ``log10``: ``pycomplex``'s, on the parts."""
+        self.arity(e, name, 1, 1)
+        return self.complex_inline(e, _CMATH_PYLIB[fn][0], self.exprs(e.args))
+
+    def call_cmath_log(self, e: ast.Call, name: str) -> Node:
+        """``cmath.log(z)`` and ``cmath.log(z, base)``."""
+        self.arity(e, name, 1, 2)
+        fn = pycomplex.c_log if len(e.args) == 1 else pycomplex.c_log_base
+        return self.complex_inline(e, fn, self.exprs(e.args))
+
+    def complex_inline(self, e: ast.Call, fn, vals: list[Node]) -> Cplx:
+        """``fn`` of ``pycomplex`` inlined on the parts of ``vals`` (each a number or a
+        complex); its pair of floats as a complex."""
+        parts: list[Node] = []
+        with kept(*vals):
+            for v in vals:
+                with kept(*parts):
+                    z = self.to_complex(e, v)
+                parts += [z.re.keep(), z.im.keep()]
+        try:
+            return self.cplx(*self.inline(e, fn, parts).elems)
+        finally:
+            for x in parts:
+                x.unkeep()
+
     def call_cmath(self, e: ast.Call, name: str, fn) -> Node:
         """``cmath.phase``, ``polar``, ``isnan``, ``isinf``, ``isfinite`` of a number or
         complex (``phase`` is C's ``atan2``, whose special values CPython's ``c_atan2``
@@ -246,12 +273,19 @@ class Complexes:
 
 
 def _call(at: ast.AST, name: str) -> ast.Call:
-    """A call node located at ``at``, for inlining a ``pylib`` function there."""
+    """A call node located at ``at``, for inlining a ``pycomplex`` function there."""
     return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), [], []), at)
 
 
+#: cmath function -> (pycomplex function, number of complex arguments)
+_CMATH_PYLIB = {cmath.sqrt: (pycomplex.c_sqrt, 1), cmath.exp: (pycomplex.c_exp, 1),
+                cmath.log10: (pycomplex.c_log10, 1)}
+
 COMPLEX_CALLS: dict = {
     complex: lambda p, e, n: p.call_complex(e, n),
+    **{f: (lambda p, e, n, f=f: p.call_cmath_pylib(e, n, f)) for f in _CMATH_PYLIB},
+    cmath.log: lambda p, e, n: p.call_cmath_log(e, n),
+    cmath.rect: lambda p, e, n: p.cplx(*p.call_pylib_float(e, n, pycomplex.c_rect, 2).elems),
     **{f: (lambda p, e, n, f=f: p.call_cmath(e, n, f))
        for f in (cmath.phase, cmath.polar, cmath.isnan, cmath.isinf, cmath.isfinite)},
 }

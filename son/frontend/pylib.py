@@ -5,11 +5,11 @@ Each computes what CPython's C function computes, on son's int64 (DESIGN.md: a r
 beyond int64 wraps around, as any int arithmetic does; ``gcd`` and ``isqrt`` never
 leave int64 but for ``gcd(-2**63, 0)``), raising CPython's exceptions.  Their loops are
 the graph's loops: SCCP and the kernels see through them like through user code.
-Tested against CPython at the int64 edges (tests/test_builtins.py).  ``c_quot`` is
-CPython's complex division, on the parts of the operands (son/frontend/complexes.py);
-``frexp``, ``ldexp``, ``modf``, ``nextafter``, ``range_len``, ``range_item`` and
-``pow3`` (``pow(a, b, m)``) are exact on son's int64 and floats, tested against
-CPython in tests/test_builtins.py and tests/test_range_objects.py.
+Tested against CPython at the int64 edges (tests/test_builtins.py).  ``frexp``,
+``ldexp``, ``modf``, ``nextafter``, ``range_len``, ``range_item``, ``pow3`` (``pow(a, b,
+m)``), ``gamma``, ``lgamma`` and ``round_float`` are exact on son's int64 and floats,
+tested against CPython in tests/test_builtins.py and tests/test_range_objects.py.
+Complex arithmetic and ``cmath`` are in ``pycomplex.py``.
 """
 
 import math
@@ -21,23 +21,6 @@ from . import libm
 _INT64_MIN = -9223372036854775808
 _NAN = float("nan")
 _INF = float("inf")
-
-
-def c_quot(ar, ai, br, bi):
-    """CPython's complex division (``_Py_c_quot``, Smith's algorithm) on the parts."""
-    abs_br = -br if br < 0 else br
-    abs_bi = -bi if bi < 0 else bi
-    if abs_br >= abs_bi:
-        if abs_br == 0.0:
-            raise ZeroDivisionError("complex division by zero")
-        ratio = bi / br
-        denom = br + bi * ratio
-        return (ar + ai * ratio) / denom, (ai - ar * ratio) / denom
-    if abs_bi >= abs_br:
-        ratio = br / bi
-        denom = br * ratio + bi
-        return (ar * ratio + ai) / denom, (ai * ratio - ar) / denom
-    return _NAN, _NAN  # a NaN in the divisor
 
 
 def gcd(a, b):
@@ -507,47 +490,6 @@ def lgamma(x):
     if r - r != 0.0 and r == r:
         raise OverflowError("math range error")
     return r
-
-
-# -- complex ** : CPython 3.11's complex_pow on the parts: c_powi (binary powering, a
-# quotient for a negative exponent) for an integral real exponent of magnitude at most
-# 100, else _Py_c_pow (polar form, libm's hypot, pow, atan2, exp, log, cos, sin); then
-# errno as CPython reads it: EDOM (a zero base to a negative or complex power, or libm's
-# cos of an infinite phase) a ZeroDivisionError, an infinite part an OverflowError.
-
-def c_pow(ar, ai, br, bi):
-    if bi == 0.0 and br == np.floor(br) and math.fabs(br) <= 100.0:
-        n = int(br)
-        m = -n if n < 0 else n
-        rr, ri, pr, pi, mask = 1.0, 0.0, ar, ai, 1
-        while m >= mask:
-            if m & mask:
-                rr, ri = rr * pr - ri * pi, rr * pi + ri * pr
-            mask <<= 1
-            pr, pi = pr * pr - pi * pi, pr * pi + pi * pr
-        if n <= 0:
-            if rr == 0.0 and ri == 0.0:
-                raise ZeroDivisionError("0.0 to a negative or complex power")
-            rr, ri = c_quot(1.0, 0.0, rr, ri)
-    elif ar == 0.0 and ai == 0.0:
-        if bi != 0.0 or br < 0.0:
-            raise ZeroDivisionError("0.0 to a negative or complex power")
-        rr, ri = 0.0, 0.0
-    else:
-        vabs = np.hypot(ar, ai)
-        length = libm.pow(vabs, br)
-        at = libm.atan2(ai, ar)
-        phase = at * br
-        if bi != 0.0:
-            d = libm.exp(at * bi)
-            length = length / d if d != 0.0 else length * _INF  # C's division by +0.0
-            phase += bi * libm.log(vabs)
-        if phase - phase != 0.0 and phase == phase:  # cos(+-inf) sets EDOM
-            raise ZeroDivisionError("0.0 to a negative or complex power")
-        rr, ri = length * libm.cos(phase), length * libm.sin(phase)
-    if (rr - rr != 0.0 and rr == rr) or (ri - ri != 0.0 and ri == ri):
-        raise OverflowError("complex exponentiation")
-    return rr, ri
 
 
 # -- round(x, ndigits): CPython rounds the exact binary value half to even at the

@@ -354,7 +354,11 @@ class _Gen(GradPrograms):
             return r.choice([f"complex({self.expr(fn, 'float', 0)}, {self.expr(fn, 'float', 0)})",
                              f"({self.expr(fn, r.choice(KINDS), 0)} * 1j)", "1j", "(2-0.5j)", "0j"])
         c = self.complex_expr(fn, depth - 1)
-        form = _choice(r, [("bin", 6), ("mixed", 2), ("pow", 2), ("neg", 1), ("conj", 1)])
+        form = _choice(r, [("bin", 6), ("mixed", 2), ("pow", 2), ("neg", 1), ("conj", 1), ("cmath", 2)])
+        if form == "cmath":
+            x, y = self.expr(fn, "float", depth - 1), self.expr(fn, "float", depth - 1)
+            return r.choice([f"cmath.sqrt({c})", f"cmath.exp({c})", f"cmath.log({c})", f"cmath.log10({c})",
+                             f"cmath.rect({x}, {y})", f"cmath.log({c}, {self.complex_expr(fn, depth - 1)})"])
         if form == "bin":
             return f"({c} {r.choice(['+', '-', '*', '/'])} {self.complex_expr(fn, depth - 1)})"
         if form == "mixed":
