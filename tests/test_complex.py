@@ -50,6 +50,11 @@ def complex_results(a, b):
     return z * z, (z.conjugate(), a)
 
 
+def complex_parameter(z, a):
+    w = z * a + cmath.sqrt(z)
+    return w, abs(z) + a
+
+
 def cmath_functions(a, b, c, d):
     z, w = complex(a, b), complex(c, d)
     r = (cmath.sqrt(z) + cmath.exp(w) - cmath.log(z) + cmath.log10(w) * 2 + cmath.rect(a, d)
@@ -109,6 +114,7 @@ CASES = [
     (powers, ["float", "float"], st.tuples(PARTS, PARTS)),
     (complex_results, ["float", "float"], st.tuples(PARTS, PARTS)),
     (cmath_functions, ["float"] * 4, st.tuples(PARTS, PARTS, PARTS, PARTS)),
+    (complex_parameter, ["complex", "float"], st.tuples(st.builds(complex, PARTS, PARTS), PARTS)),
     (general_powers, ["float", "float", "float", "float", "int"],
      st.tuples(PARTS, PARTS, PARTS, PARTS,
                st.one_of(st.integers(-120, 120), st.sampled_from([-2**63, 2**63 - 1, 0, 100, 101])))),

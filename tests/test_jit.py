@@ -222,11 +222,23 @@ def add(x, y):
     ((np.zeros(3, dtype=np.float32), 1), "float32"),
     (("a", 1), "unsupported argument str"),
     ((None, 1), "unsupported argument NoneType"),
-    ((1 + 2j, 1), "unsupported argument complex"),
+    (((), 1), "an empty tuple argument"),
+    (((1.0, "a"), 1), "unsupported argument str"),
 ])
 def test_unsupported_argument_types_are_son_errors(args, message):
     with pytest.raises(son.SonError, match=message):
         son.jit(add)(*args)
+
+
+def test_tuple_and_complex_arguments_are_flattened():
+    f = son.jit(add)
+    assert f((1.0, 2), (3, 4.5)) == add((1.0, 2), (3, 4.5)) == (1.0, 2, 3, 4.5)
+    assert f(1 + 2j, 1) == add(1 + 2j, 1)
+    assert f((1, (2.5, 3j)), (4,)) == add((1, (2.5, 3j)), (4,))
+    g = son.parse(add, args=[(1.0, 2.0), (3,)])
+    assert son.interpret(g, (1.0, 2.0), (3,)) == (1.0, 2.0, 3)
+    with pytest.raises(son.SonError, match="expected a tuple of 2"):
+        son.interpret(g, (1.0,), (3,))
 
 
 def test_argument_count_and_range_are_checked():

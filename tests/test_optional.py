@@ -146,3 +146,18 @@ def test_an_array_index_that_may_be_none_is_refused():
            "    return a[i]\n")
     with pytest.raises(SonSyntaxError, match="array index that is or may be None"):
         son.parse_source(src, name="f")
+
+
+def indexed_behind_tests(a, c, v):
+    o = None
+    if c:
+        o = v % 3
+    return a[(v % 3 if o is None else o)] + a[(o or 1)] + a[o if o is not None else 0]
+
+
+def test_a_value_tested_not_none_indexes_an_array():
+    """``x if o is None else o`` and ``o or d`` are never None: the arm where the test
+    decides it reads the value (the peephole's ``not c`` flag, and the truth of ``o``,
+    refine it too), so the index is an int (seed 24125 i310, i1521 were refused)."""
+    check_every_stage(indexed_behind_tests, ["float64[]", "bool", "int"],
+                      st.tuples(st.just(np.arange(3.0)), st.booleans(), st.integers(-5, 5)))

@@ -134,6 +134,12 @@ def nested_result(x, n):
     return (p, x * 2), (n,), ((p,),)
 
 
+def tuple_parameters(p, q, n):
+    (x0, y0), (x1, y1) = p, q
+    d = (x1 - x0) ** 2 + (y1 - y0) ** 2
+    return d + n * p[1], (q, p[0])
+
+
 def one_tuple(x):
     return (x + 1.0,)
 
@@ -141,6 +147,8 @@ def one_tuple(x):
 CASES = [
     (nested_result, ["float", "int"], st.tuples(FLOATS, SMALL)),
     (one_tuple, ["float"], st.tuples(FLOATS)),
+    (tuple_parameters, [("float", "float"), ("float", "int"), "int"],
+     st.tuples(st.tuples(FLOATS, FLOATS), st.tuples(FLOATS, SMALL), SMALL)),
     (points, ["float", "float", "int"], st.tuples(FLOATS, FLOATS, SMALL)),
     (fib_pairs, ["int"], st.tuples(st.integers(-2, 30))),
     (run_time_index, ["float", "float", "int"], st.tuples(FLOATS, FLOATS, SMALL)),

@@ -40,6 +40,7 @@ from ..errors import SonError
 from ..grad.forward import jvp_graph
 from ..grad.reverse import grad_graph
 from ..nodes import Graph
+from ..nodes.types import Type
 from .kernels import JitFunction, compile_with
 from .pipeline import Pipeline
 from .specialize import Specialized, type_key
@@ -145,6 +146,10 @@ class GradFunction(Specialized):
 
     def _specialize(self, primals: tuple, key: tuple, flat: tuple) -> Callable:
         types = self.argument_types(primals)
+        if not all(isinstance(t, Type) for t in types):
+            raise SonError(f"son.{self.mode}({self.py_func.__name__}): an argument is a tuple or a complex "
+                           "number; derivatives are taken with respect to floats and float arrays "
+                           "(pass the elements as parameters)")
         t0 = time.perf_counter()
         g = self.graph_for(types)
         if self.interpret:

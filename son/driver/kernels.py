@@ -84,7 +84,8 @@ class JitFunction(Specialized):
     def _specialize(self, args: tuple, key: tuple) -> Kernel:
         p = self.pipeline
         t0 = time.perf_counter()
-        ikey = index_key(self.py_func, key, p)
+        structured = any(k is complex or type(k) is tuple and k[0] is tuple for k in key)
+        ikey = None if structured else index_key(self.py_func, key, p)  # the index keeps flat types
         k = index_load(ikey, self.py_func, args, self._rebuild) if ikey else None
         if k is not None:
             k.stats = dict(k.stats, index_s=time.perf_counter() - t0, pipeline=p.name)

@@ -22,9 +22,10 @@ __all__ = ["Specialized", "type_key"]
 
 
 def type_key(args: tuple) -> tuple:
-    """The specialization key of a call: each argument's Python type, or an array's
-    (dtype, ndim).  O(arguments)."""
-    return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else type(a) for a in args])
+    """The specialization key of a call: each argument's Python type, an array's
+    (dtype, ndim), a tuple's the key of its elements.  O(arguments)."""
+    return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else (tuple, type_key(a)) if type(a) is tuple
+                  else type(a) for a in args])
 
 
 class Specialized:

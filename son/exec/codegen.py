@@ -34,7 +34,7 @@ from ..errors import SonError
 from ..nodes import Constant, Load, Loop, Node, Phi, Proj, Refine, Store, without_refinements
 from ..nodes.types import MEM, Type
 from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
-from .mixed import _FORM_MARK, _MIXED_MARK, MixedValues, return_converter
+from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
 from .render import _finish, _render
 from .structure import Structurer, _drive
 
@@ -220,6 +220,8 @@ class _Codegen(Structurer, MixedValues):
         form = next((r.form for r in self.g.returns() if r in self.block_of and r.form is not None), None)
         if form is not None:
             lines.append(f"{_FORM_MARK}{form!r}")
+        if self.g.arg_forms is not None:
+            lines.append(f"{ARGS_MARK}{self.g.arg_forms!r}")
         if self.mixed_at or self.bool_at:
             count = next(len(r.values) for r in self.g.returns() if r in self.block_of)
             at = sorted(set(self.mixed_at) | set(self.bool_at))

@@ -36,7 +36,7 @@ from ..nodes import (
     Stop,
     Store,
 )
-from ..nodes.control import rebuild
+from ..nodes.control import flatten, rebuild
 from ..nodes.memory import TapeGrow
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType
 
@@ -113,6 +113,8 @@ def _effect_order(nodes: list[Node]) -> list[Node]:
 
 
 def _check_args(g: Graph, args) -> list:
+    if g.arg_forms is not None:
+        args = flatten(g.arg_forms, args, g.name)
     if len(args) != len(g.params):
         raise SonError(f"{g.name}() takes {len(g.params)} arguments ({len(args)} given)")
     out = []

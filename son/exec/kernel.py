@@ -40,8 +40,10 @@ import numpy as np
 
 from ..errors import KernelCompileError, SonError
 from ..nodes import Graph, without_refinements
+from ..nodes.control import flatten
 from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, ArrayType, Type
 from .codegen import return_converter
+from .mixed import argument_forms
 
 __all__ = ["NJIT_OPTIONS", "Kernel", "cache_dir", "compile_kernel", "forget_kernels", "load_kernel"]
 
@@ -180,7 +182,7 @@ class Kernel:
     """
 
     __slots__ = ("name", "params", "_graph", "_schedule", "_rebuild", "source", "stats", "dispatcher",
-                 "path", "_convert", "_nargs", "_result")
+                 "path", "_convert", "_nargs", "_result", "_forms")
 
     def __init__(self, graph: Graph | None, schedule, source: str, stats: dict, dispatcher, path: Path,
                  name: str = "", params: list | None = None, rebuild: Callable | None = None):
@@ -201,6 +203,9 @@ class Kernel:
         #: it as (is_float, int, float), one that may be a bool with an is_bool tag after
         #: them: this makes it the Python bool, int or float again
         self._result = return_converter(source)
+        #: the Graph.arg_forms of a kernel with tuple or complex parameters: its arguments
+        #: are flattened first
+        self._forms = argument_forms(source)
 
     @property
     def graph(self) -> Graph:
@@ -215,6 +220,8 @@ class Kernel:
         return self._schedule
 
     def __call__(self, *args):
+        if self._forms is not None:
+            args = flatten(self._forms, args, self.name)
         if len(args) != self._nargs:
             raise SonError(f"{self.name}() takes {self._nargs} arguments ({len(args)} given)")
         r = self.dispatcher(*[c(a) for c, a in zip(self._convert, args)])
@@ -223,11 +230,14 @@ class Kernel:
     @property
     def converts_result(self) -> bool:
         """True if the kernel's raw result is converted before it is returned (a value
-        that is an int or a float, or a bool or an int, decided at run time)."""
-        return self._result is not None
+        that is an int or a float, or a bool or an int, decided at run time), or its
+        arguments before they are passed (tuples and complex numbers, flattened)."""
+        return self._result is not None or self._forms is not None
 
     def check(self, args: tuple) -> list:
         """The arguments as the kernel takes them, or ``SonError`` saying what is wrong."""
+        if self._forms is not None:
+            args = flatten(self._forms, args, self.name)
         if len(args) != self._nargs:
             raise SonError(f"{self.name}() takes {self._nargs} arguments ({len(args)} given)")
         return [c(a) for c, a in zip(self._convert, args)]

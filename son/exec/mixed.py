@@ -89,6 +89,14 @@ _BOOL_IF_BOTH = (BitAnd, BitOr, BitXor)
 _MIXED_MARK = "# son: mixed returns "
 #: line of a kernel whose result is a ``Return.form``: ``# son: result form <repr of the form>``
 _FORM_MARK = "# son: result form "
+#: line of a kernel with tuple or complex parameters: ``# son: argument forms <Graph.arg_forms>``
+ARGS_MARK = "# son: argument forms "
+
+
+def argument_forms(source: str) -> list | None:
+    """The ``Graph.arg_forms`` a kernel's ``source`` was generated for (None: none)."""
+    m = re.search("^" + re.escape(ARGS_MARK) + "(.+)$", source, re.M)
+    return ast.literal_eval(m.group(1)) if m else None
 
 
 class _View:

@@ -79,6 +79,14 @@ def _mergeable(v: Node, like: Node) -> bool:
     return like.merges_with(v)
 
 
+def _strip_not(n: Node) -> tuple[Node, bool]:
+    """``n`` without its ``Not``s, and whether there was an odd number of them."""
+    odd = False
+    while type(n) is Not:
+        n, odd = n.inputs[1], not odd
+    return n, odd
+
+
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
     """Local names a block of statements may assign (a nested ``def`` binds its name;
     what its body assigns is its own), in order of appearance."""
@@ -189,14 +197,21 @@ class ParserCore:
                     scope._bind(n, r)  # not set(): the variable's flag stays
 
     def refine_optionals(self, scope: Scope, cond: Node, truth: bool) -> None:
-        """On the arm where ``cond`` (``x is None``, or its negation) has truth ``truth``,
-        rebind each variable whose value may be None to None or to its value."""
-        negated = type(cond) is Not
-        flag_node = cond.inputs[1] if negated else cond
-        none = truth != negated
+        """On the arm where ``cond`` has truth ``truth``, rebind each variable whose value
+        may be None to None or to its value where ``cond`` decides it: ``cond`` is its
+        ``is_none`` flag or the flag's negation (either may be a ``Not`` the peephole
+        made: ``is_none`` of ``x = None; if c: x = 1`` is ``not c``), or, on the true
+        arm, its truth (``x or d``: a true ``x`` is not None)."""
+        base, parity = _strip_not(cond)
         for name, v in scope.variables().items():
-            if isinstance(v, Opt) and v.is_none is flag_node:
-                scope._bind(name, self.con(None) if none else v.value)
+            if not isinstance(v, Opt):
+                continue
+            flag, flag_parity = _strip_not(v.is_none)
+            if flag is base:
+                scope._bind(name, self.con(None) if truth != (parity != flag_parity) else v.value)
+            elif truth and type(cond) is BitAnd and any(
+                    _strip_not(x) == (flag, not flag_parity) for x in cond.inputs[1:]):
+                scope._bind(name, v.value)  # true, so not None: a conjunct is "not is_none"
 
     def guard(self, pred: Node, exc: type, message: str) -> bool:
         """``if pred: raise exc(message)``; continue on the false side.

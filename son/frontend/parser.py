@@ -37,7 +37,8 @@ import ast
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError
 from ..nodes import CProj, Graph, Node, Proj
-from ..nodes.types import Type
+from ..nodes.control import COMPLEX, LEAF
+from ..nodes.types import FLOAT, Type
 from ..peephole import Peephole
 from .arrays import Arrays
 from .builtins import Builtins
@@ -48,7 +49,7 @@ from .expressions import Expressions
 from .functions import Functions
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
-from .scope import Scope
+from .scope import Cplx, Pack, Scope
 from .signature import param_types
 from .source import FunctionSource
 from .statements import Statements
@@ -116,15 +117,19 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
                 raise SonError(f"{where}: cannot evaluate the annotation {spec!r} of {x.arg!r}") from None
         elif spec is None and x.annotation is not None and src.pyfunc is None:
             ann[x.arg] = eval(ast.unparse(x.annotation), src.globals)  # noqa: S307
-    types = param_types(names, ann, argtypes, args, where)
-    g = Graph(src.name, list(zip(names, types)))
+    specs = param_types(names, ann, argtypes, args, where)
+    flat, forms = _flat_params(names, specs)
+    g = Graph(src.name, flat)
+    if any(f != LEAF for f in forms):
+        g.arg_forms = forms
     g.source = (src.filename, src.tree.lineno + src.line0)
     peep = Peephole(g, rules, enabled=peephole, tracer=tracer)
     ctrl = peep.peep(CProj(g, g.start, 0))
     mem = peep.peep(Proj(g, g.start, 1, "mem"))
     scope = Scope(g, ctrl, mem)
-    for i, (name, _t) in enumerate(g.params):
-        scope.set(name, peep.peep(Proj(g, g.start, 2 + i, name)))
+    projs = iter([peep.peep(Proj(g, g.start, 2 + i, name)) for i, (name, _t) in enumerate(g.params)])
+    for name, form in zip(names, forms):
+        scope.set(name, _bound(g, form, projs))
     parser = FunctionParser(g, peep, src, scope, deps=deps)
     out = parser.parse_body()
     parser.exit_returns(out)
@@ -134,3 +139,40 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     peep.peep(g.stop)
     g.dce()
     return g
+
+
+def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
+    """The graph's parameters (a tuple's elements, a complex number's parts, each its own
+    value, named ``p_0``, ``p_re``...) and each Python parameter's ``control.flatten``
+    form."""
+    used = set(names)
+    flat: list = []
+
+    def add(name, spec):
+        if isinstance(spec, Type):
+            flat.append((name, spec))
+            return LEAF
+        if spec == "complex":
+            for part in ("re", "im"):
+                add(_fresh(f"{name}_{part}", used), FLOAT)
+            return COMPLEX
+        return tuple(add(_fresh(f"{name}_{i}", used), x) for i, x in enumerate(spec))
+
+    return flat, [add(n, s) for n, s in zip(names, specs)]
+
+
+def _fresh(name: str, used: set) -> str:
+    while name in used:
+        name += "_"
+    used.add(name)
+    return name
+
+
+def _bound(g: Graph, form, projs) -> Node:
+    """The value a parameter of ``form`` is bound to: its projection, or the tuple or
+    complex number of the next ones."""
+    if form == LEAF:
+        return next(projs)
+    if form == COMPLEX:
+        return Cplx(g, next(projs), next(projs))
+    return Pack(g, *[_bound(g, f, projs) for f in form])

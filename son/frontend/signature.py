@@ -3,7 +3,9 @@
 Accepted type specifications: ``int``, ``float``, ``bool``, ``np.ndarray``
 (float64 elements), ``numpy.typing.NDArray[np.int64]`` (and float64/bool),
 a numpy dtype or scalar type (``np.float64`` means float), a son ``Type``, or
-the strings ``"int" "float" "bool" "number" "float64[]" "int64[]" "bool[]"``.
+the strings ``"int" "float" "bool" "number" "float64[]" "int64[]" "bool[]"``; for a
+parameter that is a complex number ``complex`` or ``"complex"``, for a tuple
+``tuple[float, int]`` or a Python tuple of specs (``("float", "int")``).
 """
 
 from __future__ import annotations
@@ -33,10 +35,22 @@ def _dtype_name(dt) -> str | None:
     return None
 
 
-def type_from_spec(spec, where: str) -> Type:
-    """The lattice type for one parameter type specification."""
+def type_from_spec(spec, where: str):
+    """The lattice type for one parameter type specification; for a complex number
+    ``"complex"``, for a tuple the tuple of its elements' (a parameter's *spec*, which
+    the parser flattens into values)."""
     if isinstance(spec, Type):
         return spec
+    if spec is complex or spec == "complex":
+        return "complex"
+    if type(spec) is tuple and spec:  # argtypes=[("float", "int")]: a tuple's element specs
+        return tuple(type_from_spec(x, where) for x in spec)
+    if typing.get_origin(spec) is tuple:
+        elems = typing.get_args(spec)
+        if Ellipsis in elems or not elems:
+            raise SonError(f"{where}: a tuple parameter needs its element types (tuple[float, int]), "
+                           f"not {spec!r}")
+        return tuple(type_from_spec(x, where) for x in elems)
     if isinstance(spec, str):
         if spec in _NAMES:
             return _NAMES[spec]
@@ -60,8 +74,15 @@ def type_from_spec(spec, where: str) -> Type:
                    "and 1-D numpy arrays of float64, int64 or bool")
 
 
-def type_of_value(v, where: str) -> Type:
-    """The lattice type of an example argument."""
+def type_of_value(v, where: str):
+    """The lattice type of an example argument (the spec of a tuple or complex one, as
+    ``type_from_spec``)."""
+    if type(v) is tuple:
+        if not v:
+            raise SonError(f"{where}: an empty tuple argument")
+        return tuple(type_of_value(x, where) for x in v)
+    if type(v) is complex:
+        return "complex"
     if isinstance(v, (bool, np.bool_)):
         return BOOL
     if isinstance(v, (int, np.integer)):
@@ -75,11 +96,11 @@ def type_of_value(v, where: str) -> Type:
         raise SonError(f"{where}: unsupported array ({v.ndim}-D, dtype {v.dtype}); son takes 1-D "
                        "arrays of float64, int64 or bool")
     raise SonError(f"{where}: unsupported argument {type(v).__name__} {v!r}; son takes int, "
-                   "float, bool and 1-D numpy arrays")
+                   "float, bool, complex, tuples of them and 1-D numpy arrays")
 
 
 def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
-                where: str = "") -> list[Type]:
+                where: str = "") -> list:
     """One type per parameter name, by the precedence of DESIGN.md."""
     if argtypes is not None and args is not None:
         raise SonError("give argtypes= or example args=, not both")

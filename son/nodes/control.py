@@ -329,3 +329,29 @@ def rebuild(form, values):
         return tuple(build(x) for x in f)
 
     return build(form)
+
+
+def flatten(forms: list, args, where: str) -> list:
+    """The flat argument list of a graph whose parameters have ``forms`` (``Graph.
+    arg_forms``: a tuple or complex argument is its elements, its parts), from the
+    Python arguments ``args``; ``SonError`` for an argument of another shape.
+    O(number of values)."""
+    from ..errors import SonError
+
+    if len(args) != len(forms):
+        raise SonError(f"{where}() takes {len(forms)} arguments ({len(args)} given)")
+    out: list = []
+    stack = list(zip(reversed(forms), reversed(args)))
+    while stack:
+        f, a = stack.pop()
+        if f == LEAF:
+            out.append(a)
+        elif f == COMPLEX:
+            if type(a) is not complex:
+                raise SonError(f"{where}(): expected a complex argument, got {type(a).__name__} {a!r}")
+            out += [a.real, a.imag]
+        else:
+            if type(a) is not tuple or len(a) != len(f):
+                raise SonError(f"{where}(): expected a tuple of {len(f)}, got {type(a).__name__} {a!r}")
+            stack.extend(zip(reversed(f), reversed(a)))
+    return out

@@ -23,6 +23,9 @@ class Graph:
     def __init__(self, name: str, params: list[tuple[str, Type]]):
         self.name = name
         self.params = list(params)
+        #: None, or per Python parameter its ``control.flatten`` form when a parameter is a
+        #: tuple or a complex number (then ``params`` are the flat values)
+        self.arg_forms: list | None = None
         self._next_id = 0
         #: value-numbering table owned by the peephole engine: key -> node
         self.gvn: dict[tuple, Node] = {}
@@ -117,7 +120,7 @@ class Graph:
     def copy(self) -> Graph:
         """A deep copy with the same node ids (so diffs match nodes by id)."""
         g = Graph.__new__(Graph)
-        g.name, g.params, g.source = self.name, list(self.params), self.source
+        g.name, g.params, g.source, g.arg_forms = self.name, list(self.params), self.source, self.arg_forms
         g._next_id = self._next_id
         g.gvn = {}
         g.rule_hits = Counter(self.rule_hits)
