@@ -54,8 +54,15 @@ class Arrays:
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       "numpy arrays)", "subscript")
         if isinstance(idx, Opt) or idx.type is NONE:
-            raise self.unsupported(e.slice, "an array index that is or may be None (numpy reads "
-                                            "a[None] as a new axis: a 2-D array)")
+            # numpy reads a[None] as a new axis (a 2-D array): refused where the code may run.
+            # The raw parse cannot tell unreachable code (after an inlined call, say), so
+            # there the index is read behind the TypeError of any other None operand.
+            if self.peephole.enabled and not self.dead(self.scope):
+                raise self.unsupported(e.slice, "an array index that is or may be None (numpy reads "
+                                                "a[None] as a new axis: a 2-D array)")
+            with kept(arr):
+                idx = self.unwrap(idx, e.slice) if isinstance(idx, Opt) else \
+                    self.none_operand(e.slice, "index")
         if _kind(idx) not in ("int", "number"):
             raise self.error(e.slice, f"array index must be an int, not {idx.type.widen()}", "subscript")
         return arr, idx
