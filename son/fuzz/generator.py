@@ -16,7 +16,12 @@ wrap-around-prone int arithmetic (large constants, ``*``, shifts, ``**``);
 domain; chained comparisons, ``and/or/not``, conditional expressions; array
 reads and writes with negative and out-of-range indices; ``np.zeros/ones/empty``
 (an ``np.empty`` array is filled before it is read); ``len``; helper calls;
-tuple assignment.  It is biased towards what optimizers prove: constants
+tuple assignment; tuple, optional (``o = None``) and complex locals; the ``math``,
+``operator``, ``cmath`` and numeric builtins son writes in Python (``round(x, k)``,
+``gamma``, ``comb``, ``frexp``, complex powers by any exponent...); function values
+(a lambda called on its argument, one of two helpers chosen by a test, ``map`` and
+``functools.reduce`` over tuples); results that are complex numbers or nested
+tuples.  It is biased towards what optimizers prove: constants
 carried through loop phis, dead branches, congruent expressions, twin
 induction variables, loop-invariant expressions.
 
