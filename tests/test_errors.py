@@ -583,7 +583,7 @@ _TWO = "def f(a, b):\n    return a + b\n"
     ({"argtypes": [int]}, "argtypes"),
     ({"argtypes": [int, int, int]}, "argtypes"),
     ({"argtypes": [str, int]}, "unsupported parameter type"),
-    ({"argtypes": [int, "complex"]}, "unknown type name"),
+    ({"argtypes": [int, "complex64"]}, "unknown type name"),
     ({"argtypes": {"a": int, "c": int}}, "unknown parameters"),
     ({"args": [1]}, "example arguments"),
     ({"args": [np.zeros((2, 2)), 1]}, "2-d"),
