@@ -202,7 +202,6 @@ def test_gradient_through_tuples_agrees_with_forward_mode():
     ("def f(x: float, c: bool):\n    return (x, x) if c else None\n", "conditional expression gives"),
     ("def f(x: float, c: bool):\n    return (x, x) if c else x\n", "conditional expression gives"),
     ("def f(x: float, c: bool):\n    return x or (x, x)\n", "'and'/'or' gives values of different"),
-    ("def f(x: float, c: bool):\n    return (x, x if c else None)\n", "a tuple holding a value that"),
     ("def f(x: float, y: float):\n    t = (x,)\n    return t == (y,)\n", "on float elements"),
     ("def f(x: float, n: int):\n    return ((x,) * n)[0]\n", "number of times not known"),
     ("def f(x: float, n: int):\n    return (x, x)[n:]\n", "not a constant int"),

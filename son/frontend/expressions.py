@@ -293,7 +293,8 @@ class Expressions:
             short.ctrl = f if is_and else t
             self.scope.ctrl = t if is_and else f
             self.refine(self.scope, cond, is_and)
-            self.refine(short, cond, not is_and)  # `x or d` where x is true: x is not None
+            if cond.inputs is not None:  # `x or d` where x is true: x is not None (typing only:
+                self.refine_optionals(short, cond, not is_and)  # range facts there would grow the graph)
             v = make()  # may replace self.scope
             self.scope.set(tmp, v)
             self.scope = self.merge([self.scope, short])

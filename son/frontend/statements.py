@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 
 from ..nodes import Node, Not, Raise, Return, kept
-from ..nodes.control import COMPLEX, LEAF, RANGE
+from ..nodes.control import COMPLEX, LEAF, OPTIONAL, RANGE
 from .scope import Aggregate, Cplx, Opt, Pack, Rng, Scope, compatible, describe, shape
 
 
@@ -112,8 +112,8 @@ class Statements:
     def return_values(self, out: Scope) -> tuple[list[Node], object]:
         """The values a Return of the whole function carries and the ``form`` that makes
         the result from them (``Return.form``; None for one value or a flat tuple of
-        several): a complex number is its parts, a range its bounds, a nested tuple its
-        elements in order.  A value that may be None inside a tuple is refused."""
+        several): a complex number is its parts, a range its bounds, a value that may be
+        None inside a tuple its flag and its value, a nested tuple its elements in order."""
         v = self.return_value(out)
         at = self.arities[0][1] if self.arities else self.src.tree
         if isinstance(v, Opt) and isinstance(v.value, Aggregate):
@@ -128,9 +128,11 @@ class Statements:
             if isinstance(x, tuple):  # the end of a Pack: close its form
                 n = x[1]
                 forms[len(forms) - n:] = [tuple(forms[len(forms) - n:])]
-            elif isinstance(x, Opt):
-                raise self.unsupported(at, "a tuple holding a value that may be None as the function's "
-                                           "result")
+            elif isinstance(x, Opt):  # its flag and its value (a placeholder where it is None)
+                if isinstance(x.value, Aggregate):
+                    raise self.unsupported(at, f"{describe(shape(x.value))} or None in the function's result")
+                flat.extend(x.elems)
+                forms.append(OPTIONAL)
             elif isinstance(x, Cplx) or isinstance(x, Rng):
                 flat.extend(x.elems)
                 forms.append(COMPLEX if isinstance(x, Cplx) else RANGE)

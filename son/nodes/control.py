@@ -302,20 +302,21 @@ class Never(Node):
         return False
 
 
-#: leaves of a Return's ``form``: one value, or the values a complex (2) or range (3) takes
-LEAF, COMPLEX, RANGE = 0, "complex", "range"
+#: leaves of a Return's ``form``: one value, or the values a complex (2) or range (3) takes,
+#: or a value that may be None (its is-None flag and its value)
+LEAF, COMPLEX, RANGE, OPTIONAL = 0, "complex", "range", "optional"
 
 
 def form_size(form) -> int:
     """How many values a Return of ``form`` carries."""
     if isinstance(form, tuple):
         return sum(form_size(f) for f in form)
-    return {LEAF: 1, COMPLEX: 2, RANGE: 3}[form]
+    return {LEAF: 1, COMPLEX: 2, RANGE: 3, OPTIONAL: 2}[form]
 
 
 def rebuild(form, values):
     """The Python value a Return of ``form`` gives for its (flat) ``values``: ``form`` is
-    ``LEAF``, ``COMPLEX``, ``RANGE`` or a tuple of forms.  O(len(values)); recursive in
+    ``LEAF``, ``COMPLEX``, ``RANGE``, ``OPTIONAL`` or a tuple of forms.  O(len(values)); recursive in
     the nesting of the result's tuple display in the source only."""
     it = iter(values)
 
@@ -326,6 +327,9 @@ def rebuild(form, values):
             return complex(next(it), next(it))
         if f == RANGE:
             return range(next(it), next(it), next(it))
+        if f == OPTIONAL:
+            none, v = next(it), next(it)
+            return None if none else v
         return tuple(build(x) for x in f)
 
     return build(form)
