@@ -79,6 +79,13 @@ def _mergeable(v: Node, like: Node) -> bool:
     return like.merges_with(v)
 
 
+def _dead_value(v: Node) -> bool:
+    """Is ``v`` a value of a path the types prove dead: TOP, or an aggregate of them?"""
+    if isinstance(v, Aggregate):
+        return bool(v.elems) and all(_dead_value(x) for x in v.elems)
+    return v.type is TOP
+
+
 def _strip_not(n: Node) -> tuple[Node, bool]:
     """``n`` without its ``Not``s, and whether there was an odd number of them."""
     odd = False
@@ -310,7 +317,9 @@ class ParserCore:
     def placeholder(self, defined: list[Node]) -> Node | None:
         """A value of the defined values' kind for the paths where a variable is unbound
         (never observed: reads are guarded by the flag); None for arrays.  For tuples of
-        one shape, the tuple of their elements' placeholders."""
+        one shape, the tuple of their elements' placeholders.  Values of paths the types
+        prove dead (TOP, or a tuple of TOPs) do not count."""
+        defined = [v for v in defined if not _dead_value(v)] or defined
         if defined and isinstance(defined[0], Aggregate):
             if not all(_mergeable(v, defined[0]) for v in defined):
                 return None

@@ -177,14 +177,17 @@ class Loops:
             carried, fresh = [], set()
             for n in dict.fromkeys(names):
                 if self.scope.get(n) is None:
-                    if n.startswith("$") or assumed.get(n) is BOTTOM or isinstance(
-                            assumed.get(n), (_Optional, _Functions)):
+                    learned = assumed.get(n)
+                    if n.startswith("$") or learned is BOTTOM or isinstance(learned, _Functions):
                         continue
-                    kind = (assumed.get(n) or INT).kind
+                    kind = (learned.kind if isinstance(learned, _Optional) else learned or INT).kind
                     zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(kind)
                     if zero is None:
                         continue
-                    self.scope.set(n, self.con(zero))
+                    # unbound on entry (its flag says so): a value of its kind, or of a
+                    # value that may be None where an attempt learned that it is one
+                    v = self.con(zero)
+                    self.scope.set(n, Opt(self.g, self.con(True), v) if isinstance(learned, _Optional) else v)
                     self.scope._bind(flag(n), self.con(False))
                     fresh.add(n)
                 carried.append(n)

@@ -46,6 +46,8 @@ class Names:
                     self.scope.remove(flag(name))  # bound from here on
             return v
         if name in self.scope.undefined:
+            if self.dead(self.scope):  # unreachable (after a raise): any value will do
+                return self.dead_value()
             raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")
         if name in self.local_names:  # bound on no path here: CPython raises when it gets here
             return self.fault(UnboundLocalError, f"cannot access local variable {name!r} where it is not "
