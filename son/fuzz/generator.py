@@ -16,14 +16,12 @@ wrap-around-prone int arithmetic (large constants, ``*``, shifts, ``**``);
 domain; chained comparisons, ``and/or/not``, conditional expressions; array
 reads and writes with negative and out-of-range indices; ``np.zeros/ones/empty``
 (an ``np.empty`` array is filled before it is read); ``len``; helper calls;
-tuple assignment; tuple, optional (``o = None``) and complex locals; the ``math``,
-``operator``, ``cmath`` and numeric builtins son writes in Python (``round(x, k)``,
-``gamma``, ``comb``, ``frexp``, complex powers by any exponent...); function values
-(a lambda called on its argument, one of two helpers chosen by a test, ``map`` and
-``functools.reduce`` over tuples); results that are complex numbers or nested
-tuples.  It is biased towards what optimizers prove: constants
-carried through loop phis, dead branches, congruent expressions, twin
-induction variables, loop-invariant expressions.
+tuple assignment; tuple, optional and complex locals; ``math``, ``operator``,
+``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, complex
+powers...); function values (lambdas, helpers chosen at run time, ``map``,
+``functools.reduce``); complex and nested-tuple results.  It is biased towards what
+optimizers prove: constants carried through loop phis, dead branches, congruent
+expressions, twin induction variables, loop-invariant expressions.
 
 With the gradient oracle on (``generate(..., grad=True)``, the default) a share
 ``GRAD_SHARE`` of the indices (drawn from the pair by a stream of its own, so
