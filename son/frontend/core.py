@@ -328,6 +328,8 @@ class ParserCore:
         t = TOP  # values typed TOP sit on paths the types prove dead: they do not count
         for v in defined:
             t = t.meet(v.type.widen())
+        if t is NONE:  # None where bound: None stands in (reads are guarded by the flag)
+            return self.con(None)
         zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get("int" if t is TOP else t.kind)
         return self.con(zero) if zero is not None else None
 

@@ -12,6 +12,7 @@ import ast
 
 from ..nodes import Node, Not, Raise, Return, kept
 from ..nodes.control import COMPLEX, LEAF, OPTIONAL, RANGE
+from ..nodes.types import TOP
 from .scope import Aggregate, Cplx, Opt, Pack, Rng, Scope, compatible, describe, shape
 
 
@@ -94,7 +95,8 @@ class Statements:
         r = self.scope.dup()
         r.set("$ret", v)
         self.returns.append(r)
-        self.arities.append((shape(v), s))
+        if not (v.type is TOP and not isinstance(v, Aggregate)):  # a dead value: any shape
+            self.arities.append((shape(v), s))
         self.scope.ctrl = self.xctrl()
 
     def return_value(self, out: Scope) -> Node:
