@@ -55,7 +55,11 @@ class MathCall(Node):
                 # math converts ints to floats first (numpy's int fmod(82, 0) is 0, not nan)
                 xs = tuple(float(x) for x in xs)
         with np.errstate(all="ignore"):
-            return float(getattr(np, self.np_name)(*xs))
+            r = float(getattr(np, self.np_name)(*xs))
+        # numpy's loops do not fix the sign of a NaN they make (np.log1p(-inf) has been seen
+        # both ways in one process, which made a node's type disagree with a later
+        # compute(): seed 27125 i2553); no stage tells NaNs apart by sign, so one is made
+        return math.nan if r != r else r
 
     def result_type(self, *ts):
         return FLOAT if all(t.kind for t in ts) else BOTTOM
