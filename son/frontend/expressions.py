@@ -43,7 +43,7 @@ from ..nodes import (
 )
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import BOTTOM, NONE
-from .core import _SYMBOL, _kind
+from .core import _SYMBOL, _dead_value, _kind
 from .scope import Cplx, Opt, Pack, Rng
 
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
@@ -359,6 +359,8 @@ class Expressions:
         if isinstance(a, Pack) or isinstance(b, Pack):
             return self.tuple_compare(at, cls, a, b)
         if _kind(a) is None or _kind(b) is None:
+            if _dead_value(a) or _dead_value(b):  # a value of a path the types prove dead
+                return self.dead_value()
             raise self.error(at, f"unsupported comparison between {a.type.widen()} and "
                                  f"{b.type.widen()}", "comparison")
         return self.op(at, cls, a, b)

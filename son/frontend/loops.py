@@ -332,6 +332,10 @@ class Loops:
                 assumed[name] = optional
                 failed = True
                 continue
+            if isinstance(v, Aggregate):  # an aggregate never enters a Phi
+                raise self.error(s, f"variable {name!r} holds a single value when the loop starts and "
+                                    f"{describe(shape(v))} after its body; son needs one type per variable",
+                                 "variable")
             p.set_input(2, v)
         for name, pack in tuples.items():
             failed |= self._close(s, name, name, pack, back.get(name), phis, assumed)
@@ -380,7 +384,7 @@ def _becomes_optional(entry: Node, back: Node | None) -> _Optional | None:
     if back is None or isinstance(entry, Aggregate):
         return None
     number = lambda v: v.type.kind is not None and not isinstance(v, Aggregate)  # noqa: E731
-    if entry.type is NONE and isinstance(back, Opt):
+    if entry.type in (NONE, TOP) and isinstance(back, Opt):  # TOP: entered from dead code
         return _Optional(back.value.type.widen())
     if entry.type is NONE and number(back):
         return _Optional(back.type.widen())
