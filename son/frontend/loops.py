@@ -332,10 +332,6 @@ class Loops:
                 assumed[name] = optional
                 failed = True
                 continue
-            if isinstance(v, Aggregate):  # an aggregate never enters a Phi
-                raise self.error(s, f"variable {name!r} holds a single value when the loop starts and "
-                                    f"{describe(shape(v))} after its body; son needs one type per variable",
-                                 "variable")
             p.set_input(2, v)
         for name, pack in tuples.items():
             failed |= self._close(s, name, name, pack, back.get(name), phis, assumed)
