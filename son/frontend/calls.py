@@ -297,9 +297,10 @@ class Calls:
         in; then the call on those values."""
         return self.call_on(e, self.spliced(e.args), [])
 
-    def call_on(self, e: ast.Call, vals: list[Node], rest: list[ast.expr]) -> Node:
+    def call_on(self, e: ast.Call, vals: list[Node], rest: list[ast.expr], any_value: bool = False) -> Node:
         """The call ``e`` with its first positional arguments already evaluated to ``vals``
-        (each bound to a temporary the call reads) and ``rest`` the ones after them."""
+        (each bound to a temporary the call reads) and ``rest`` the ones after them; with
+        ``any_value``, a result that may be None stays as it is."""
         names = []
         for v in vals:
             names.append(self.temp())
@@ -307,7 +308,7 @@ class Calls:
         args = [ast.copy_location(ast.Name(n, ast.Load()), e) for n in names]
         call = ast.copy_location(ast.Call(e.func, args + rest, e.keywords), e)
         call.son_rebound = True  # its first arguments are evaluated: not again through here
-        v = self.expr(call)
+        v = self.expr_any(call) if any_value else self.expr(call)
         with kept(v):
             for n in names:
                 self.scope.remove(n)

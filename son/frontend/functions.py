@@ -280,21 +280,15 @@ class Functions:
             return acc
 
     def call_with(self, e: ast.Call, f: Fn, vals: list[Node]) -> Node:
-        """A call of ``f`` on values already evaluated (``map``, ``reduce``)."""
-        names = []
-        for v in vals:
-            names.append(self.temp())
-            self.scope.set(names[-1], v)
+        """A call of ``f`` on values already evaluated (``map``, ``reduce``): ``call_on``
+        with the function value bound to a temporary the call names."""
         fname = self.temp()
         self.scope.set(fname, f)
-        call = ast.copy_location(ast.Call(ast.copy_location(ast.Name(fname, ast.Load()), e),
-                                          [ast.copy_location(ast.Name(n, ast.Load()), e) for n in names],
-                                          []), e)
-        try:
-            return self.expr_any(call)
-        finally:
-            for n in names + [fname]:
-                self.scope.remove(n)
+        call = ast.copy_location(ast.Call(ast.copy_location(ast.Name(fname, ast.Load()), e), [], []), e)
+        v = self.call_on(call, vals, [], any_value=True)
+        with kept(v):
+            self.scope.remove(fname)
+        return v
 
 
 #: callee -> handler(parser, call, name as written)
