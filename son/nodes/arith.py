@@ -36,6 +36,18 @@ def _wrap(r):
     return wrap64(r) if type(r) is int else r
 
 
+def _either_order(r, a, b):
+    """``r = a op b`` for a commutative ``op``, the same for ``b op a``.  Only a NaN made
+    from two NaN operands tells the orders apart: its sign is the hardware's pick of an
+    operand (x86 takes the first), which the peephole's canonical operand order changes.
+    son makes that NaN negative only when both are (the oracle and docs/decisions.md
+    treat a NaN's sign as unspecified, as IEEE 754 does)."""
+    if r != r and a != a and b != b:
+        neg = math.copysign(1.0, a) < 0 and math.copysign(1.0, b) < 0
+        return -math.nan if neg else math.nan
+    return r
+
+
 def ranged(kind: Type, f, *ts: Type) -> Type:
     """``kind``, narrowed to the range ``f`` gives on the operands' ranges when the
     result is an int: ``INT`` where ``f`` gives no bound or the range leaves int64."""
@@ -134,7 +146,7 @@ class Add(Binary):
     commutative = True
 
     def eval(self, a, b):
-        return _wrap(a + b)
+        return _either_order(_wrap(a + b), a, b)
 
     def result_type(self, a, b):
         return ranged(arith_kind(a, b), ranges.add, a, b)
@@ -157,7 +169,7 @@ class Mul(Binary):
     commutative = True
 
     def eval(self, a, b):
-        return _wrap(a * b)
+        return _either_order(_wrap(a * b), a, b)
 
     def result_type(self, a, b):
         return ranged(arith_kind(a, b), ranges.mul, a, b)
