@@ -193,13 +193,13 @@ CATALOG = [
             b = sorted(a)
             return a[0]
         """, [ARR], 2, 8, "sorted", "sorted"),
-    ("for_over_array", """
+    ("for_over_a_float", """
         def f(a):
             s = 0.0
             for x in a:
                 s += x
             return s
-        """, [ARR], 3, 13, "range", "range"),
+        """, [float], 3, 13, "range", "for loop over a float value"),
     ("slice", """
         def f(a):
             b = a[1:3]
@@ -535,7 +535,7 @@ def test_mutual_recursion_between_module_functions_points_at_the_recursive_call(
 
 
 def test_indented_method_columns_are_file_columns():
-    _raises(lambda: son.parse(_Holder.method, argtypes=[int, ARR]), _line(_Holder.method) + 2, 17,
+    _raises(lambda: son.parse(_Holder.method, argtypes=[int, float]), _line(_Holder.method) + 2, 17,
             "range", "range", filename=__file__)
 
 

@@ -50,6 +50,7 @@ from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _is_array, _kind
 from .functions import FUNCTION_CALLS, Local
+from .iteration import LOOP_REDUCERS
 from .scope import Cplx, Opt, Pack, Rng, Scope
 from .source import source_of
 
@@ -82,8 +83,28 @@ class Calls:
         """The call ``e`` of the Python object ``fn`` (a global, a module attribute, the
         target of a function value), written ``name``."""
         reducer = _REDUCERS.get(_key(fn))
-        if reducer is not None and e.args and (len(e.args) == 1 or reducer == "sum") \
-                and not getattr(e, "son_rebound", False):
+        if reducer in LOOP_REDUCERS and e.args and not getattr(e, "son_rebound", False) and (
+                len(e.args) == 1 or reducer in ("sum", "prod") or e.keywords):
+            if len(e.args) > 1 and reducer in ("min", "max"):  # min(a, b, key=f)
+                if any(k.arg == "default" for k in e.keywords):
+                    raise self.error(e, f"cannot specify a default for {name}() with multiple "
+                                        "positional arguments", name)
+                vals = self.scalars(e, name, self.exprs(e.args))
+                with kept(*vals):
+                    return self.reduce_items(e, reducer, vals)
+            if not isinstance(e.args[0], ast.GeneratorExp):
+                v = self.expr_any(e.args[0])
+                if isinstance(v, Opt):
+                    v = self.unwrap(v, e.args[0])
+                if not (isinstance(v, (Pack, Rng)) or _is_array(v)):
+                    return self.call_on(e, [v], e.args[1:])
+                with kept(v):
+                    return self.reduce_iterable(e, reducer, v)
+            return self.reduce_iterable(e, reducer)
+        if reducer is not None and e.args and len(e.args) == 1 and not getattr(e, "son_rebound", False):
+            if isinstance(e.args[0], ast.GeneratorExp):
+                raise self.unsupported(e.args[0], f"generator expression passed to {name}() (son "
+                                                  "reduces one with sum, min, max, any, all, math.prod)")
             v = self.expr_any(e.args[0])
             if reducer == "bool" and not e.keywords:
                 return self.truth(v, e)  # None is false, a value that may be None too

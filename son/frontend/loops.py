@@ -56,20 +56,21 @@ class Loops:
         self.loop(s, cond, None, None, assigned_names(s.body))
 
     def stmt_For(self, s):
-        it = s.iter
-        if isinstance(it, ast.Call) and not self.is_value(it.func) and self.resolve_quiet(it.func) is range:
-            start, stop, step = self.range_bounds(it)
-        else:
-            items = self.tuple_items(it)
-            if not isinstance(items, Rng):
-                self.unrolled_for(s, items)
-                return
-            start, stop, step = items.start, items.stop, items.step
-            for b in (start, stop, step):
-                b.keep()
-        if not isinstance(s.target, ast.Name):
-            raise self.unsupported(s.target, "for loop target that is not a name")
-        self.range_loop(s, it, start, stop, step)
+        src = self.iteration_source(s.iter)
+        if isinstance(src, list):
+            self.unrolled_for(s, src)
+            return
+        if not isinstance(s.target, (ast.Name, ast.Tuple, ast.List)):
+            raise self.unsupported(s.target, "for loop target that is not a name or a tuple of names")
+        if isinstance(src, Rng) and isinstance(s.target, ast.Name):
+            bounds = src.start.keep(), src.stop.keep(), src.step.keep()
+            if src.is_unused():
+                src.kill()
+            self.range_loop(s, s.iter, *bounds)
+            return
+        src = self.counted(s.iter, src)
+        self.counted_loop(s, s.iter, src, lambda x: self.assign(s.target, x), None,
+                          assigned_names(s.body) + assigned_names([ast.Assign([s.target], s.iter)]))
 
     def range_bounds(self, it: ast.Call) -> tuple[Node, Node, Node]:
         """``range(...)``'s start, stop and step, each kept (the caller unkeeps them),
@@ -92,8 +93,11 @@ class Loops:
         self.guard(self.op(it, EQ, step, self.con(0)), ValueError, "range() arg 3 must not be zero")
         return start, stop, step
 
-    def range_loop(self, s, it, start: Node, stop: Node, step: Node) -> None:
-        """``for s.target in range(start, stop, step)`` (the bounds kept; unkept here)."""
+    def range_loop(self, s, it, start: Node, stop: Node, step: Node, bind=None, body=None,
+                   names: list[str] | None = None) -> None:
+        """``for s.target in range(start, stop, step)`` (the bounds kept; unkept here); or,
+        with ``bind``, a counted loop whose counter ``bind`` turns into the loop's
+        variables, ``body`` (a callback) its body and ``names`` what they may bind."""
         counter = self.temp()
         self.scope.set(counter, start)
         zero = self.con(0)
@@ -142,7 +146,10 @@ class Loops:
             return self.scope.get(more) if more else before(self.scope.get(counter), stop)
 
         def prologue():
-            self.scope.set(s.target.id, self.scope.get(counter))
+            if bind is not None:
+                bind(self.scope.get(counter))
+            else:
+                self.scope.set(s.target.id, self.scope.get(counter))
 
         def latch():
             i = self.scope.get(counter)
@@ -150,8 +157,8 @@ class Loops:
                 self.scope.set(more, follows(i))
             self.scope.set(counter, self.op(it, Add, i, step))
 
-        self.loop(s, cond, prologue, latch,
-                  assigned_names(s.body) + [s.target.id, counter] + ([more] if more else []))
+        names = names if names is not None else assigned_names(s.body) + [s.target.id]
+        self.loop(s, cond, prologue, latch, names + [counter] + ([more] if more else []), body)
         self.scope.remove(counter)
         if more:
             self.scope.remove(more)
@@ -159,8 +166,10 @@ class Loops:
             if b is not None:
                 b.unkeep()
 
-    def loop(self, s, cond, prologue, latch, names: list[str]) -> None:
+    def loop(self, s, cond, prologue, latch, names: list[str], body=None) -> None:
         """Build a loop; retried with wider Phi types if the body breaks the assumption.
+        Its body is ``s.body`` or, given, the callback ``body``; ``s`` (parsed once) keys
+        what failed attempts learn.
 
         Every variable the body binds is carried by a Phi; one that is unbound on
         entry enters as a placeholder of its kind with its flag False.  What a
@@ -194,7 +203,7 @@ class Loops:
                 if self.scope.get(flag(n)) is not None:
                     carried.append(flag(n))
             try:
-                exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, fresh, assumed)
+                exit_scope, ctx = self._loop_once(s, cond, prologue, latch, carried, fresh, assumed, body)
                 break
             except _TypeAssumptionFailed:
                 stop = self.g.stop
@@ -211,7 +220,7 @@ class Loops:
         exit_scope.undefined |= {n for n in names if n not in carried and not n.startswith("$")
                                  and exit_scope.get(n) is None}
         self.scope = exit_scope
-        if s.orelse:
+        if getattr(s, "orelse", None):
             self.stmts(s.orelse)
         self.scope = self.merge([self.scope, *ctx.breaks])
 
@@ -277,7 +286,7 @@ class Loops:
                 phis[sub].set_input(2, x)
         return failed
 
-    def _loop_once(self, s, cond, prologue, latch, carried, fresh, assumed):
+    def _loop_once(self, s, cond, prologue, latch, carried, fresh, assumed, body=None):
         loop = Loop(self.g, self.scope.ctrl)
         loop.type = loop.compute()
         self.scope.ctrl = loop
@@ -308,7 +317,10 @@ class Loops:
         self.loops.append(ctx)
         if prologue:
             prologue()
-        self.stmts(s.body)
+        if body is not None:
+            body()
+        else:
+            self.stmts(s.body)
         self.loops.pop()
         self.scope = self.merge([self.scope, *ctx.continues])
         if latch and not self.dead(self.scope):

@@ -47,6 +47,7 @@ from .complexes import Complexes
 from .core import ParserCore, assigned_names
 from .expressions import Expressions
 from .functions import Functions
+from .iteration import Iteration
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
 from .scope import Cplx, Pack, Scope
@@ -58,8 +59,8 @@ from .tuples import Tuples
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Expressions, Names, Arrays, Tuples, Complexes, Functions, Calls,
-                     Builtins, ParserCore):
+class FunctionParser(Statements, Loops, Iteration, Expressions, Names, Arrays, Tuples, Complexes, Functions,
+                     Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

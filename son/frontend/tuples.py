@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import ast
 import math
-import sys
 
 from ..nodes import (
     EQ,
@@ -34,8 +33,6 @@ from ..nodes import (
     BitAnd,
     BitOr,
     IsFloat,
-    Max,
-    Min,
     Mul,
     Node,
     Not,
@@ -44,7 +41,7 @@ from ..nodes import (
 from ..nodes.types import NONE
 from .core import _SYMBOL, _kind
 from .loops import _LoopContext
-from .scope import Opt, Pack, Rng
+from .scope import Opt, Pack
 
 
 class Tuples:
@@ -264,87 +261,15 @@ class Tuples:
 
     # -- builtins -------------------------------------------------------------------------
     def reduce_tuple(self, e: ast.Call, name: str, p: Pack) -> Node:
-        """``len``, ``sum``, ``min``, ``max``, ``any``, ``all``, ``math.prod``, ``bool`` and ``tuple``
-        of one tuple argument (``sum``'s ``start`` and ``prod``'s as keyword or second argument)."""
-        xs = p.elems
-        with kept(p):
-            if name == "len":
-                return self.con(len(xs))
-            if name == "tuple":
-                return p
-            if name == "bool":
-                return self.con(bool(xs))
-            if name in ("any", "all"):
-                r = self.con(name == "all")
-                for x in xs:
-                    with kept(r):
-                        t = self.truth(x, e)
-                    r = self.op(e, BitOr if name == "any" else BitAnd, r, t)
-                return r
-            if name in ("min", "max"):
-                if not xs:
-                    return self.fault(ValueError, f"{name}() iterable argument is empty")
-                acc = xs[0]
-                for x in xs[1:]:
-                    acc = self.op(e, Min if name == "min" else Max, acc, x)
-                return acc
-            if name in ("sum", "prod"):
-                if name == "sum" and sys.version_info >= (3, 12) and any(_floaty(x) for x in xs):
-                    raise self.unsupported(e, "sum() of floats (Python 3.12 sums them compensated, "
-                                              "which son does not)")
-                cls = Add if name == "sum" else Mul
-                acc = self.con(0 if name == "sum" else 1)
-                start = e.args[1:] + [k.value for k in e.keywords if k.arg == "start"]
-                if start:
-                    acc = self.expr(start[0])
-                for x in xs:
-                    with kept(acc):
-                        acc = self.arith(e, cls, acc, x)
-                return acc
+        """``len``, ``bool`` and ``tuple`` of one tuple argument (the other reductions are
+        son/frontend/iteration.py's, over any iterable)."""
+        if name == "len":
+            return self.con(len(p.elems))
+        if name == "tuple":
+            return p
+        if name == "bool":
+            return self.con(bool(p.elems))
         raise self.unsupported(e, f"{name}() of a tuple")
-
-    # -- iteration ------------------------------------------------------------------------
-    def tuple_items(self, it: ast.expr) -> list[Node] | Rng | None:
-        """The items a ``for`` loop over ``it`` takes when ``it`` is a tuple, or
-        ``enumerate``/``zip``/``reversed`` of tuples (each item a value or a Pack); None
-        when ``it`` is none of these (``range``)."""
-        if isinstance(it, ast.Call) and not self.is_value(it.func):
-            fn = self.resolve_quiet(it.func)
-            if fn is range:
-                return None
-            if fn in (enumerate, zip, reversed):
-                return self._iterator_items(it, fn)
-        v = self.expr(it)
-        if isinstance(v, Pack):
-            return v.elems
-        if isinstance(v, Rng):
-            return v  # a range held in a variable: the counted loop (``Loops.stmt_For``)
-        return self._not_iterable(it, v)
-
-    def _iterator_items(self, it: ast.Call, fn) -> list[Node]:
-        if any(k.arg != "start" or fn is not enumerate for k in it.keywords):
-            raise self.error(it, f"{ast.unparse(it.func)}() got an unsupported keyword argument", "for")
-        start = 0
-        if fn is enumerate and (it.keywords or len(it.args) == 2):
-            s = self.expr((it.args[1:] + [k.value for k in it.keywords])[0])
-            if not (s.type.is_constant and _kind(s) in ("int", "bool")):
-                raise self.unsupported(it, "enumerate() with a start that is not a constant int")
-            start = int(s.type.con)
-        elif fn is not zip and len(it.args) != 1:
-            raise self.error(it, f"{ast.unparse(it.func)}() takes one tuple argument", "for")
-        args = self.spliced(it.args[:1] if fn is enumerate else it.args)
-        for a in args:
-            if not isinstance(a, Pack):
-                self._not_iterable(it, a)
-        if fn is reversed:
-            return list(reversed(args[0].elems))
-        if fn is zip:
-            return [self.pack(list(t)) for t in zip(*(a.elems for a in args))]
-        return [self.pack([self.con(start + j), x]) for j, x in enumerate(args[0].elems)]
-
-    def _not_iterable(self, it, v: Node | None = None):
-        what = f"a {v.type.widen()} value" if v is not None else ast.unparse(it)
-        raise self.unsupported(it, f"for loop over {what} (son iterates over range(...) and tuples)")
 
     def unrolled_for(self, s: ast.For, items: list[Node]) -> None:
         """``for x in <tuple>``: the body once per item, ``continue`` joining the next
