@@ -10,7 +10,7 @@ import operator
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, run_python
+from conftest import check_every_stage, run_both, run_python
 from hypothesis import strategies as st
 
 import son
@@ -278,3 +278,15 @@ def test_round_half_to_even_and_its_errors():
         k(math.nan)
     with pytest.raises(OverflowError):
         k(math.inf)
+
+
+def chained_attributes(x, n):
+    return x.real.real + n.real.imag, x.conjugate().real
+
+
+def test_an_attribute_of_a_locals_attribute_is_a_value():
+    # seed 778 i11: ``(v3.real).real`` was refused as a dotted global name
+    g = son.parse(chained_attributes, argtypes=[float, int])
+    for args in [(2.5, 3), (-0.0, -1), (math.nan, 0)]:
+        want, got = run_both(chained_attributes, args, graph=g)
+        assert want == got

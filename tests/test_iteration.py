@@ -22,7 +22,7 @@ FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.5, 2.0, 3.25, math.nan, m
 INTS = st.one_of(st.integers(-5, 5), st.sampled_from([2 ** 62, -(2 ** 63), 2 ** 63 - 1]))
 FARR = st.lists(FLOATS, max_size=7).map(lambda xs: np.array(xs, dtype=np.float64))
 IARR = st.lists(INTS, max_size=7).map(lambda xs: np.array(xs, dtype=np.int64))
-F, I = "float64[]", "int64[]"
+F, I64 = "float64[]", "int64[]"
 
 
 def for_each(a):
@@ -132,21 +132,21 @@ def tuple_key(x, y):
 
 CASES = [
     (for_each, [F], st.tuples(FARR)),
-    (for_each, [I], st.tuples(IARR)),
+    (for_each, [I64], st.tuples(IARR)),
     (enumerated_and_written, [F], st.tuples(FARR)),
     (zipped_with_break, [F, F], st.tuples(FARR, FARR)),
-    (zipped_with_a_range, [I, int], st.tuples(IARR, st.integers(-2, 9))),
+    (zipped_with_a_range, [I64, int], st.tuples(IARR, st.integers(-2, 9))),
     (reversed_array, [F], st.tuples(FARR)),
-    (reversed_array, [I], st.tuples(IARR)),
+    (reversed_array, [I64], st.tuples(IARR)),
     (enumerate_reversed_range, [int], st.tuples(st.integers(-3, 20))),
     (nested, [F], st.tuples(FARR)),
     (sums, [F], st.tuples(FARR)),
-    (sums, [I], st.tuples(IARR)),
+    (sums, [I64], st.tuples(IARR)),
     (extremes, [F], st.tuples(FARR)),
-    (extremes, [I], st.tuples(IARR)),
+    (extremes, [I64], st.tuples(IARR)),
     (empty_min_raises, [F], st.tuples(FARR)),
     (truths, [F], st.tuples(FARR)),
-    (short_circuit, [I], st.tuples(IARR)),
+    (short_circuit, [I64], st.tuples(IARR)),
     (products, [F], st.tuples(FARR)),
     (ranges, [int], st.tuples(st.integers(-3, 12))),
     (targets_are_local, [int], st.tuples(st.integers(-2, 6))),

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ..nodes import GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, Node, Not, Sub, kept
+from ..nodes.types import NONE
 from . import pylib
 from .core import _is_array, _kind, assigned_names
-from .scope import Pack, Rng, flag
+from .scope import Opt, Pack, Rng, flag
 
 #: the reductions of an iterable son builds as loops (``len``, ``tuple``, ``bool`` need
 #: a tuple: their result's shape or value is the length)
@@ -370,6 +371,8 @@ class _Reducer:
 
     def step(self, x: Node) -> None:
         p, e = self.p, self.e
+        if self.name not in ("any", "all") and (isinstance(x, Opt) or x.type is NONE):
+            x = self._number(x)
         if self.name in ("sum", "prod"):
             if "compensated" in self.options and x.type.kind in ("float", "number"):
                 raise p.unsupported(e, "sum() of floats (Python 3.12 sums them compensated, "
@@ -386,6 +389,17 @@ class _Reducer:
                 p.scope.set(self.done, t if self.name == "any" else p.op(e, Not, t))
             return
         self._best(x)
+
+    def _number(self, x: Node) -> Node:
+        """An item that is or may be None: ``sum``'s and ``prod``'s TypeError where it is.
+        ``min``/``max`` compare items, but not a lone one (``min([None])`` is None), so
+        there it is refused where the code may run; the raw parse cannot tell dead code
+        (after an inlined call, say), so there the item is read behind the TypeError."""
+        p, e = self.p, self.e
+        if self.name in ("min", "max") and p.peephole.enabled and not p.dead(p.scope):
+            raise p.unsupported(e, f"{self.name}() of items that are or may be None")
+        with kept(x):
+            return p.unwrap(x, e) if isinstance(x, Opt) else p.none_operand(e, f"{self.name}() item")
 
     def _best(self, x: Node) -> None:
         """``min``/``max``: the first item, then an item whose key is below (above) the

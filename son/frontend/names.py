@@ -115,7 +115,7 @@ class Names:
             root = root.value
         if isinstance(root, ast.Name) and root is not e.value and (
                 self.scope.get(root.id) is not None or root.id in self.local_names):
-            raise self.unsupported(e, f"attribute .{e.attr} of a local value")
+            return self.value_attribute(e)  # x.real.real: an attribute of a local's attribute
         if isinstance(e.value, ast.Name) and self.scope.get(e.value.id) is not None:
             arr = self.read(e.value.id, e.value)
             if isinstance(arr.type, ArrayType) and e.attr == "size":

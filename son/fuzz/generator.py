@@ -60,11 +60,9 @@ from .gradgen import KINDS, GradPrograms
 from .gradgen import Func as _Func
 from .gradgen import choice as _choice
 from .gradgen import indent as _indent
+from .loopgen import FUEL, LoopPrograms
 
 __all__ = ["FUEL", "Program", "generate", "generate_args"]
-
-#: loop iterations a program may run in total (see the module docstring)
-FUEL = 40
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
@@ -114,7 +112,7 @@ class Program:
         return f"seed={self.seed} index={self.index}"
 
 
-class _Gen(GradPrograms):
+class _Gen(LoopPrograms, GradPrograms):
     """The generator's state for one program (see ``generate``)."""
 
     def __init__(self, rng: random.Random):
@@ -224,7 +222,9 @@ class _Gen(GradPrograms):
         form = _choice(r, [("bin", 10), ("neg", 1), ("abs", 1), ("minmax", 2), ("cast", 2),
                            ("len", 1), ("read", 3), ("cond", 2), ("call", 3), ("pow", 1),
                            ("floor", 1), ("bool", 1), ("shift", 1), ("round", 1), ("operator", 1),
-                           ("intfn", 1), ("tuple", 1)])
+                           ("intfn", 1), ("tuple", 1), ("reduce", 1 if fn.arrays else 0)])
+        if form == "reduce" and (got := self.reduction(fn, "int", depth)):
+            return got
         ints = [t for t, ks in fn.pairs if ks == ("int", "int")]
         if form == "tuple" and ints:
             t = r.choice(ints)
@@ -288,7 +288,10 @@ class _Gen(GradPrograms):
         form = _choice(r, [("bin", 10), ("mixed", 3), ("neg", 1), ("abs", 1), ("minmax", 1),
                            ("cast", 2), ("math1", 4), ("math2", 1), ("read", 3), ("cond", 2),
                            ("call", 3), ("pow", 1), ("intdiv", 1), ("angle", 1), ("operator", 1),
-                           ("special", 1), ("complex", 2 if fn.complexes else 1)])
+                           ("special", 1), ("complex", 2 if fn.complexes else 1),
+                           ("reduce", 1 if fn.arrays else 0)])
+        if form == "reduce" and (got := self.reduction(fn, "float", depth)):
+            return got
         if form == "complex":
             c = self.complex_expr(fn, depth)
             return r.choice([f"({c}).real", f"({c}).imag", f"abs({c})", f"cmath.phase({c})"])
@@ -382,7 +385,10 @@ class _Gen(GradPrograms):
         r = self.rng
         e = self.expr
         form = _choice(r, [("cmp", 8), ("chain", 2), ("not", 2), ("andor", 3), ("isnan", 1),
-                           ("cast", 1), ("call", 1), ("isclose", 1), ("isinstance", 1), ("tuple", 1)])
+                           ("cast", 1), ("call", 1), ("isclose", 1), ("isinstance", 1), ("tuple", 1),
+                           ("reduce", 1 if fn.arrays else 0)])
+        if form == "reduce" and (got := self.reduction(fn, "bool", depth)):
+            return got
         exact = [(t, ks) for t, ks in fn.pairs if "float" not in ks]
         if form == "tuple" and r.random() < 0.25:  # complex: == and the cmath tests
             c = self.complex_expr(fn, depth)
@@ -591,48 +597,6 @@ class _Gen(GradPrograms):
         if r.random() < 0.6:
             out += ["else:"] + _indent(self.block(fn, depth - 1, r.randint(1, 2)))
         return out
-
-    def fuel(self) -> list[str]:
-        return ["fuel += 1", f"if fuel > {FUEL}:", "    break"]
-
-    def loop_body(self, fn: _Func, depth: int, ivar: str | None, head: list[str], fuel: bool) -> list[str]:
-        fn.loops += 1
-        if ivar:
-            fn.vars["int"].append(ivar)
-        body = (self.fuel() if fuel else []) + self.block(fn, depth - 1, self.rng.randint(1, 4))
-        if ivar:
-            fn.vars["int"].remove(ivar)
-        fn.loops -= 1
-        return head + _indent(body)
-
-    def for_stmt(self, fn: _Func, depth: int) -> list[str]:
-        r = self.rng
-        iv = self.fresh(fn, "i")
-        x = r.random()
-        arrs = [a for a, _ in fn.arrays]
-        if arrs and not self.mixed and x < 0.2:  # over an array: bounded by its length
-            a = r.choice(arrs)
-            args = r.choice([f"len({a})", f"1, len({a}) - 1", f"len({a}) - 1, -1, -1", f"0, len({a}), 2",
-                             f"{r.randint(-2, 2)}, len({a}) + {r.randint(-2, 1)}"])
-            return self.loop_body(fn, depth, iv, [f"for {iv} in range({args}):"], fuel=False)
-        if x < 0.4:  # a short literal range: bounded without fuel
-            a, b = r.randint(-3, 3), r.randint(-3, 6)
-            step = r.choice([1, 1, 2, -1, -2, 3])
-            if step < 0:
-                a, b = b, a
-            args = f"{a}, {b}" + (f", {step}" if step != 1 else "") if r.random() < 0.7 else str(max(b, 0))
-            return self.loop_body(fn, depth, iv, [f"for {iv} in range({args}):"], fuel=False)
-        n = r.randint(1, 3)
-        parts = [self.expr(fn, "int", 1) for _ in range(n)]
-        if self.mixed:  # an int local may hold a float: son refuses a float range() bound statically
-            parts = [f"int({p})" for p in parts]
-        if n == 3 and r.random() < 0.5:
-            parts[2] = r.choice(["-1", "-2", "-3", "2"])
-        return self.loop_body(fn, depth, iv, [f"for {iv} in range({', '.join(parts)}):"], fuel=True)
-
-    def while_stmt(self, fn: _Func, depth: int) -> list[str]:
-        cond = self.expr(fn, "bool", 2) if self.rng.random() < 0.8 else "True"
-        return self.loop_body(fn, depth, None, [f"while {cond}:"], fuel=True)
 
     def twins(self, fn: _Func, depth: int) -> list[str]:
         """Two variables that stay equal (or a constant carried round a loop): what the

@@ -184,6 +184,29 @@ class _Runtime:
         """decisions.md: an array element is read as a Python scalar (as Numba does)."""
         return self.seen(v.item() if isinstance(v, np.generic) else v)
 
+    def iterable(self, v):
+        """decisions.md: an array iterated gives its elements as Python scalars too, each
+        read when the iteration reaches it (a write in the loop's body is seen)."""
+        return _Items(v, self) if isinstance(v, np.ndarray) else v
+
+
+class _Items:
+    """An array as son iterates it: CPython's sequence protocol, elements through
+    ``_Runtime.item``."""
+
+    def __init__(self, a: np.ndarray, rt: _Runtime):
+        self.a, self.rt = a, rt
+
+    def __len__(self):
+        return len(self.a)
+
+    def __getitem__(self, i):
+        return self.rt.item(self.a[i])
+
+    def __iter__(self):
+        for i in range(len(self.a)):
+            yield self.rt.item(self.a[i])
+
 
 #: documented deviation -> the _Runtime hook that implements it
 DEVIATIONS = {
@@ -192,6 +215,7 @@ DEVIATIONS = {
     "negative float ** fractional raises ValueError": "power",
     "int(float) outside int64 raises OverflowError": "to_int",
     "array elements are Python scalars": "item",
+    "array elements iterated are Python scalars": "iterable",
     "abs of a complex NaN is NaN, never a stale-errno OverflowError": "abs",
 }
 
@@ -269,8 +293,21 @@ class _Instrument(ast.NodeTransformer):
                       node.value)
         return ast.Assign([node.target], value)
 
+    def visit_For(self, node):
+        self.generic_visit(node)
+        node.iter = _hook("iterable", node.iter)
+        return node
+
+    def visit_comprehension(self, node):
+        self.generic_visit(node)
+        node.iter = _hook("iterable", node.iter)
+        return node
+
     def visit_Call(self, node):
         func = ast.unparse(node.func)
+        iterated = _ITERATED.get(func)
+        if iterated is not None and not (func in ("min", "max") and len(node.args) != 1):
+            node.args = [_hook("iterable", a) if iterated(i) else a for i, a in enumerate(node.args)]
         if func.startswith("operator.") and func[9:] in _OPERATOR_CALLS and not node.keywords:
             # operator.add(a, b) is a + b: instrumented as the operator (its int64 wrap)
             op = _OPERATOR_CALLS[func[9:]]()
@@ -310,6 +347,13 @@ class _Instrument(ast.NodeTransformer):
         if isinstance(node.ctx, ast.Load):
             return _hook("item", node)
         return node
+
+
+#: calls that iterate their arguments -> which positional ones
+_ITERATED = {"enumerate": lambda i: i == 0, "zip": lambda i: True, "reversed": lambda i: i == 0,
+             "sum": lambda i: i == 0, "math.prod": lambda i: i == 0, "min": lambda i: i == 0,
+             "max": lambda i: i == 0, "any": lambda i: i == 0, "all": lambda i: i == 0,
+             "map": lambda i: i > 0, "functools.reduce": lambda i: i == 1}
 
 
 def _is_hook(node: ast.Call) -> bool:

@@ -1,0 +1,168 @@
+"""The generator's loops and iteration (a mixin of ``son.fuzz.generator._Gen``).
+
+``for ... in range`` with 1-3 arguments and negative steps, ``while``; ``for`` over
+arrays and over ``enumerate``, ``zip`` and ``reversed`` of arrays and ranges; and the
+reductions ``sum``, ``min``, ``max``, ``any``, ``all`` and ``math.prod`` of arrays and
+of generator expressions (filters, two ``for`` clauses, ``key=``, ``default=``,
+``start``).  Termination: a loop over a literal range or an array is bounded by
+construction (an array's length cannot change), every other loop counts ``fuel``.
+Kinds stay exact: a float sum starts at ``0.0`` (``sum`` of an empty float array is
+the int 0), and float sums are left out where CPython sums them compensated (3.12).
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .gradgen import Func, choice, indent
+
+#: loop iterations a program may run in total (see son/fuzz/generator.py)
+FUEL = 40
+
+#: float sums: CPython 3.12 adds them compensated, which son refuses to imitate
+_FLOAT_SUMS = sys.version_info < (3, 12)
+
+
+class LoopPrograms:
+    """Loops, iteration and reductions (``rng``, ``expr``, ``block``, ``fresh`` and
+    ``lambda_of`` are the generator's)."""
+
+    def fuel(self) -> list[str]:
+        return ["fuel += 1", f"if fuel > {FUEL}:", "    break"]
+
+    def loop_body(self, fn: Func, depth: int, ivar: str | None, head: list[str], fuel: bool,
+                  bound: tuple = ()) -> list[str]:
+        """``head`` and a body in which the int ``ivar`` and the ``bound`` (name, kind)
+        pairs are readable (never assigned)."""
+        fn.loops += 1
+        bound = ([(ivar, "int")] if ivar else []) + list(bound)
+        for v, k in bound:
+            fn.vars[k].append(v)
+        body = (self.fuel() if fuel else []) + self.block(fn, depth - 1, self.rng.randint(1, 4))
+        for v, k in bound:
+            fn.vars[k].remove(v)
+        fn.loops -= 1
+        return head + indent(body)
+
+    def for_stmt(self, fn: Func, depth: int) -> list[str]:
+        r = self.rng
+        iv = self.fresh(fn, "i")
+        x = r.random()
+        arrs = [a for a, _ in fn.arrays]
+        if arrs and x < 0.3:
+            return self.iter_for(fn, depth)
+        if arrs and not self.mixed and x < 0.4:  # over an array: bounded by its length
+            a = r.choice(arrs)
+            args = r.choice([f"len({a})", f"1, len({a}) - 1", f"len({a}) - 1, -1, -1", f"0, len({a}), 2",
+                             f"{r.randint(-2, 2)}, len({a}) + {r.randint(-2, 1)}"])
+            return self.loop_body(fn, depth, iv, [f"for {iv} in range({args}):"], fuel=False)
+        if x < 0.55:  # a short literal range: bounded without fuel
+            a, b = r.randint(-3, 3), r.randint(-3, 6)
+            step = r.choice([1, 1, 2, -1, -2, 3])
+            if step < 0:
+                a, b = b, a
+            args = f"{a}, {b}" + (f", {step}" if step != 1 else "") if r.random() < 0.7 else str(max(b, 0))
+            return self.loop_body(fn, depth, iv, [f"for {iv} in range({args}):"], fuel=False)
+        n = r.randint(1, 3)
+        parts = [self.expr(fn, "int", 1) for _ in range(n)]
+        if self.mixed:  # an int local may hold a float: son refuses a float range() bound statically
+            parts = [f"int({p})" for p in parts]
+        if n == 3 and r.random() < 0.5:
+            parts[2] = r.choice(["-1", "-2", "-3", "2"])
+        return self.loop_body(fn, depth, iv, [f"for {iv} in range({', '.join(parts)}):"], fuel=True)
+
+    def while_stmt(self, fn: Func, depth: int) -> list[str]:
+        cond = self.expr(fn, "bool", 2) if self.rng.random() < 0.8 else "True"
+        return self.loop_body(fn, depth, None, [f"while {cond}:"], fuel=True)
+
+    # ------------------------------------------------------------------ iteration
+    def _element(self, dtype: str) -> str:
+        return "float" if dtype == "float64" else "int"
+
+    def iter_for(self, fn: Func, depth: int) -> list[str]:
+        """``for`` over an array, ``enumerate``/``reversed`` of one, ``zip`` of two or of a
+        range and an array (bounded by the array's length: no fuel)."""
+        r = self.rng
+        a, dt = r.choice(fn.arrays)
+        x = self.fresh(fn, "el")
+        k = self._element(dt)
+        form = r.choice(["plain", "plain", "enumerate", "zip", "reversed", "range"])
+        if form == "enumerate":
+            i = self.fresh(fn, "i")
+            start = r.choice(["", ", 1", ", -2", ", start=3"] + ([] if self.mixed else
+                                                                [f", {self.expr(fn, 'int', 1)}"]))
+            head, bound = f"for {i}, {x} in enumerate({a}{start}):", [(i, "int"), (x, k)]
+        elif form == "zip":
+            b, dt2 = r.choice(fn.arrays)
+            y = self.fresh(fn, "el")
+            head, bound = f"for {x}, {y} in zip({a}, {b}):", [(x, k), (y, self._element(dt2))]
+        elif form == "reversed":
+            head, bound = f"for {x} in reversed({a}):", [(x, k)]
+        elif form == "range":
+            i = self.fresh(fn, "i")
+            lo, hi = r.randint(-3, 3), r.randint(-3, 9)
+            step = r.choice(["", ", 2", ", -1"])
+            if step == ", -1":
+                lo, hi = hi, lo
+            head, bound = f"for {i}, {x} in zip(range({lo}, {hi}{step}), {a}):", [(i, "int"), (x, k)]
+        else:
+            head, bound = f"for {x} in {a}:", [(x, k)]
+        return self.loop_body(fn, depth, None, [head], fuel=False, bound=tuple(bound))
+
+    def reduction(self, fn: Func, kind: str, depth: int) -> str | None:
+        """A reduction of ``kind`` over an array or a generator expression."""
+        r = self.rng
+        a, dt = r.choice(fn.arrays)
+        k = self._element(dt)
+        if kind == "bool":
+            name = r.choice(["any", "all"])
+            return f"{name}({r.choice([a, self.generator(fn, 'bool', depth)])})"
+        if kind == "float" and k == "int":
+            src = self.generator(fn, "float", depth)  # float items from an int array
+        elif kind == "int" and k == "float":
+            src = self.generator(fn, "int", depth)
+        else:
+            src = a if r.random() < 0.5 else self.generator(fn, kind, depth)
+        name = choice(r, [("sum", 3 if kind == "int" or _FLOAT_SUMS else 0), ("min", 2), ("max", 2),
+                          ("prod", 1 if kind == "float" else 0)])
+        if name == "sum":
+            start = "0.0" if kind == "float" else r.choice(["", "", self.expr(fn, "int", 1)])
+            return f"sum({src}{', ' + start if start else ''})"
+        if name == "prod":
+            return f"math.prod({src}, start=1.0)"
+        extra = ""
+        if r.random() < 0.4:
+            extra = f", default={self.expr(fn, kind, 1)}"
+        if r.random() < 0.3:
+            extra += f", key={r.choice(['abs', self.lambda_of(kind, [kind], depth)])}"
+        return f"{name}({src}{extra})"
+
+    def generator(self, fn: Func, kind: str, depth: int) -> str:
+        """``(expr for g in <array or range> [for h in <array>] [if cond])``, the element an
+        expression of ``kind`` that may read the targets and the enclosing variables."""
+        r = self.rng
+        a, dt = r.choice(fn.arrays)
+        g = self.fresh(fn, "g")
+        clauses, bound = [], []
+        if r.random() < 0.2:
+            clauses.append(f"for {g} in range(len({a}))")
+            bound.append((g, "int"))
+        else:
+            clauses.append(f"for {g} in {a}")
+            bound.append((g, self._element(dt)))
+        if r.random() < 0.15:
+            b, dt2 = r.choice(fn.arrays)
+            h = self.fresh(fn, "g")
+            clauses.append(f"for {h} in {b}")
+            bound.append((h, self._element(dt2)))
+        for v, k in bound:
+            fn.vars[k].append(v)
+        # no locals that may be None in the items: son refuses min/max of such items
+        optionals, fn.optionals = fn.optionals, []
+        elt = self.expr(fn, kind, max(depth - 1, 1))
+        if r.random() < 0.4:
+            clauses.append(f"if {self.expr(fn, 'bool', 1)}")
+        fn.optionals = optionals
+        for v, k in bound:
+            fn.vars[k].remove(v)
+        return f"({elt} {' '.join(clauses)})"
