@@ -9,7 +9,9 @@ annotated (``int``, ``float``, ``bool``, ``np.ndarray`` for float64 and
 the int64 extremes, NaN, infinities, -0.0, empty arrays).
 
 What the generator covers: nested ``if/elif/else``; ``while`` and
-``for ... in range`` with 1-3 arguments and negative steps; ``break``,
+``for ... in range`` with 1-3 arguments and negative steps, ``for`` over arrays
+and ``enumerate``/``zip``/``reversed`` of them, reductions of arrays and generator
+expressions (``loopgen.py``); ``break``,
 ``continue`` and early ``return`` at any depth; int/float/bool mixes;
 wrap-around-prone int arithmetic (large constants, ``*``, shifts, ``**``);
 ``/ // %`` whose divisor may be zero; ``math`` calls in and out of their
