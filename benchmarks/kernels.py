@@ -214,6 +214,23 @@ def points2d(xs, ys, theta):
     return acc[0] + acc[1] + lo[0] + lo[1]
 
 
+def dot_zip(a, b):
+    """Iteration: zip over two arrays (a counted loop on a hidden counter)."""
+    s = 0.0
+    for x, y in zip(a, b):
+        s += x * y
+    return s
+
+
+def argmax_enumerate(a):
+    """Iteration: enumerate over an array, the first index of the largest element."""
+    best, top = -1, -math.inf
+    for i, x in enumerate(a):
+        if x > top:
+            best, top = i, x
+    return best
+
+
 # ====================================================================== inputs
 def _inputs(quick: bool) -> dict:
     """name -> (kernel, fast-size args, CPython-size args, is a loop kernel).  Arrays are
@@ -244,6 +261,8 @@ def _inputs(quick: bool) -> dict:
         "bubble_sort": (bubble_sort, (v(3000 // k),), (v(400),)),
         "logsumexp": (logsumexp, (v(big),), (v(small),)),
         "points2d": (points2d, (v(big), v(big), 0.3), (v(small), v(small), 0.3)),
+        "dot_zip": (dot_zip, (v(big), v(big)), (v(small), v(small))),
+        "argmax_enumerate": (argmax_enumerate, (v(big),), (v(small),)),
     }
 
 
