@@ -200,11 +200,11 @@ CATALOG = [
                 s += x
             return s
         """, [float], 3, 13, "range", "for loop over a float value"),
-    ("slice", """
+    ("slice_of_a_number", """
         def f(a):
             b = a[1:3]
             return a[0]
-        """, [ARR], 2, 10, "slice", "slice"),
+        """, [float], 2, 10, "slice", "slice of a float value"),
     ("two_dimensional_index", """
         def f(a, i, j):
             return a[i, j]
@@ -268,8 +268,8 @@ CATALOG = [
     ("attribute_of_attribute_of_local_value", """
         def f(a):
             x = 1
-            return a.real.imag + x
-        """, [float], 3, 11, "attribute", "attribute"),
+            return a.real.numerator + x
+        """, [float], 3, 11, "attribute", "attribute .numerator of a float value"),
     ("tuple_used_as_a_number", """
         def f(a, b):
             t = (a, b)
@@ -542,7 +542,7 @@ def test_indented_method_columns_are_file_columns():
 def test_decorated_method_line_counts_from_the_decorator():
     fn = _Holder.decorated
     assert _line(fn) == _line(_Holder.method) + 6  # co_firstlineno is the decorator's line
-    _raises(lambda: son.parse(fn, argtypes=[ARR]), _line(fn) + 3, 17, "slice", "slice",
+    _raises(lambda: son.parse(fn, argtypes=[float]), _line(fn) + 3, 17, "slice", "slice",
             filename=__file__)
 
 

@@ -1,9 +1,18 @@
 """Arrays: subscripts, loads and stores with their bounds guards, ``len`` and
-``.shape``, and the allocation calls (``np.zeros``, ``np.ones``, ``np.empty``).
+``.shape``, the allocation calls (``np.zeros``, ``np.ones``, ``np.empty``), and slices.
 
 Every access is guarded: a float index raises ``IndexError``, and so does an index
 outside the array (``OutOfBounds`` wraps a negative index once, as Python does).
-The guards are ordinary nodes that the optimizer may fold.  O(1) nodes per access."""
+The guards are ordinary nodes that the optimizer may fold.  O(1) nodes per access.
+
+A basic slice ``a[i:j:k]`` is a ``View`` of the parse (son/frontend/scope.py): the
+base array and the view's start, step and length, computed as numpy computes them
+(``pylib.slice_of``, CPython's slice adjustment).  Element k of a view is
+``base[start + k * step]``: a view is never copied, so writes through it are writes
+to its base, and the one memory state orders them with every other access.  A slice
+of a view is a view of the base; assigning to a slice copies the source first (numpy's
+result when source and target overlap) and broadcasts a scalar or a one-element array.
+O(1) nodes per slice, one or two loops per slice assignment."""
 
 from __future__ import annotations
 
@@ -12,10 +21,29 @@ import math
 
 import numpy as np
 
-from ..nodes import LT, ArrayLen, IsFloat, Load, NewArray, Node, OutOfBounds, Store, kept
+from ..nodes import (
+    GT,
+    LT,
+    NE,
+    Add,
+    ArrayLen,
+    BitAnd,
+    IsFloat,
+    Load,
+    Mul,
+    NewArray,
+    Node,
+    Not,
+    OutOfBounds,
+    Store,
+    ToInt,
+    kept,
+)
 from ..nodes.types import NONE, ArrayType
+from . import pylib
 from .core import _is_array, _kind
-from .scope import Opt, Pack, Rng
+from .iteration import Counted
+from .scope import Aggregate, Opt, Pack, Rng, View
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -28,15 +56,17 @@ class Arrays:
         v = e.value
         if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name):
             arr = self.read(v.value.id, v.value)
-            if isinstance(arr.type, ArrayType) and isinstance(e.slice, ast.Constant) \
-                    and e.slice.value in (0, -1):
-                return self.op(e, ArrayLen, arr)
+            if (isinstance(arr.type, ArrayType) or isinstance(arr, View)) \
+                    and isinstance(e.slice, ast.Constant) and e.slice.value in (0, -1):
+                return self.length(e, arr)
             raise self.unsupported(e, "shape of anything but a 1-D array")
         arr = self.expr(e.value)
         if isinstance(arr, Pack):
             return self.tuple_subscript(e, arr)
         if isinstance(arr, Rng):
             return self.range_item(e, arr)
+        if isinstance(e.slice, ast.Slice):
+            return self.slice_view(e, arr)
         arr, idx = self.subscript_parts(e, arr)
         return self.load(e, arr, idx)
 
@@ -50,7 +80,7 @@ class Arrays:
         else:
             with kept(arr):
                 idx = self.expr_any(e.slice)
-        if not _is_array(arr):
+        if not (_is_array(arr) or isinstance(arr, View)):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       "numpy arrays)", "subscript")
         if isinstance(idx, Opt) or idx.type is NONE:
@@ -73,12 +103,27 @@ class Arrays:
             if idx.type.kind == "number":
                 guarded = self.guard(self.op(at, IsFloat, idx), IndexError,
                                      "only integers are valid array indices")
-            n = self.op(at, ArrayLen, arr)
+            n = self.length(at, arr)
             guarded |= self.guard(self.op(at, OutOfBounds, idx, n), IndexError, "index out of range")
         return self.scope.ctrl if guarded else None
 
-    def load(self, at, arr: Node, idx: Node) -> Node:
+    def length(self, at, arr: Node) -> Node:
+        """``len`` of an array or a view."""
+        return arr.length if isinstance(arr, View) else self.op(at, ArrayLen, arr)
+
+    def element(self, at, arr: Node, idx: Node) -> tuple[Node, Node, Node]:
+        """The guard's control, the array and the index in it of ``arr[idx]``; for a view,
+        its base and ``start + i * step`` with i the index made non-negative."""
         ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
+        if not isinstance(arr, View):
+            return ctrl, arr, idx
+        with kept(ctrl, arr, idx):
+            neg = self.op(at, ToInt, self.op(at, LT, idx, self.con(0)))
+            i = self.op(at, Add, idx, self.op(at, Mul, neg, arr.length))
+            return ctrl, arr.base, self.op(at, Add, arr.start, self.op(at, Mul, i, arr.step))
+
+    def load(self, at, arr: Node, idx: Node) -> Node:
+        ctrl, arr, idx = self.element(at, arr, idx)
         return self.op(at, Load, ctrl, self.scope.mem, arr, idx)
 
     def store(self, at, arr: Node, idx: Node, value: Node) -> None:
@@ -87,14 +132,15 @@ class Arrays:
         if _kind(value) is None:
             raise self.error(at, f"cannot store a {value.type} value in an array", "store")
         with kept(value):
-            ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
+            ctrl, arr, idx = self.element(at, arr, idx)
         self.scope.mem = self.op(at, Store, ctrl, self.scope.mem, arr, idx, value)
 
     def stored_none(self, at, arr: Node, idx: Node, value: Node) -> Node:
         """The element numpy stores for None or a value that may be None, after the index
         is checked (IndexError comes first): NaN in a float array, False in a bool array,
         TypeError in an int array."""
-        dtype = arr.type.dtype if isinstance(arr.type, ArrayType) else "int64"
+        t = (arr.base if isinstance(arr, View) else arr).type
+        dtype = t.dtype if isinstance(t, ArrayType) else "int64"
         with kept(arr, idx, value):
             self.bounds_guard(at, arr, idx)
             if dtype == "int64":
@@ -129,6 +175,101 @@ class Arrays:
 
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)
-        if not _is_array(a):
+        if not (_is_array(a) or isinstance(a, View)):
             raise self.error(e, f"len() of a {a.type.widen()} value", "len")
-        return self.op(e, ArrayLen, a)
+        return self.length(e, a)
+
+    # -- slices -------------------------------------------------------------------------
+    def slice_view(self, e: ast.Subscript, arr: Node) -> View:
+        """``arr[lower:upper:step]`` of an array or a view: a view of the base."""
+        sl = e.slice
+        if not (_is_array(arr) or isinstance(arr, View)):
+            raise self.error(sl, f"slice of a {arr.type.widen()} value (son slices 1-D numpy "
+                                 "arrays and tuples)", "slice")
+        with kept(arr):
+            vals = [self.length(sl, arr).keep()]
+            for j, b in enumerate((sl.lower, sl.upper, sl.step)):
+                v, present = self.slice_bound(b, 1 if j == 2 else 0)
+                vals.append(v.keep())
+                if j < 2:  # slice_of takes no flag for the step (absent, it is 1)
+                    vals.append(present.keep())
+            call = ast.copy_location(ast.Call(ast.copy_location(ast.Name("slice", ast.Load()), sl),
+                                              [], []), sl)
+            r = self.inline(call, pylib.slice_of, vals)
+            for v in vals:
+                v.unkeep()
+            with kept(r):
+                start, step, length = r.elems
+                if not isinstance(arr, View):
+                    return View(self.g, arr, start, step, length)
+                at = self.op(sl, Add, arr.start, self.op(sl, Mul, start, arr.step))
+                with kept(at):
+                    return View(self.g, arr.base, at, self.op(sl, Mul, step, arr.step), length)
+
+    def slice_bound(self, b: ast.expr | None, default: int) -> tuple[Node, Node]:
+        """A slice bound as an int and whether it is present: an absent bound or None is
+        ``default``, absent; one that may be None is absent where it is None."""
+        if b is None or (isinstance(b, ast.Constant) and b.value is None):
+            return self.con(default), self.con(False)
+        v = self.expr_any(b)
+        if not isinstance(v, Opt):
+            return self.as_int_argument(b, v), self.con(True)
+        with kept(v):
+            present = self.op(b, Not, v.is_none)
+            with kept(present):
+                x = self.as_int_argument(b, v.value)
+                with kept(x):
+                    return self.choose(present, x, self.con(default)), present
+
+    def store_slice(self, target: ast.Subscript, value: Node) -> None:
+        """``a[i:j:k] = value``: a number in every element; an array or a view of the
+        view's length (or of one element, broadcast) copied first, as numpy does where the
+        two overlap; numpy's ValueError for any other length."""
+        with kept(value):
+            view = self.slice_view(target, self.expr(target.value))
+        if isinstance(value, Opt) or value.type is NONE or isinstance(value, Aggregate) \
+                and not isinstance(value, View):
+            raise self.unsupported(target, "slice assignment of anything but a number or an array")
+        with kept(view, value):
+            if _kind(value) is not None and not _is_array(value):
+                self.fill(target, view, lambda k: value)
+                return
+            n = self.length(target, value)
+            with kept(n):
+                bad = self.op(target, BitAnd, self.op(target, NE, n, view.length),
+                              self.op(target, NE, n, self.con(1)))
+                self.guard(bad, ValueError, "could not broadcast input array into the slice")
+                src = value.base.type if isinstance(value, View) else value.type
+                dtype = src.dtype if isinstance(src, ArrayType) else "float64"
+                copy = self.op(target, NewArray, self.scope.ctrl, n, dtype=dtype, fill="empty").keep()
+                self.fill(target.slice, View(self.g, copy, self.con(0), self.con(1), n).keep(),
+                          lambda k: self.load(target, value, k))
+                every = self.op(target, ToInt, self.op(target, GT, n, self.con(1))).keep()
+                self.fill(target, view, lambda k: self.op(target, Load, self.scope.ctrl, self.scope.mem,
+                                                          copy, self.op(target, Mul, k, every)))
+                every.unkeep()
+                copy.unkeep()
+
+    def fill(self, anchor: ast.AST, view: View, item) -> None:
+        """Store ``item(k)`` in element k of ``view``, for every k (a counted loop)."""
+        def body():
+            k = self.scope.get(counter)
+            with kept(k):
+                x = item(k)
+                with kept(x):
+                    i = self.op(anchor, Add, view.start, self.op(anchor, Mul, k, view.step))
+                    with kept(i):
+                        self.scope.mem = self.op(anchor, Store, self.scope.ctrl, self.scope.mem,
+                                                 view.base, i, x)
+
+        counter = self.temp()
+        count = Counted(view.length.keep(), lambda k: k, [view.length])
+        self.counted_loop(anchor, anchor, count, lambda k: self.scope.set(counter, k), body, [counter])
+        self.scope.remove(counter)
+
+    def view_items(self, at: ast.AST, v: View) -> Counted:
+        """A view's elements, read when the loop reaches them (as ``array_items``)."""
+        v.keep()
+        return Counted(v.length.keep(), lambda k: self.op(
+            at, Load, self.scope.ctrl, self.scope.mem, v.base,
+            self.op(at, Add, v.start, self.op(at, Mul, k, v.step))), [v, v.length])

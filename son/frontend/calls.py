@@ -51,7 +51,7 @@ from .complexes import COMPLEX_CALLS
 from .core import _is_array, _kind
 from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
-from .scope import Cplx, Opt, Pack, Rng, Scope
+from .scope import Cplx, Opt, Pack, Rng, Scope, View
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -96,7 +96,7 @@ class Calls:
                 v = self.expr_any(e.args[0])
                 if isinstance(v, Opt):
                     v = self.unwrap(v, e.args[0])
-                if not (isinstance(v, (Pack, Rng)) or _is_array(v)):
+                if not (isinstance(v, (Pack, Rng, View)) or _is_array(v)):
                     return self.call_on(e, [v], e.args[1:])
                 with kept(v):
                     return self.reduce_iterable(e, reducer, v)
@@ -154,7 +154,7 @@ class Calls:
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
-            elif _kind(v) is None and not _is_array(v) and not isinstance(v, Cplx):
+            elif _kind(v) is None and not _is_array(v) and not isinstance(v, (Cplx, View)):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 

@@ -30,7 +30,7 @@ from ..nodes import GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, N
 from ..nodes.types import NONE
 from . import pylib
 from .core import _is_array, _kind, assigned_names
-from .scope import Opt, Pack, Rng, flag
+from .scope import Opt, Pack, Rng, View, flag
 
 #: the reductions of an iterable son builds as loops (``len``, ``tuple``, ``bool`` need
 #: a tuple: their result's shape or value is the length)
@@ -74,6 +74,8 @@ class Iteration:
             return v.elems
         if isinstance(v, Rng):
             return v
+        if isinstance(v, View):
+            return self.view_items(it, v)
         if _is_array(v):
             return self.array_items(it, v)
         return self._not_iterable(it, v)

@@ -14,10 +14,10 @@ import ast
 import numpy as np
 
 from ..errors import SonSyntaxError
-from ..nodes import ArrayLen, Node, Not, kept
+from ..nodes import Node, Not, kept
 from ..nodes.types import BOTTOM, ArrayType
 from .core import assigned_names
-from .scope import Fn, flag
+from .scope import Fn, View, flag
 
 #: what ``FunctionParser.note`` records for a name that is not defined
 MISSING = object()
@@ -118,8 +118,8 @@ class Names:
             return self.value_attribute(e)  # x.real.real: an attribute of a local's attribute
         if isinstance(e.value, ast.Name) and self.scope.get(e.value.id) is not None:
             arr = self.read(e.value.id, e.value)
-            if isinstance(arr.type, ArrayType) and e.attr == "size":
-                return self.op(e, ArrayLen, arr)
+            if (isinstance(arr.type, ArrayType) or isinstance(arr, View)) and e.attr == "size":
+                return self.length(e, arr)
             return self.value_attribute(e)
         if self.is_value(e.value):
             return self.value_attribute(e)

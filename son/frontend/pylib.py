@@ -229,6 +229,38 @@ def range_item(start, stop, step, i):
     return start + i * step  # within the range: exact, though i * step may wrap
 
 
+def slice_of(n, start, has_start, stop, has_stop, step):
+    """``slice(start, stop, step).indices(n)`` as numpy reads a 1-D basic slice
+    (CPython's PySlice_Unpack and PySlice_AdjustIndices): the first index and the
+    number of elements; a bound that is absent (or None) takes its default."""
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < -_INT64_MAX:
+        step = -_INT64_MAX  # PySlice_Unpack: -step must not overflow
+    lower, upper = (-1, n - 1) if step < 0 else (0, n)
+    if not has_start:
+        start = upper if step < 0 else lower
+    elif start < 0:
+        start += n
+        if start < lower:
+            start = lower
+    elif start > upper:
+        start = upper
+    if not has_stop:
+        stop = lower if step < 0 else upper
+    elif stop < 0:
+        stop += n
+        if stop < lower:
+            stop = lower
+    elif stop > upper:
+        stop = upper
+    if step < 0:
+        length = (start - stop - 1) // -step + 1 if stop < start else 0
+    else:
+        length = (stop - start - 1) // step + 1 if start < stop else 0
+    return start, step, length
+
+
 # -- pow(a, b, m): CPython's long_pow with a modulus, on son's int64 (products reduced
 # without leaving int64: doubling and adding, each step below the modulus)
 

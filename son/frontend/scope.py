@@ -200,6 +200,31 @@ class Rng(Aggregate):
         return self.inputs[3]
 
 
+class View(Aggregate):
+    """A 1-D basic slice of an array, as numpy makes one (son/frontend/arrays.py): the
+    elements are the base array, the view's first index in it, its step and its length
+    (ints).  Element k is ``base[start + k * step]``, so a write through the view is a
+    write to the base, ordered with every other access by the one memory state."""
+
+    __slots__ = ()
+
+    @property
+    def base(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def start(self) -> Node:
+        return self.inputs[2]
+
+    @property
+    def step(self) -> Node:
+        return self.inputs[3]
+
+    @property
+    def length(self) -> Node:
+        return self.inputs[4]
+
+
 class Fn(Aggregate):
     """A function as a value (son/frontend/functions.py).  ``targets`` are what a call may
     run: Python functions or builtins, or ``functions.Local``s (a nested ``def``, a
@@ -259,6 +284,8 @@ def shape(v: Node):
         return "range"
     if isinstance(v, Fn):
         return "function"
+    if isinstance(v, View):
+        return "view"
     return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
 
 
@@ -280,4 +307,6 @@ def describe(s) -> str:
         return "a range"
     if s == "function":
         return "a function"
+    if s == "view":
+        return "an array view (a slice)"
     return "a single value" if s is None else f"a tuple of {len(s)}"

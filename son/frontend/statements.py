@@ -65,6 +65,8 @@ class Statements:
     def assign(self, target: ast.expr, v: Node) -> None:
         if isinstance(target, ast.Name):
             self.scope.set(target.id, v)
+        elif isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice):
+            self.store_slice(target, v)
         elif isinstance(target, ast.Subscript):  # a value that may be None: read in store()
             with kept(v):
                 arr, idx = self.subscript_parts(target)
