@@ -231,6 +231,14 @@ def argmax_enumerate(a):
     return best
 
 
+def stencil_views(a, out):
+    """Slices: three views of one array, then an element loop over them."""
+    left, mid, right = a[:-2], a[1:-1], a[2:]
+    for i in range(len(mid)):
+        out[i] = 0.25 * left[i] + 0.5 * mid[i] + 0.25 * right[i]
+    return out
+
+
 # ====================================================================== inputs
 def _inputs(quick: bool) -> dict:
     """name -> (kernel, fast-size args, CPython-size args, is a loop kernel).  Arrays are
@@ -263,6 +271,7 @@ def _inputs(quick: bool) -> dict:
         "points2d": (points2d, (v(big), v(big), 0.3), (v(small), v(small), 0.3)),
         "dot_zip": (dot_zip, (v(big), v(big)), (v(small), v(small))),
         "argmax_enumerate": (argmax_enumerate, (v(big),), (v(small),)),
+        "stencil_views": (stencil_views, (v(big), np.zeros(big)), (v(small), np.zeros(small))),
     }
 
 

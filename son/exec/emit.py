@@ -101,7 +101,7 @@ from ..nodes import (
     ZMul,
 )
 from ..nodes.memory import TapeGrow
-from ..nodes.types import INT64_MIN, ArrayType
+from ..nodes.types import INT64_MIN, ArrayType, bounds
 
 
 # ====================================================================== the table
@@ -512,8 +512,19 @@ def _minmax(name: str) -> Callable[[Node, list[str]], str]:
     return fn
 
 
+def _index(n: Node, op: str) -> str:
+    """An array index as numba should read it: numba wraps a negative index once, as
+    Python does, with a test per access that also keeps LLVM from vectorizing a loop;
+    an index the lattice proves non-negative (a view's ``start + k * step``, a counter)
+    is passed unsigned, which numba reads without that test."""
+    b = bounds(n.type)
+    if b is not None and b[0] >= 0 and not n.type.is_constant:
+        return f"np.uint64({_strip(op)})"
+    return op
+
+
 def _load(n: Node, ops: list[str]) -> str:
-    return f"{ops[1]}[{ops[2]}]"  # numba wraps a negative index once, as Python does
+    return f"{ops[1]}[{_index(n.inputs[3], ops[2])}]"
 
 
 def _store(n: Node, ops: list[str]) -> str:
@@ -523,7 +534,7 @@ def _store(n: Node, ops: list[str]) -> str:
     value = ops[3]
     if isinstance(arr, ArrayType) and arr.dtype == "int64" and _kind(v) == "float":
         value = f"{_helper('_store_int64')}({_strip(value)})"
-    return f"{ops[1]}[{ops[2]}] = {_strip(value)}"
+    return f"{ops[1]}[{_index(n.inputs[3], ops[2])}] = {_strip(value)}"
 
 
 _NP_DTYPE = {"float64": "np.float64", "int64": "np.int64", "bool": "np.bool_"}
