@@ -281,11 +281,12 @@ def test_round_half_to_even_and_its_errors():
 
 
 def chained_attributes(x, n):
-    return x.real.real + n.real.imag, x.conjugate().real
+    return x.real.real + n.real.imag, x.conjugate().real, x.real.conjugate(), x.real.is_integer()
 
 
 def test_an_attribute_of_a_locals_attribute_is_a_value():
-    # seed 778 i11: ``(v3.real).real`` was refused as a dotted global name
+    # seed 778 i11 and 29125 i8699: ``(v3.real).real`` and ``(x0.real).conjugate()`` were
+    # refused as dotted global names
     g = son.parse(chained_attributes, argtypes=[float, int])
     for args in [(2.5, 3), (-0.0, -1), (math.nan, 0)]:
         want, got = run_both(chained_attributes, args, graph=g)

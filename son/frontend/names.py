@@ -132,8 +132,8 @@ class Names:
         root = e
         while isinstance(root, ast.Attribute):
             root = root.value
-        if isinstance(root, ast.Name):
-            return root is e and (self.scope.get(e.id) is not None or e.id in self.local_names)
+        if isinstance(root, ast.Name):  # x, or an attribute of a local's (x.real.imag)
+            return self.scope.get(root.id) is not None or root.id in self.local_names
         return not isinstance(root, ast.Attribute)
 
     def resolve_quiet(self, e: ast.expr):
