@@ -137,12 +137,16 @@ class Arrays:
 
     def stored_none(self, at, arr: Node, idx: Node, value: Node) -> Node:
         """The element numpy stores for None or a value that may be None, after the index
-        is checked (IndexError comes first): NaN in a float array, False in a bool array,
-        TypeError in an int array."""
+        is checked (IndexError comes first)."""
         t = (arr.base if isinstance(arr, View) else arr).type
-        dtype = t.dtype if isinstance(t, ArrayType) else "int64"
         with kept(arr, idx, value):
             self.bounds_guard(at, arr, idx)
+            return self.none_as_element(at, t.dtype if isinstance(t, ArrayType) else "int64", value)
+
+    def none_as_element(self, at, dtype: str, value: Node) -> Node:
+        """What numpy stores for None or a value that may be None in an array of
+        ``dtype``: NaN in a float array, False in a bool array, TypeError in an int array."""
+        with kept(value):
             if dtype == "int64":
                 return self.unwrap(value, at) if isinstance(value, Opt) else \
                     self.none_operand(at, "array element")
@@ -227,8 +231,12 @@ class Arrays:
         two overlap; numpy's ValueError for any other length."""
         with kept(value):
             view = self.slice_view(target, self.expr(target.value))
-        if isinstance(value, Opt) or value.type is NONE or isinstance(value, Aggregate) \
-                and not isinstance(value, View):
+        if isinstance(value, Opt) or value.type is NONE:  # converted once, as numpy does
+            t = view.base.type
+            with kept(view):
+                value = self.none_as_element(target, t.dtype if isinstance(t, ArrayType) else "int64",
+                                             value)
+        if isinstance(value, Aggregate) and not isinstance(value, View):
             raise self.unsupported(target, "slice assignment of anything but a number or an array")
         with kept(view, value):
             if _kind(value) is not None and not _is_array(value):

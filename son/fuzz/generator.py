@@ -506,6 +506,8 @@ class _Gen(LoopPrograms, GradPrograms):
             return [r.choice([f"{o} = None", f"{o} = {self.expr(fn, k, ed)}",
                               f"{o} = {self.expr(fn, k, ed)} if {self.expr(fn, 'bool', 1)} else None",
                               f"{o} = None if {o} is None else {o}"])]
+        if kind == "store" and r.random() < 0.2:
+            return self.slice_store(fn, ed)
         if kind == "store":
             a, dt = r.choice(fn.arrays)
             k = "int" if dt == "int64" else r.choice(["float", "float", "int"])

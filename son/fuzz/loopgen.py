@@ -79,6 +79,32 @@ class LoopPrograms:
     def _element(self, dtype: str) -> str:
         return "float" if dtype == "float64" else "int"
 
+    def sliced(self, fn: Func, a: str) -> str:
+        """``a`` or a slice of it (a view): absent, negative, out-of-range bounds and
+        negative steps, bounds that are expressions, a slice of a slice."""
+        r = self.rng
+        if r.random() < 0.6:
+            return a
+        b = lambda: r.choice(["", "1", "-1", "2", "-3", "10", "-10"]  # noqa: E731
+                             + ([] if self.mixed else [f"{self.expr(fn, 'int', 1)} % 5"]))
+        step = r.choice(["", "", ":2", ":-1", ":-2", ":3"])
+        out = f"{a}[{b()}:{b()}{step}]"
+        return f"{out}[{b()}:]" if r.random() < 0.15 else out
+
+    def slice_store(self, fn: Func, depth: int) -> list[str]:
+        """``a[i:j:k] = <number>`` or ``= <another array or view>`` (numpy's ValueError
+        where the lengths differ and the source has more than one element)."""
+        r = self.rng
+        a, dt = r.choice(fn.arrays)
+        target = self.sliced(fn, a)
+        if target == a:
+            target = f"{a}[{r.choice(['1:', ':-1', '::2', '::-1', '1:3'])}]"
+        if r.random() < 0.6:
+            k = "int" if dt == "int64" else r.choice(["float", "int"])
+            return [f"{target} = {self.expr(fn, k, depth)}"]
+        same = [b for b, d in fn.arrays if d == dt]
+        return [f"{target} = {self.sliced(fn, r.choice(same))}"]
+
     def iter_for(self, fn: Func, depth: int) -> list[str]:
         """``for`` over an array, ``enumerate``/``reversed`` of one, ``zip`` of two or of a
         range and an array (bounded by the array's length: no fuel)."""
@@ -87,6 +113,7 @@ class LoopPrograms:
         x = self.fresh(fn, "el")
         k = self._element(dt)
         form = r.choice(["plain", "plain", "enumerate", "zip", "reversed", "range"])
+        a = self.sliced(fn, a)
         if form == "enumerate":
             i = self.fresh(fn, "i")
             start = r.choice(["", ", 1", ", -2", ", start=3"] + ([] if self.mixed else
@@ -95,7 +122,8 @@ class LoopPrograms:
         elif form == "zip":
             b, dt2 = r.choice(fn.arrays)
             y = self.fresh(fn, "el")
-            head, bound = f"for {x}, {y} in zip({a}, {b}):", [(x, k), (y, self._element(dt2))]
+            head = f"for {x}, {y} in zip({a}, {self.sliced(fn, b)}):"
+            bound = [(x, k), (y, self._element(dt2))]
         elif form == "reversed":
             head, bound = f"for {x} in reversed({a}):", [(x, k)]
         elif form == "range":
@@ -113,6 +141,7 @@ class LoopPrograms:
         """A reduction of ``kind`` over an array or a generator expression."""
         r = self.rng
         a, dt = r.choice(fn.arrays)
+        a = self.sliced(fn, a)
         k = self._element(dt)
         if kind == "bool":
             name = r.choice(["any", "all"])
@@ -148,7 +177,7 @@ class LoopPrograms:
             clauses.append(f"for {g} in range(len({a}))")
             bound.append((g, "int"))
         else:
-            clauses.append(f"for {g} in {a}")
+            clauses.append(f"for {g} in {self.sliced(fn, a)}")
             bound.append((g, self._element(dt)))
         if r.random() < 0.15:
             b, dt2 = r.choice(fn.arrays)
