@@ -130,7 +130,15 @@ def tuple_key(x, y):
     return min((x, y), key=lambda v: -v), max(x, y, key=abs), min((x, y), default=0.0)
 
 
+def over_a_tuple(a, b, c):
+    return sum(x * x for x in (a, b, c)), any(v > 1 for v in (a, b, c)), \
+        max((abs(v) for v in (a, b) if v < c), default=-1.0), \
+        any(1 // int(v) for v in (b, 0.0, c))  # stops at a true item before the zero
+
+
 CASES = [
+    (over_a_tuple, [float, float, float], st.tuples(FLOATS, FLOATS, FLOATS).filter(
+        lambda t: all(math.isfinite(x) for x in t))),
     (for_each, [F], st.tuples(FARR)),
     (for_each, [I64], st.tuples(IARR)),
     (enumerated_and_written, [F], st.tuples(FARR)),
@@ -188,7 +196,6 @@ def test_gradients_through_iteration(interpret):
      [F, int], "tuple iterated together"),
     ("def f(a):\n    s = 0\n    for i, x in reversed(enumerate(a)):\n        s += i\n    return s\n",
      [F], "not reversible"),
-    ("def f(a):\n    return sum(x for x in (a, a))\n", [float], "generator over a tuple"),
     ("def f(a):\n    return max(a, kee=abs)\n", [F], "unsupported keyword"),
     ("def f(a, b):\n    return max(a, b, default=0.0)\n", [float, float], "cannot specify a default"),
 ])

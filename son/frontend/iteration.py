@@ -30,6 +30,7 @@ from ..nodes import GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, N
 from ..nodes.types import NONE
 from . import pylib
 from .core import _is_array, _kind, assigned_names
+from .loops import _LoopContext
 from .scope import Opt, Pack, Rng, View, flag
 
 #: the reductions of an iterable son builds as loops (``len``, ``tuple``, ``bool`` need
@@ -211,7 +212,7 @@ class Iteration:
         src.release()
 
     def generator_loops(self, g: ast.GeneratorExp, on_item: Callable[[Node], None],
-                        names: list[str], done: str | None, first: Counted) -> None:
+                        names: list[str], done: str | None, first: Counted | list[Node]) -> None:
         """Run ``on_item`` on each element of the generator expression ``g`` (``first`` the
         source of its first ``for``, evaluated where ``g`` is made), its targets local to
         it; ``on_item`` may set the hidden bool ``done`` to stop the whole generator
@@ -239,15 +240,13 @@ class Iteration:
             v.unkeep()
 
     def _generator_level(self, g: ast.GeneratorExp, level: int, on_item, names, done,
-                         src: Counted | None = None) -> None:
+                         src: Counted | list[Node] | None = None) -> None:
         comp = g.generators[level]
         if comp.is_async:
             raise self.unsupported(comp, "async comprehension")
         if src is None:
             src = self.iteration_source(comp.iter)
-            if isinstance(src, list):
-                raise self.unsupported(comp.iter, "a generator over a tuple (iterate the tuple in a "
-                                                  "for loop)")
+        if not isinstance(src, list):
             src = self.counted(comp.iter, src)
 
         def body():
@@ -268,7 +267,27 @@ class Iteration:
             if done is not None and not self.dead(self.scope):
                 self.break_if(self.scope.get(done))
 
-        self.counted_loop(comp, comp.iter, src, lambda x: self.assign(comp.target, x), body, names)
+        if isinstance(src, list):  # a tuple's items: the body once per item
+            self.unrolled(src, lambda x: self.assign(comp.target, x), body)
+        else:
+            self.counted_loop(comp, comp.iter, src, lambda x: self.assign(comp.target, x), body, names)
+
+    def unrolled(self, items: list[Node], bind: Callable[[Node], None], body: Callable[[], None]) -> None:
+        """``bind`` then ``body`` once per item, a ``continue`` of the body joining the next
+        item and a ``break`` the code after the last (a tuple iterated by a generator)."""
+        breaks = []
+        with kept(*items):
+            for x in items:
+                if self.dead(self.scope):
+                    break
+                bind(x)
+                ctx = _LoopContext()
+                self.loops.append(ctx)
+                body()
+                self.loops.pop()
+                self.scope = self.merge([self.scope, *ctx.continues])
+                breaks.extend(ctx.breaks)
+        self.scope = self.merge([self.scope, *breaks])
 
     def break_if(self, cond: Node) -> None:
         """``if cond: break`` out of the innermost loop being built."""
@@ -294,11 +313,9 @@ class Iteration:
         if isinstance(src, list) and gen is None:  # a tuple: every item is already a value
             with kept(*src):
                 return self.reduce_items(e, name, src)
-        if isinstance(src, list):
-            raise self.unsupported(gen.generators[0].iter, "a generator over a tuple (iterate the "
-                                                           "tuple in a for loop)")
-        src = self.counted(a0, src)
-        with kept(*src.held):
+        if not isinstance(src, list):
+            src = self.counted(a0, src)
+        with kept(*(src if isinstance(src, list) else src.held)):
             reducer = _Reducer(self, e, name, self._options(e, name))
         if gen is not None:
             self.generator_loops(gen, reducer.step, reducer.names, reducer.done, first=src)

@@ -173,7 +173,12 @@ class LoopPrograms:
         a, dt = r.choice(fn.arrays)
         g = self.fresh(fn, "g")
         clauses, bound = [], []
-        if r.random() < 0.2:
+        same = [(t, ks[0]) for t, ks in fn.pairs if ks[0] == ks[1] and ks[0] != "bool"]
+        if same and r.random() < 0.2:  # over a tuple local: unrolled
+            t, k = r.choice(same)
+            clauses.append(f"for {g} in {t}")
+            bound.append((g, k))
+        elif r.random() < 0.2:
             clauses.append(f"for {g} in range(len({a}))")
             bound.append((g, "int"))
         else:
