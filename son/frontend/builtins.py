@@ -237,6 +237,9 @@ class Builtins:
             return x
         if (isinstance(x.type, ArrayType) or isinstance(x, View)) and e.attr == "ndim":
             return self.con(1)
+        if (isinstance(x.type, ArrayType) or isinstance(x, View)) and e.attr == "shape":
+            with kept(x):
+                return self.pack([self.length(e, x)])
         if e.attr == "real" and k in ("int", "bool", "float", "number"):
             return self.op(e, ToInt, x) if k == "bool" else x
         if e.attr == "imag" and k in ("int", "bool", "float"):  # a zero of x's own type

@@ -46,6 +46,7 @@ from ..nodes.mathfn import (
 )
 from ..nodes.types import NONE, TOP
 from . import pylib
+from .arrayfns import NUMPY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _is_array, _kind
@@ -71,7 +72,9 @@ class Calls:
             raise self.unsupported(e, "call with **kwargs")
         if any(isinstance(a, ast.Starred) for a in e.args):
             return self.starred_call(e)
-        v = self.value_method(e)
+        v = self.array_method(e)
+        if v is None:
+            v = self.value_method(e)
         if v is not None:
             return v
         f = self.callee_value(e)
@@ -402,6 +405,7 @@ _CALLS: dict = {
     np.ones: lambda p, e, n: p.call_new_array(e, n, "ones"),
     np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
     **BUILTIN_CALLS,
+    **NUMPY_CALLS,
     **COMPLEX_CALLS,
     **FUNCTION_CALLS,
 }

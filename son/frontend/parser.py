@@ -40,6 +40,7 @@ from ..nodes import CProj, Graph, Node, Proj
 from ..nodes.control import COMPLEX, LEAF
 from ..nodes.types import FLOAT, Type
 from ..peephole import Peephole
+from .arrayfns import ArrayFunctions
 from .arrays import Arrays
 from .builtins import Builtins
 from .calls import Calls
@@ -59,8 +60,8 @@ from .tuples import Tuples
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Iteration, Expressions, Names, Arrays, Tuples, Complexes, Functions,
-                     Calls, Builtins, ParserCore):
+class FunctionParser(Statements, Loops, Iteration, Expressions, Names, Arrays, ArrayFunctions, Tuples,
+                     Complexes, Functions, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -1,0 +1,216 @@
+"""numpy's functions and methods on 1-D arrays whose result numpy defines exactly:
+``np.zeros_like``/``ones_like``/``empty_like``, ``np.copy`` and ``a.copy()``, ``np.arange``
+of ints, ``np.argmax``/``argmin`` (the first extreme, the first NaN), ``np.any``/``all``
+and ``np.sum`` of int and bool arrays (int64 wrap-around does not depend on the order),
+each as a method too (``a.argmax()``), on arrays and on views.
+
+The functions at the end of this module are written in the Python son compiles and
+inlined where they are called, like son/frontend/pylib.py's: their loops are the
+graph's loops.  Refused with a located error: ``np.sum`` of a float array (numpy adds
+floats pairwise in blocks whose sizes its buffers decide, so the rounding is not a
+left-to-right sum: write ``sum(a)`` or a loop), ``np.max``/``np.min`` (which of two
+equal zeros numpy returns depends on its SIMD kernels), float ``np.arange``, and any
+keyword son does not know.  O(1) nodes per call plus the inlined body."""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ..nodes import NewArray, Node, kept
+from ..nodes.types import ArrayType
+from .core import _is_array, _kind
+from .scope import View
+
+_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
+           bool: "bool", np.bool_: "bool"}
+#: array methods son compiles -> the numpy function they are
+_METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
+            "sum": np.sum}
+_UNDEFINED = {"max": "np.max", "min": "np.min", "amax": "np.max", "amin": "np.min"}
+
+
+class ArrayFunctions:
+    """FunctionParser's numpy array functions (a mixin)."""
+
+    def array_method(self, e: ast.Call) -> Node | None:
+        """``a.copy()``, ``a.argmax()``, ...: the numpy function on ``a``; None where ``e``
+        calls no such method on a value."""
+        f = e.func
+        if not (isinstance(f, ast.Attribute) and (f.attr in _METHODS or f.attr in _UNDEFINED)
+                and self.is_value(f.value)):
+            return None
+        a = self.expr(f.value)
+        if not self.is_array_value(a):
+            raise self.error(e, f"{a.type.widen()} has no method {f.attr}()", ast.unparse(f))
+        if f.attr in _UNDEFINED:
+            raise self.unsupported(e, f"{ast.unparse(f)}() (which of two equal zeros numpy's max and "
+                                      "min return depends on its SIMD kernels: use max(a) or a loop)")
+        with kept(a):
+            return self.array_function(e, _METHODS[f.attr], ast.unparse(f), a, e.args)
+
+    def is_array_value(self, a: Node) -> bool:
+        return _is_array(a) or isinstance(a, View)
+
+    def dtype_of(self, a: Node) -> str:
+        t = (a.base if isinstance(a, View) else a).type
+        return t.dtype if isinstance(t, ArrayType) else "float64"
+
+    def call_numpy_on_array(self, e: ast.Call, name: str, fn) -> Node:
+        """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
+        if not e.args:
+            raise self.error(e, f"{name}() takes an array", name)
+        a = self.expr(e.args[0])
+        if not self.is_array_value(a):
+            raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes 1-D arrays "
+                                        "here)", name)
+        with kept(a):
+            return self.array_function(e, fn, name, a, e.args[1:])
+
+    def array_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr]) -> Node:
+        if rest or e.keywords:
+            raise self.error(e, f"{name}() with arguments other than the array", name)
+        dtype = self.dtype_of(a)
+        if fn is np.sum and dtype == "float64":
+            raise self.unsupported(e, f"{name}() of a float array (numpy adds floats pairwise, in "
+                                      "blocks its buffers decide: write sum(a) or a loop)")
+        impl = {np.copy: {"float64": copy_float64, "int64": copy_int64, "bool": copy_bool}[dtype],
+                np.argmax: argmax, np.argmin: argmin, np.any: any_true, np.all: all_true,
+                np.sum: sum_ints}[fn]
+        return self.inline(e, impl, [a])
+
+    def call_like(self, e: ast.Call, name: str, fill: str) -> Node:
+        """``np.zeros_like(a)``, ``np.ones_like(a)``, ``np.empty_like(a)`` (``dtype=``)."""
+        if len(e.args) != 1 or any(k.arg != "dtype" for k in e.keywords):
+            raise self.error(e, f"{name}() takes an array and a dtype", name)
+        a = self.expr(e.args[0])
+        if not self.is_array_value(a):
+            raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value", name)
+        dtype = self.dtype_of(a)
+        for k in e.keywords:
+            dtype = _DTYPES.get(self.resolve(k.value))
+            if dtype is None:
+                raise self.error(k.value, f"unsupported dtype {ast.unparse(k.value)} (use float, int, "
+                                          "bool or the numpy equivalents)", name)
+        with kept(a):
+            n = self.length(e, a)
+        return self.op(e, NewArray, self.scope.ctrl, n, dtype=dtype, fill=fill)
+
+    def call_arange(self, e: ast.Call, name: str) -> Node:
+        """``np.arange`` of ints: ``start + k * step`` for the ``ceil((stop - start) / step)``
+        values numpy makes (its ZeroDivisionError for a zero step)."""
+        if e.keywords or not 1 <= len(e.args) <= 3:
+            raise self.error(e, f"{name}() takes 1 to 3 int arguments", name)
+        vals = self.exprs(e.args)
+        if any(_kind(v) not in ("int", "bool") for v in vals):
+            raise self.unsupported(e, f"{name}() of floats or of values that may be floats (numpy "
+                                      "rounds the length and the steps of a float range)")
+        if len(vals) == 1:
+            vals = [self.con(0), vals[0]]
+        if len(vals) == 2:
+            vals.append(self.con(1))
+        with kept(*vals):
+            return self.inline(e, arange, vals)
+
+
+NUMPY_CALLS = {
+    np.zeros_like: lambda p, e, n: p.call_like(e, n, "zeros"),
+    np.ones_like: lambda p, e, n: p.call_like(e, n, "ones"),
+    np.empty_like: lambda p, e, n: p.call_like(e, n, "empty"),
+    np.arange: lambda p, e, n: p.call_arange(e, n),
+    **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
+       for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum)},
+}
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def copy_float64(a):
+    out = np.empty(len(a))
+    for i in range(len(a)):
+        out[i] = a[i]
+    return out
+
+
+def copy_int64(a):
+    out = np.empty(len(a), dtype=np.int64)
+    for i in range(len(a)):
+        out[i] = a[i]
+    return out
+
+
+def copy_bool(a):
+    out = np.empty(len(a), dtype=np.bool_)
+    for i in range(len(a)):
+        out[i] = a[i]
+    return out
+
+
+def argmax(a):
+    if len(a) == 0:
+        raise ValueError("attempt to get argmax of an empty sequence")
+    at = 0
+    best = a[0]
+    if best != best:
+        return 0
+    for i in range(1, len(a)):
+        x = a[i]
+        if x != x:
+            return i  # the first NaN
+        if x > best:
+            best = x
+            at = i
+    return at
+
+
+def argmin(a):
+    if len(a) == 0:
+        raise ValueError("attempt to get argmin of an empty sequence")
+    at = 0
+    best = a[0]
+    if best != best:
+        return 0
+    for i in range(1, len(a)):
+        x = a[i]
+        if x != x:
+            return i
+        if x < best:
+            best = x
+            at = i
+    return at
+
+
+def any_true(a):
+    for x in a:
+        if x:
+            return True
+    return False
+
+
+def all_true(a):
+    for x in a:
+        if not x:
+            return False
+    return True
+
+
+def sum_ints(a):
+    s = 0
+    for x in a:
+        s += x
+    return s
+
+
+def arange(start, stop, step):
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    d = stop - start
+    if (stop >= start) != (d >= 0):
+        raise ValueError("Maximum allowed size exceeded")  # the length passes int64
+    n = -(-d // step)
+    if n < 0:
+        n = 0
+    out = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        out[i] = start + i * step
+    return out

@@ -1,0 +1,92 @@
+"""numpy's array functions son compiles (son/frontend/arrayfns.py): ``*_like``,
+``copy``, int ``arange``, ``argmax``/``argmin`` (first extreme, first NaN), ``any``/``all``,
+``sum`` of int and bool arrays, as functions and methods, on arrays and views, and
+``a.shape``.  CPython (numpy) is the oracle in every stage; what numpy does not define
+exactly is refused with a located error."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import check_every_stage
+from hypothesis import strategies as st
+
+import son
+from son.errors import SonSyntaxError
+
+FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.5, 2.0, math.nan, math.inf, -math.inf]),
+                   st.floats(-1e3, 1e3))
+FARR = st.lists(FLOATS, max_size=7).map(lambda xs: np.array(xs, dtype=np.float64))
+IARR = st.lists(st.one_of(st.integers(-5, 5), st.sampled_from([2 ** 62, -(2 ** 63), 2 ** 63 - 1])),
+                max_size=7).map(lambda xs: np.array(xs, dtype=np.int64))
+F, I64 = "float64[]", "int64[]"
+
+
+def likes(a):
+    z, o = np.zeros_like(a), np.ones_like(a[1:])
+    e = np.empty_like(a, dtype=np.int64)
+    for i in range(len(e)):
+        e[i] = i * 2
+    return z, o, e, a.shape, len(a.shape)
+
+
+def copies(a):
+    b = a.copy()
+    c = np.copy(a[::-1])
+    if len(b) > 0:
+        b[0] = 7.0  # the copy, not a
+    return a, b, c
+
+
+def extremes(a):
+    if len(a) == 0:
+        return -1, -1, -1
+    return np.argmax(a), a.argmin(), a[::-1].argmax()
+
+
+def empty_argmax_raises(a):
+    return np.argmax(a[len(a):])
+
+
+def truths(a):
+    return np.any(a), a.all(), np.all(a[:0]), a[1:].any()
+
+
+def int_sums(a):
+    return np.sum(a), a.sum(), a[::2].sum(), np.argmin(a) if len(a) else -1
+
+
+def ranges(n, m, k):
+    return np.arange(n), np.arange(n, m), np.arange(n, m, k)
+
+
+CASES = [
+    (likes, [F], st.tuples(FARR)),
+    (copies, [F], st.tuples(FARR)),
+    (extremes, [F], st.tuples(FARR)),
+    (extremes, [I64], st.tuples(IARR)),
+    (empty_argmax_raises, [F], st.tuples(FARR)),
+    (truths, [F], st.tuples(FARR)),
+    (int_sums, [I64], st.tuples(IARR)),
+    (ranges, [int, int, int], st.tuples(st.integers(-6, 6), st.integers(-6, 9), st.integers(-3, 3))),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES,
+                         ids=[f"{c[0].__name__}-{'-'.join(map(str, c[1]))}" for c in CASES])
+def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
+    check_every_stage(fn, argtypes, strategy, max_examples=50)
+
+
+@pytest.mark.parametrize("text, argtypes, message", [
+    ("def f(a):\n    return np.sum(a)\n", [F], "pairwise"),
+    ("def f(a):\n    return a.max()\n", [F], "SIMD"),
+    ("def f(a):\n    return np.arange(a)\n", [float], "floats"),
+    ("def f(a):\n    return np.argmax(a, axis=0)\n", [F], "arguments other than the array"),
+    ("def f(x):\n    return x.copy()\n", [float], "has no method copy"),
+])
+def test_refusals_are_located(text, argtypes, message):
+    with pytest.raises(SonSyntaxError, match=message):
+        son.parse_source("import numpy as np\n\n" + text, argtypes=argtypes)
