@@ -145,7 +145,15 @@ class LoopPrograms:
         k = self._element(dt)
         if kind == "bool":
             name = r.choice(["any", "all"])
+            if r.random() < 0.25:  # numpy's, as a function or a method
+                return r.choice([f"np.{name}({a})", f"{a}.{name}()"])
             return f"{name}({r.choice([a, self.generator(fn, 'bool', depth)])})"
+        if kind == "int" and r.random() < 0.25:  # numpy's exact int results
+            forms = [f"np.argmax({a})", f"{a}.argmin()", f"len(np.copy({a}))",
+                     f"np.arange({self.expr(fn, 'int', 1)} % 6)[-1]"]
+            if k == "int":
+                forms += [f"np.sum({a})", f"{a}.sum()"]
+            return r.choice(forms)
         if kind == "float" and k == "int":
             src = self.generator(fn, "float", depth)  # float items from an int array
         elif kind == "int" and k == "float":
