@@ -62,6 +62,10 @@ def ranges(n, m, k):
     return np.arange(n), np.arange(n, m), np.arange(n, m, k)
 
 
+def float_ranges(a, b, c):
+    return np.arange(a, b, c), np.arange(b), np.arange(1, a)
+
+
 CASES = [
     (likes, [F], st.tuples(FARR)),
     (copies, [F], st.tuples(FARR)),
@@ -71,6 +75,9 @@ CASES = [
     (truths, [F], st.tuples(FARR)),
     (int_sums, [I64], st.tuples(IARR)),
     (ranges, [int, int, int], st.tuples(st.integers(-6, 6), st.integers(-6, 9), st.integers(-3, 3))),
+    (float_ranges, [float, float, float],
+     st.tuples(st.floats(-5, 5), st.floats(-5, 5), st.one_of(st.floats(-2, 2).filter(lambda c: abs(c) > 0.05),
+                                                              st.sampled_from([0.0, 0.1, 0.3, math.nan])))),
 ]
 
 
@@ -83,7 +90,7 @@ def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
 @pytest.mark.parametrize("text, argtypes, message", [
     ("def f(a):\n    return np.sum(a)\n", [F], "pairwise"),
     ("def f(a):\n    return a.max()\n", [F], "SIMD"),
-    ("def f(a):\n    return np.arange(a)\n", [float], "floats"),
+    ("def f(a):\n    return np.arange(a)\n", [None], "may be ints or floats"),
     ("def f(a):\n    return np.argmax(a, axis=0)\n", [F], "arguments other than the array"),
     ("def f(x):\n    return x.copy()\n", [float], "has no method copy"),
 ])

@@ -1,6 +1,6 @@
 """numpy's functions and methods on 1-D arrays whose result numpy defines exactly:
 ``np.zeros_like``/``ones_like``/``empty_like``, ``np.copy`` and ``a.copy()``, ``np.arange``
-of ints, ``np.argmax``/``argmin`` (the first extreme, the first NaN), ``np.any``/``all``
+(of floats as numpy fills it), ``np.argmax``/``argmin`` (the first extreme, the first NaN), ``np.any``/``all``
 and ``np.sum`` of int and bool arrays (int64 wrap-around does not depend on the order),
 each as a method too (``a.argmax()``), on arrays and on views.
 
@@ -9,12 +9,13 @@ inlined where they are called, like son/frontend/pylib.py's: their loops are the
 graph's loops.  Refused with a located error: ``np.sum`` of a float array (numpy adds
 floats pairwise in blocks whose sizes its buffers decide, so the rounding is not a
 left-to-right sum: write ``sum(a)`` or a loop), ``np.max``/``np.min`` (which of two
-equal zeros numpy returns depends on its SIMD kernels), float ``np.arange``, and any
-keyword son does not know.  O(1) nodes per call plus the inlined body."""
+equal zeros numpy returns depends on its SIMD kernels), and any keyword son does not
+know.  O(1) nodes per call plus the inlined body."""
 
 from __future__ import annotations
 
 import ast
+import math
 
 import numpy as np
 
@@ -98,20 +99,21 @@ class ArrayFunctions:
         return self.op(e, NewArray, self.scope.ctrl, n, dtype=dtype, fill=fill)
 
     def call_arange(self, e: ast.Call, name: str) -> Node:
-        """``np.arange`` of ints: ``start + k * step`` for the ``ceil((stop - start) / step)``
-        values numpy makes (its ZeroDivisionError for a zero step)."""
+        """``np.arange``: ``ceil((stop - start) / step)`` values (numpy's ZeroDivisionError
+        for a zero step); of ints ``start + k * step``, of floats numpy's fill."""
         if e.keywords or not 1 <= len(e.args) <= 3:
             raise self.error(e, f"{name}() takes 1 to 3 int arguments", name)
         vals = self.exprs(e.args)
-        if any(_kind(v) not in ("int", "bool") for v in vals):
-            raise self.unsupported(e, f"{name}() of floats or of values that may be floats (numpy "
-                                      "rounds the length and the steps of a float range)")
+        kinds = {_kind(v) for v in vals}
+        if not kinds <= {"int", "bool", "float"}:
+            raise self.unsupported(e, f"{name}() of values that may be ints or floats (the result's "
+                                      "dtype would depend on them)")
         if len(vals) == 1:
             vals = [self.con(0), vals[0]]
         if len(vals) == 2:
             vals.append(self.con(1))
         with kept(*vals):
-            return self.inline(e, arange, vals)
+            return self.inline(e, arange_float if "float" in kinds else arange, vals)
 
 
 NUMPY_CALLS = {
@@ -213,4 +215,29 @@ def arange(start, stop, step):
     out = np.empty(n, dtype=np.int64)
     for i in range(n):
         out[i] = start + i * step
+    return out
+
+
+def arange_float(start, stop, step):
+    """numpy's float arange: the length from the quotient in doubles, the first element
+    ``start``, the second ``start + step``, the others ``first + i * (second - first)``
+    (numpy's DOUBLE_fill)."""
+    q = (stop - start) / step
+    if q != q:
+        raise ValueError("arange: cannot compute length")
+    if q >= 9.223372036854775807e18:
+        raise ValueError("Maximum allowed size exceeded")
+    n = math.ceil(q)
+    if n < 0:
+        n = 0
+    out = np.empty(n)
+    if n > 0:
+        first = float(start)
+        out[0] = first
+        if n > 1:
+            second = float(start + step)
+            out[1] = second
+            delta = second - first
+            for i in range(2, n):
+                out[i] = first + i * delta
     return out
