@@ -231,7 +231,7 @@ CATALOG = [
             if a in b:
                 return 1
             return 0
-        """, [int, ARR], 2, 7, "'in' on a", "'in' on a float64[] value"),
+        """, [int, float], 2, 7, "'in' on a", "'in' on a float value"),
     ("walrus", """
         def f(a):
             if (y := a) > 0:

@@ -136,7 +136,18 @@ def over_a_tuple(a, b, c):
         any(1 // int(v) for v in (b, 0.0, c))  # stops at a true item before the zero
 
 
+def membership(a, x, n):
+    return x in a, n in a, x not in a[1:], n in range(-3, 10, 3), n in range(9, -9, -2), 2 in a
+
+
+def membership_at_the_int64_edges(a, b, c, x):
+    return x in range(a, b, c)  # CPython's O(1) arithmetic, exact where b - a passes int64
+
+
 CASES = [
+    (membership, [F, float, int], st.tuples(FARR, FLOATS, st.integers(-10, 10))),
+    (membership_at_the_int64_edges, [int, int, int, int],
+     st.tuples(INTS, INTS, st.sampled_from([1, -1, 2, -3, 2 ** 63 - 1, -(2 ** 63), 2 ** 62]), INTS)),
     (over_a_tuple, [float, float, float], st.tuples(FLOATS, FLOATS, FLOATS).filter(
         lambda t: all(math.isfinite(x) for x in t))),
     (for_each, [F], st.tuples(FARR)),

@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..nodes import GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, Node, Not, Sub, kept
+from ..nodes import EQ, GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, Node, Not, Sub, kept
 from ..nodes.types import NONE
 from . import pylib
 from .core import _is_array, _kind, assigned_names
@@ -296,6 +296,38 @@ class Iteration:
         out.ctrl = t
         self.loops[-1].breaks.append(out)
         self.scope.ctrl = f
+
+    def contained(self, at: ast.AST, x: Node, container: Node) -> Node:
+        """``x in a`` for an array or a view (numpy's ``(a == x).any()`` on son's Python
+        scalars) or a range: a loop that stops at the first equal element."""
+        if not (self.is_array_value(container) or isinstance(container, Rng)):
+            raise self.unsupported(at, f"'in' on a {container.type.widen()} value (son tests "
+                                       "membership in tuples, ranges and 1-D arrays)")
+        if _kind(x) is None:
+            raise self.unsupported(at, "'in' of a value that is not a number")
+        if isinstance(container, Rng) and _kind(x) in ("int", "bool"):  # arithmetic, as CPython
+            with kept(x, container):
+                call = ast.copy_location(ast.Call(ast.copy_location(ast.Name("range", ast.Load()), at),
+                                                  [], []), at)
+                return self.inline(call, pylib.range_contains, [*container.elems, x])
+        with kept(x):
+            src = self.counted(at, self._value_source(at, container))
+        found, item = self.temp(), self.temp()
+        self.scope.set(found, self.con(False))
+
+        def body():
+            eq = self.compare(at, EQ, x, self.scope.get(item))  # no identity: numpy compares
+            with kept(eq):
+                self.scope.set(found, eq)
+            self.break_if(eq)
+
+        with kept(x):
+            self.counted_loop(at, at, src, lambda v: self.scope.set(item, v), body, [found, item])
+        r = self.scope.get(found)
+        with kept(r):
+            self.scope.remove(found)
+            self.scope.remove(item)
+        return r
 
     # -- reductions -------------------------------------------------------------------
     def reduce_iterable(self, e: ast.Call, name: str, v: Node | None = None) -> Node:

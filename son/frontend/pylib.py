@@ -261,6 +261,28 @@ def slice_of(n, start, has_start, stop, has_stop, step):
     return start, step, length
 
 
+def range_contains(start, stop, step, x):
+    """``x in range(start, stop, step)`` for an int ``x``: CPython's arithmetic test (O(1),
+    not a scan); the distance from ``start`` is a 64-bit unsigned value, kept exact."""
+    if step > 0:
+        if x < start or x >= stop:
+            return False
+        return _umod(x - start, step) == 0
+    if x > start or x <= stop:
+        return False
+    if step == _INT64_MIN:  # |step| is 2**63: the low 63 bits of the distance
+        return (start - x) & _INT64_MAX == 0
+    return _umod(start - x, -step) == 0
+
+
+def _umod(d, m):
+    """``d``'s 64 bits read unsigned, modulo ``m`` (0 < m < 2**63), without leaving int64."""
+    if d >= 0:
+        return d % m
+    r63 = _addmod(_INT64_MAX % m, 1 % m, m)  # 2**63 % m
+    return _addmod(d % m, _addmod(r63, r63, m), m)  # d + 2**64
+
+
 # -- pow(a, b, m): CPython's long_pow with a modulus, on son's int64 (products reduced
 # without leaving int64: doubling and adding, each step below the modulus)
 

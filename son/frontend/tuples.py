@@ -247,10 +247,11 @@ class Tuples:
             return r
 
     def contains(self, at, x: Node, p: Node, negate: bool) -> Node:
-        """``x in p`` for a tuple ``p``: any element equal to ``x``."""
+        """``x in p`` for a tuple ``p``: any element equal to ``x``; for an array, a range
+        or a view, ``Iteration.contained``."""
         if not isinstance(p, Pack):
-            raise self.unsupported(at, f"'in' on a {p.type.widen()} value (son tests membership "
-                                       "in tuples)")
+            r = self.contained(at, x, p)
+            return self.op(at, Not, r) if negate else r
         r = self.con(False)
         with kept(x, p):
             for y in p.elems:

@@ -273,8 +273,11 @@ class _Instrument(ast.NodeTransformer):
 
     def visit_Compare(self, node):
         """With ``track``, ``a < b`` (one operator of an order or equality) becomes
-        ``__rt.compare('Lt', a, b)``, which counts a tie between floats."""
+        ``__rt.compare('Lt', a, b)``, which counts a tie between floats.  The container of
+        ``in`` is iterated as son iterates arrays."""
         self.generic_visit(node)
+        node.comparators = [_hook("iterable", c) if isinstance(op, (ast.In, ast.NotIn)) else c
+                            for op, c in zip(node.ops, node.comparators)]
         if not self.track or len(node.ops) != 1 or type(node.ops[0]).__name__ not in _COMPARE:
             return node
         return _hook("compare", ast.Constant(type(node.ops[0]).__name__), node.left, node.comparators[0])
