@@ -17,7 +17,8 @@ class SonSyntaxError(SonError):
         self.lineno = lineno
         self.col = col
         self.construct = construct
-        super().__init__(f"{filename}:{lineno}:{col}: {message}")
+        where = f"{filename}:{lineno}:{col}: " if lineno else ""  # no source: no position
+        super().__init__(f"{where}{message}")
 
 
 class KernelCompileError(SonError):

@@ -9,6 +9,7 @@ Expected positions are counted by hand from the source text: ``lineno`` is
 
 from __future__ import annotations
 
+import math
 import textwrap
 
 import numpy as np
@@ -692,3 +693,19 @@ def test_numpy_integer_loops_son_does_not_compute_are_refused_where_called(fn, c
     e = info.value
     assert (e.filename, e.lineno, e.col) == (__file__, line, col), str(e)
     assert "float(" in str(e)
+
+
+def _unannotated(a):
+    return len(a)
+
+
+def test_an_array_operation_on_an_unannotated_parameter_says_what_to_write():
+    with pytest.raises(SonSyntaxError, match="annotate it as 'a: np.ndarray'"):
+        son.parse(_unannotated)
+    assert son.interpret(son.parse(_unannotated, argtypes=["float64[]"]), np.zeros(3)) == 3
+
+
+def test_a_function_without_python_source_names_itself_without_a_position():
+    with pytest.raises(SonSyntaxError) as e:
+        son.parse(math.sin)
+    assert str(e.value).startswith("math.sin is not a Python function") and "def f(x)" in str(e.value)

@@ -41,7 +41,7 @@ from ..nodes import (
 )
 from ..nodes.types import NONE, ArrayType
 from . import pylib
-from .core import _is_array, _kind
+from .core import _is_array, _kind, array_hint
 from .iteration import Counted
 from .scope import Aggregate, Opt, Pack, Rng, View
 
@@ -82,7 +82,7 @@ class Arrays:
                 idx = self.expr_any(e.slice)
         if not (_is_array(arr) or isinstance(arr, View)):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
-                                      "numpy arrays)", "subscript")
+                                      f"numpy arrays){array_hint(arr)}", "subscript")
         if isinstance(idx, Opt) or idx.type is NONE:
             # numpy reads a[None] as a new axis (a 2-D array): refused where the code may run.
             # The raw parse cannot tell unreachable code (after an inlined call, say), so
@@ -180,7 +180,7 @@ class Arrays:
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)
         if not (_is_array(a) or isinstance(a, View)):
-            raise self.error(e, f"len() of a {a.type.widen()} value", "len")
+            raise self.error(e, f"len() of a {a.type.widen()} value{array_hint(a)}", "len")
         return self.length(e, a)
 
     # -- slices -------------------------------------------------------------------------
@@ -189,7 +189,7 @@ class Arrays:
         sl = e.slice
         if not (_is_array(arr) or isinstance(arr, View)):
             raise self.error(sl, f"slice of a {arr.type.widen()} value (son slices 1-D numpy "
-                                 "arrays and tuples)", "slice")
+                                 f"arrays and tuples){array_hint(arr)}", "slice")
         with kept(arr):
             vals = [self.length(sl, arr).keep()]
             for j, b in enumerate((sl.lower, sl.upper, sl.step)):

@@ -39,7 +39,7 @@ from ..nodes import (
     implied_facts,
     kept,
 )
-from ..nodes.types import BOTTOM, MEM, NONE, TOP, XCTRL, ArrayType
+from ..nodes.types import BOTTOM, MEM, NONE, NUMBER, TOP, XCTRL, ArrayType
 from .scope import Aggregate, Conflict, Opt, Scope, flag
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
@@ -66,6 +66,15 @@ def _kind(x: Node) -> str | None:
     paths the graph's own types prove dead, as in the raw graph of `if False:`) may
     be anything: it passes as an unknown number."""
     return "number" if x.type is TOP else x.type.kind
+
+
+def array_hint(x: Node) -> str:
+    """What to write where an array is needed and ``x`` is an int-or-float value (an
+    unannotated parameter, most likely)."""
+    if x.type is not NUMBER:
+        return ""
+    return (" (an unannotated parameter is an int or a float to son: annotate it as "
+            "'a: np.ndarray', or give argtypes= or example args=)")
 
 
 def _is_array(x: Node) -> bool:

@@ -29,7 +29,7 @@ from typing import Callable
 from ..nodes import EQ, GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, Node, Not, Sub, kept
 from ..nodes.types import NONE
 from . import pylib
-from .core import _is_array, _kind, assigned_names
+from .core import _is_array, _kind, array_hint, assigned_names
 from .loops import _LoopContext
 from .scope import Opt, Pack, Rng, View, flag
 
@@ -197,7 +197,8 @@ class Iteration:
     def _not_iterable(self, it, v: Node | None = None):
         what = f"a {v.type.widen()} value" if v is not None else ast.unparse(it)
         raise self.unsupported(it, f"for loop over {what} (son iterates over ranges, tuples and 1-D "
-                                   "arrays, and enumerate, zip and reversed of them)")
+                                   "arrays, and enumerate, zip and reversed of them)"
+                                   + (array_hint(v) if v is not None else ""))
 
     # -- loops ------------------------------------------------------------------------
     def counted_loop(self, anchor: ast.AST, at: ast.AST, src: Counted, bind: Callable[[Node], None],

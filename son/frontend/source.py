@@ -65,7 +65,13 @@ def source_of(fn) -> FunctionSource:
     """The ``FunctionSource`` of a Python function (defined in a file or a notebook cell)."""
     code = getattr(fn, "__code__", None)
     if code is None:
-        raise SonSyntaxError(f"{fn!r} is not a Python function", "<unknown>", 0, 0, "call")
+        name = getattr(fn, "__qualname__", None) or repr(fn)
+        module = getattr(fn, "__module__", None)
+        if module and module != "builtins" and not name.startswith("<"):
+            name = f"{module}.{name}"
+        raise SonSyntaxError(f"{name} is not a Python function (son parses functions written with "
+                             f"'def'; call it from one: def f(x): return {name}(x))", "<unknown>", 0, 0,
+                             "call")
     cached = _CACHE.get(fn)
     if cached is not None and cached.pyfunc is fn:
         return cached
