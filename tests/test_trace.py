@@ -75,3 +75,19 @@ def test_guard_elimination_steps_are_named():
     decided = [s for s in t.steps if s.rule == "guard_decided"]
     assert decided and all(s.pass_name == "guards" and s.after == "False" for s in decided)
     assert son.interpret(t.graph(decided[-1].index), 7, 2) == 3
+
+
+def _swapped(a: int, b: int):
+    x = 3 + a
+    return x * b
+
+
+def test_a_rule_that_changes_a_node_in_place_shows_it_before_and_after():
+    # the commute rule swaps operands in place: the step used to show the swapped node twice
+    t = son.trace(_swapped)
+    commutes = [s for s in t.steps if s.rule == "commute"]
+    assert commutes and all(s.before != s.after for s in commutes)
+    first = commutes[0]  # %N +(3, %a) -> %N +(%a, 3)
+    operand = first.after.split("(")[1].split(",")[0]
+    assert first.before.endswith(f"(3, {operand})") and first.after.endswith(f"({operand}, 3)")
+    assert all(s.before != s.after for s in t.steps)

@@ -121,9 +121,12 @@ def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp
     def record(rule: str, old: Node, new: Node) -> None:
         if rule == "gvn" and type(old) is Constant:
             return  # hash-consing a literal is bookkeeping, not a rewrite
+        before, after = _describe(old), _describe(new)
+        if before == after and rule != "gvn":
+            return  # nothing visible changed
         if snapshots and holder and steps and steps[-1].pass_name == current[0]:
             steps[-1].graph = holder[0].copy()  # the state the previous step left
-        steps.append(Step(len(steps), current[0], rule, _describe(old), _describe(new)))
+        steps.append(Step(len(steps), current[0], rule, before, after))
 
     g = p.parse(fn, argtypes=argtypes, args=args, tracer=record)
     parsed = g.copy()

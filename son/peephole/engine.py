@@ -63,6 +63,7 @@ from typing import Callable, Iterable, Iterator
 
 from ..errors import SonError
 from ..nodes import Constant, Load, Loop, NewArray, Node, Phi, Proj, Refine, Region, Store
+from ..nodes.node import copy_slots
 from ..nodes.types import Type, narrowing_accepted, widen_range
 from .rules import DEFAULT_RULES
 from .ruleset import RuleSet
@@ -267,6 +268,7 @@ class Peephole:
         # a Region's rules may replace its Phis (``_drop_phis``): their users change too
         phi_users = ([u for p in n.phis() for u in p.outputs]
                      if rules and self._work is not None and isinstance(n, Region) else ())
+        before = list(n.inputs) if self.tracer is not None and rules else None
         for r in rules:
             first_new_id = self.graph._next_id
             x = r(n)
@@ -274,7 +276,10 @@ class Peephole:
                 if x is not n:
                     self._peep_fresh_inputs(x, first_new_id)
                 self._revisit(phi_users)
-                return self._hit(r.__name__, n, x, fired)
+                # a rule that changed ``n`` in place (an operand swap): the tracer hears the
+                # node as it was, a detached copy with the inputs it had
+                old = _detached(n, before) if x is n and before is not None else n
+                return self._hit(r.__name__, old, x, fired)
         return None
 
     def _value_number(self, n: Node) -> Node:
@@ -334,3 +339,13 @@ class Peephole:
                     self.peep(n)
         finally:
             self._work, self._queue, self._chains = outer
+
+
+def _detached(n: Node, inputs: list) -> Node:
+    """A copy of ``n`` with ``inputs``, in no def-use edge and no graph's tables: what a
+    tracer is shown of a node as it was before a rule changed it in place."""
+    copy = object.__new__(type(n))
+    copy_slots(n, copy)
+    copy.inputs = list(inputs)
+    copy.outputs = {}
+    return copy
