@@ -10,5 +10,10 @@ imports the rest of son.
 #: run the verifier after every stage (tests and the fuzz campaign turn it on)
 debug: bool = False
 
+#: how many recursive calls deep a function may go before RecursionError (the
+#: interpreter and the kernels; CPython's default limit counts every frame, the
+#: caller's too, so it raises a little earlier); read when a kernel is generated
+recursion_limit: int = 1000
+
 #: son's version: part of the kernel cache's key; setup.cfg reads it from here
 __version__ = "0.1.0"

@@ -138,12 +138,12 @@ CATALOG = [
             G = a
             return a
         """, None, 3, 4, "global", "global statement"),
-    ("direct_recursion", """
-        def f(a):
+    ("recursion_with_another_parameter_kind", """
+        def f(a: int):
             if a <= 0:
                 return 0
-            return f(a - 1) + 1
-        """, None, 4, 11, "recursion", "recursive call"),
+            return f(a / 2) + 1
+        """, None, 4, 11, "recursion", "passes float as 'a', which is int"),
     ("mutual_recursion_through_helpers", """
         def g(a):
             return h(a - 1)

@@ -30,8 +30,9 @@ from __future__ import annotations
 import keyword
 import re
 
+from .. import config
 from ..errors import SonError
-from ..nodes import Constant, Load, Loop, Node, Phi, Proj, Refine, Store, without_refinements
+from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, Refine, Store, without_refinements
 from ..nodes.types import MEM, Type
 from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
@@ -71,9 +72,19 @@ class _Codegen(Structurer, MixedValues):
         self.booltag: set[Node] = set()  # values that carry a run-time "is a bool" tag ``v<id>_b``
         self._check_types()
         self._bool_tags()
+        self._check_calls()
         self._structure_info()
 
     # ------------------------------------------------------------------ names and types
+    def _check_calls(self) -> None:
+        """A recursive ``Call`` is the kernel calling itself: its result must be what the
+        kernel returns as it is (one int, float or bool, no run-time tags)."""
+        self.calls = [n for n in self.block_of if type(n) is Call]
+        if self.calls and (self.mixed or self.bool_at or self.mixed_at):
+            raise SonError(f"{self.g.name}: a recursive function whose values may be an int or a float "
+                           "(or a bool or an int) at run time is not compiled yet (son.interpret runs it): "
+                           "give its parameters and results one type")
+
     def _params(self) -> None:
         taken = {"math", "np", self.name}
         self.param_names: list[str] = []
@@ -92,11 +103,11 @@ class _Codegen(Structurer, MixedValues):
         nodes = b.nodes
         pos = {n: k for k, n in enumerate(nodes)}
         end = len(nodes)
-        stores_before = []  # stores_before[k] = number of Stores among nodes[:k]
+        stores_before = []  # stores_before[k] = number of Stores (and calls) among nodes[:k]
         c = 0
         for n in nodes:
             stores_before.append(c)
-            c += type(n) is Store
+            c += type(n) is Store or type(n) is Call
         stores_before.append(c)
         eval_pos: dict[Node, int] = {}
         for k in range(end - 1, -1, -1):
@@ -201,7 +212,7 @@ class _Codegen(Structurer, MixedValues):
 
     # ------------------------------------------------------------------ the function
     def function(self, decorator: str) -> str:
-        EMIT_STATE.kinds, EMIT_STATE.helpers = self.kinds, set()
+        EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), f"_{self.name}_calls"
         for b in self.blocks:
             self._prepare_block(b)
         storing = self._loops_that_store()
@@ -229,8 +240,19 @@ class _Codegen(Structurer, MixedValues):
             lines.append(f"{_MIXED_MARK}{count} at {marks}")
         if decorator:
             lines.append(decorator)
-        lines.append(f"def {self.name}({', '.join(self.param_names)}):")
-        lines.extend(_render(body, 1))
+        params = ", ".join(self.param_names)
+        if self.calls:  # recursion: a function that counts its depth (CPython's RecursionError
+            # past the limit), which the kernel calls at depth 0
+            lines.append(f"def {EMIT_STATE.fname}({', '.join(self.param_names + ['_depth'])}):")
+            lines.append(f"    if _depth >= {config.recursion_limit}:")
+            lines.append("        raise RecursionError('maximum recursion depth exceeded')")
+            lines.extend(_render(body, 1))
+            lines.extend(["", ""] + ([decorator] if decorator else []))
+            lines.append(f"def {self.name}({params}):")
+            lines.append(f"    return {EMIT_STATE.fname}({', '.join(self.param_names + ['0'])})")
+        else:
+            lines.append(f"def {self.name}({params}):")
+            lines.extend(_render(body, 1))
         return "\n".join(lines) + "\n"
 
 

@@ -55,6 +55,8 @@ from ..nodes import (
     BitAnd,
     BitOr,
     BitXor,
+    Call,
+    CallMem,
     Constant,
     CProj,
     Div,
@@ -613,6 +615,8 @@ EMIT: dict[type, Emit] = {
     Min: Emit("expr", _minmax("min")),
     Max: Emit("expr", _minmax("max")),
     # memory
+    Call: Emit("alloc", lambda n, ops: f"{EMIT_STATE.fname}({', '.join(ops[1:] + ['_depth + 1'])})"),
+    CallMem: Emit("none"),
     Load: Emit("expr", _load),
     Store: Emit("stmt", _store),
     NewArray: Emit("alloc", _new_array),

@@ -14,10 +14,14 @@ Cost: O(N + E) to plan, then O(1) per executed node.  All walks are iterative.
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 
+from .. import config
 from ..errors import SonError
 from ..nodes import (
+    Call,
     CFGNode,
     Constant,
     CProj,
@@ -40,7 +44,9 @@ from ..nodes.control import flatten, rebuild
 from ..nodes.memory import TapeGrow
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType
 
-_EAGER = (Load, Store, NewArray, TapeGrow)
+_EAGER = (Load, Store, NewArray, TapeGrow, Call)
+#: Python frames one level of a recursive call takes in the interpreter (an upper bound)
+_FRAMES_PER_CALL = 4
 
 
 class _Plan:
@@ -90,7 +96,7 @@ def _effect_order(nodes: list[Node]) -> list[Node]:
             elif not x.is_cfg and type(x) not in (Phi, Proj, Constant) and type(x) not in _EAGER:
                 stack.extend(y for y in x.inputs[1:] if y is not None)
     for s in nodes:
-        if type(s) is Store:
+        if type(s) is Store or type(s) is Call:  # a call may write the arrays it is given
             for ld in nodes:
                 if type(ld) is Load and ld.inputs[1] is s.inputs[1]:
                     before[s].add(ld)
@@ -140,14 +146,35 @@ def _check_args(g: Graph, args) -> list:
 
 def interpret(g: Graph, *args):
     """Run graph ``g`` on ``args``; returns its value (a tuple where the Return has several)
-    or raises what it raises."""
+    or raises what it raises.  A recursive ``Call`` runs the graph again, RecursionError
+    past ``config.recursion_limit`` calls deep."""
     plan = _Plan(g)
+    if not any(type(n) is Call for n in g.nodes()):
+        return _run(g, plan, _check_args(g, args), 0)
+    need = _FRAMES_PER_CALL * (config.recursion_limit + 2) + 200
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(old, need + len(_frames())))
+    try:
+        return _run(g, plan, _check_args(g, args), 0)
+    finally:
+        sys.setrecursionlimit(old)
+
+
+def _frames() -> list:
+    out, f = [], sys._getframe()
+    while f is not None:
+        out.append(f)
+        f = f.f_back
+    return out
+
+
+def _run(g: Graph, plan: _Plan, args: list, depth: int):
     vals: dict[Node, object] = {}  # phis, parameters, memory effects: changed only by control
     memo: dict[Node, object] = {}  # pure values, valid until control enters a Region
     for u in g.start.outputs:
         if type(u) is Proj and u.index == 1:
             vals[u] = None  # the memory state is a token; arrays change in place
-    for i, a in enumerate(_check_args(g, args)):
+    for i, a in enumerate(args):
         p = g.param(i)
         if p is not None:
             vals[p] = a
@@ -176,6 +203,11 @@ def interpret(g: Graph, *args):
         raise SonError(f"{g.name}: the graph has no entry")
     while True:
         for e in plan.eager.get(c, ()):
+            if type(e) is Call:
+                if depth >= config.recursion_limit:
+                    raise RecursionError("maximum recursion depth exceeded")
+                vals[e] = _run(g, plan, [value(x) for x in e.inputs[2:]], depth + 1)
+                continue
             vals[e] = e.eval(*[value(x) for x in e.inputs[1:]])
         t = type(c)
         if t is Return:

@@ -54,6 +54,7 @@ from ..nodes import (
     BitAnd,
     BitOr,
     BitXor,
+    CallMem,
     Load,
     Max,
     Min,
@@ -201,7 +202,7 @@ class MixedValues:
                 raise SonError(f"{self.g.name}: parameter {n.name!r} has no single type ({n.type}); give it "
                                "one (son.jit takes it from the call's arguments; son.parse(argtypes=...))")
         for n in self.block_of:
-            if n.is_cfg or type(n) is Store or (type(n) is Proj and n.index < 2):
+            if n.is_cfg or type(n) is Store or type(n) is CallMem or (type(n) is Proj and n.index < 2):
                 continue
             t = n.type
             if t is MEM or isinstance(t, ArrayType) or t is NONE or _kind(n) in ("int", "float", "bool"):

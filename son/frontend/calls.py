@@ -274,9 +274,29 @@ class Calls:
         theirs; the value it returns (a tuple for ``return a, b``).  ``fn`` is a Python
         function or a ``functions.Local``."""
         if fn in self.stack:
-            raise self.error(e, f"recursive call to {fn.__name__}() (son inlines calls; recursion "
-                                "is not supported)", "recursion")
+            return self.recursive_call(e, fn, vals)
         src = fn.src if isinstance(fn, Local) else source_of(fn)
+        bound = self.bind_arguments(e, fn, src, vals)
+        callee = Scope(self.g, self.scope.ctrl, self.scope.mem)
+        for name, v in env:
+            callee.set(name, v)
+        with kept(*[v for _, v in bound]):
+            for p, v in bound:
+                callee.set(p, v)
+        sub = type(self)(self.g, self.peephole, src, callee, self.stack, self.pinned,
+                             self.learned, self.deps, self.path + (ast.unparse(e.func),))
+        out = sub.parse_body()
+        value = sub.return_value(out)
+        self.scope.ctrl = out.ctrl
+        self.scope.mem = out.mem
+        with kept(value):
+            out.drop()
+        return value
+
+    def bind_arguments(self, e: ast.Call, fn, src, vals: list[Node] | None) -> list[tuple[str, Node]]:
+        """Each parameter of ``fn`` and its value in the call ``e``: the positional
+        arguments (``vals`` when the caller has evaluated them), the keywords, the
+        defaults; CPython's errors for a wrong count or name, located at the call."""
         params = [a.arg for a in src.tree.args.args]
         a = src.tree.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
@@ -296,25 +316,16 @@ class Calls:
                                     f"{k.arg!r}", "call")
             bound[k.arg] = v
         defaults = dict(zip(params[len(params) - len(src.defaults):], src.defaults))
-        callee = Scope(self.g, self.scope.ctrl, self.scope.mem)
-        for name, v in env:
-            callee.set(name, v)
-        for p in params:
-            if p in bound:
-                callee.set(p, bound[p])
-            elif p in defaults:
-                callee.set(p, self.constant_value(defaults[p], p, e))
-            else:
-                raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
-        sub = type(self)(self.g, self.peephole, src, callee, self.stack, self.pinned,
-                             self.learned, self.deps, self.path + (ast.unparse(e.func),))
-        out = sub.parse_body()
-        value = sub.return_value(out)
-        self.scope.ctrl = out.ctrl
-        self.scope.mem = out.mem
-        with kept(value):
-            out.drop()
-        return value
+        out = []
+        with kept(*bound.values()):
+            for p in params:
+                if p in bound:
+                    out.append((p, bound[p]))
+                elif p in defaults:
+                    out.append((p, self.constant_value(defaults[p], p, e)))
+                else:
+                    raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
+        return out
 
     def starred_call(self, e: ast.Call) -> Node:
         """``f(a, *p)``: the arguments evaluated left to right, a tuple's elements spliced

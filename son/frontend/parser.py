@@ -35,10 +35,10 @@ from __future__ import annotations
 import ast
 
 from .._util import deep_syntax_trees, gc_paused
-from ..errors import SonError
-from ..nodes import CProj, Graph, Node, Proj
+from ..errors import SonError, SonSyntaxError
+from ..nodes import CProj, Graph, Node, Proj, Return
 from ..nodes.control import COMPLEX, LEAF
-from ..nodes.types import FLOAT, Type
+from ..nodes.types import FLOAT, INT, NONE, TOP, Type
 from ..peephole import Peephole
 from .arrayfns import ArrayFunctions
 from .arrays import Arrays
@@ -51,6 +51,7 @@ from .functions import Functions
 from .iteration import Iteration
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
+from .recursion import RESULT, USED, Recursion
 from .scope import Cplx, Pack, Scope
 from .signature import param_types
 from .source import FunctionSource
@@ -61,7 +62,7 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(Statements, Loops, Iteration, Expressions, Names, Arrays, ArrayFunctions, Tuples,
-                     Complexes, Functions, Calls, Builtins, ParserCore):
+                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
@@ -121,6 +122,35 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
             ann[x.arg] = eval(ast.unparse(x.annotation), src.globals)  # noqa: S307
     specs = param_types(names, ann, argtypes, args, where)
     flat, forms = _flat_params(names, specs)
+    # A recursive call's result is typed by an assumption, checked once the function is
+    # parsed: the first parse types it TOP (no value yet), so the returns that are not
+    # calls give the kind to assume next (a bool for is_even, a float for a power); a
+    # parse whose returns do not fit its assumption starts again under their meet.
+    learned: dict = {RESULT: TOP}
+    for attempt in range(5):
+        try:
+            g = _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
+        except SonSyntaxError:
+            if attempt or not learned.get(USED):
+                raise
+            learned.clear()  # the probe could not be parsed with a call of no value
+            learned[RESULT] = INT
+            continue
+        if not learned.get(USED):
+            return g
+        actual = _result_type(g, src)
+        assumed = learned[RESULT]
+        if assumed is not TOP and (actual is None or actual.meet(assumed) == assumed):
+            return g
+        learned.clear()
+        if assumed is TOP:
+            learned[RESULT] = INT if actual is None or actual is TOP else actual.widen()
+        else:
+            learned[RESULT] = assumed.meet(actual).widen()
+    raise SonError(f"{where}: the result type of {src.name}() does not settle")
+
+
+def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned) -> Graph:
     g = Graph(src.name, flat)
     if any(f != LEAF for f in forms):
         g.arg_forms = forms
@@ -132,7 +162,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     projs = iter([peep.peep(Proj(g, g.start, 2 + i, name)) for i, (name, _t) in enumerate(g.params)])
     for name, form in zip(names, forms):
         scope.set(name, _bound(g, form, projs))
-    parser = FunctionParser(g, peep, src, scope, deps=deps)
+    parser = FunctionParser(g, peep, src, scope, deps=deps, learned=learned)
     out = parser.parse_body()
     parser.exit_returns(out)
     out.drop()
@@ -141,6 +171,26 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     peep.peep(g.stop)
     g.dce()
     return g
+
+
+def _result_type(g: Graph, src) -> Type | None:
+    """The type of what a recursive function's Returns give (None if it never returns);
+    a ``SonSyntaxError`` for a result a ``Call`` cannot give: a tuple, a complex number,
+    a range, a value that may be None."""
+    rets = [r for r in g.stop.inputs if type(r) is Return]
+    if any(r.form is not None or len(r.inputs) != 3 for r in rets):
+        raise SonSyntaxError(f"{src.name}() calls itself and returns a tuple, a complex number or a "
+                             "range (son's recursive calls give single values)", src.filename,
+                             src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
+    t = None
+    for r in rets:
+        v = r.inputs[2].type
+        if v is NONE or v.kind is None and v is not TOP:
+            raise SonSyntaxError(f"{src.name}() calls itself and returns None or a value son cannot "
+                                 "pass back from a call", src.filename, src.tree.lineno + src.line0,
+                                 src.tree.col_offset, "recursion")
+        t = v if t is None else t.meet(v)
+    return t
 
 
 def _flat_params(names: list[str], specs: list) -> tuple[list, list]:

@@ -43,6 +43,7 @@ from ..nodes import (
     Add,
     ArrayLen,
     ArrayType,
+    Call,
     Constant,
     CProj,
     Graph,
@@ -136,10 +137,19 @@ class _UnionFind:
             self.parent[ra] = rb
 
 
+def refuse_calls(graph: Graph) -> None:
+    """Recursive calls are not differentiated yet: a clear refusal, never a wrong
+    derivative (the Call would need a forward and an adjoint function of its own)."""
+    if any(type(n) is Call for n in graph.nodes()):
+        raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself (son "
+                       "compiles recursion but does not differentiate through it yet)")
+
+
 def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:
     """The forward-mode derivative of ``graph`` with respect to the parameters
     ``argnums``: parameters ``(*primal, *tangents)``, returns ``(*values, *tangents)``
     (``(value, tangent)`` for a one-value graph).  ``graph`` is not changed."""
+    refuse_calls(graph)
     argnums = _norm_argnums(graph, argnums)
     tparams = tangent_params(graph, argnums)
     g = graph.copy()

@@ -87,6 +87,7 @@ from ..peephole import Peephole
 from .accumulate import Accumulation
 from .activity import Activity
 from .backward_sweep import BackwardSweep
+from .forward import refuse_calls
 from .forward_sweep import ForwardSweep, clone_node
 from .recording import Recording
 from .ssa import Builder
@@ -100,6 +101,7 @@ def grad_graph(graph: Graph, argnums: tuple[int, ...] = (0,), with_value: bool =
     as a new graph (``graph`` is untouched); see the module docstring.  The primal is
     differentiated without its branch refinements (``without_refinements``): the
     transform recognizes induction variables and counted loops by their shape."""
+    refuse_calls(graph)
     return _Reverse(without_refinements(graph), tuple(argnums), with_value).run()
 
 

@@ -50,7 +50,7 @@ from .mathfn import (
     Max,
     Min,
 )
-from .memory import ArrayLen, Load, NewArray, OutOfBounds, Store
+from .memory import ArrayLen, Call, CallMem, Load, NewArray, OutOfBounds, Store
 from .node import Node, kept
 from .printer import format_graph, ir
 from .refine import Refine, implied_facts, unrefined, without_refinements

@@ -6,6 +6,9 @@
   NewArray(ctrl, length)                 a fresh array (np.zeros/ones/empty)
   ArrayLen(array)                        pure
   OutOfBounds(index, length)             pure bool: not -length <= index < length
+  Call(ctrl, mem, args...)               the result of a recursive call of the
+                                         graph's own function
+  CallMem(call)                          the memory state after that call
 
 Bounds are checked by an explicit guard ``If(OutOfBounds) -> Raise IndexError``
 in front of every access, so Load and Store themselves never fault; they keep
@@ -188,3 +191,57 @@ class TapeGrow(Node):
         grown = np.empty(max(2 * len(array) + 16, count + 1), dtype=array.dtype)
         grown[:len(array)] = array
         return grown
+
+
+class Call(Node):
+    """A call of the function whose graph this is (recursion, direct or through inlined
+    helpers): ``Call(ctrl, mem, args...)``, the arguments in the graph's parameter order.
+    Its value is the callee's result, typed ``result`` (what the frontend assumed and
+    then checked against the function's returns, son/frontend/parser.py).  Like a Store
+    it hangs from its control and is never moved, merged or removed while its memory
+    state is used: it runs exactly once where the source calls, may write the arrays it
+    is given, and may raise (RecursionError past ``config.recursion_limit`` calls deep);
+    ``CallMem`` is the memory after it.  The interpreter runs the graph again, a kernel
+    calls itself."""
+
+    __slots__ = ("result",)
+    is_gvn = False
+
+    def __init__(self, graph, ctrl, mem, *args, result: Type):
+        self.result = result
+        super().__init__(graph, ctrl, mem, *args)
+
+    def payload(self):
+        return (self.result,)
+
+    @property
+    def label(self) -> str:
+        return f"call {self.graph.name}"
+
+    @property
+    def args(self) -> list[Node]:
+        return self.inputs[2:]
+
+    def compute(self) -> Type:
+        if any(x is not None and x.type is TOP for x in self.inputs[2:]):
+            return TOP  # an argument only on a path the types prove dead
+        return self.result
+
+
+class CallMem(Node):
+    """The memory state after ``Call`` (pure: the arrays changed in place)."""
+
+    __slots__ = ()
+
+    def __init__(self, graph, call):
+        super().__init__(graph, None, call)
+
+    @property
+    def label(self) -> str:
+        return "call mem"
+
+    def compute(self) -> Type:
+        return MEM
+
+    def eval(self, call):
+        return None

@@ -47,6 +47,8 @@ from typing import Iterable
 
 from ..errors import SonError
 from ..nodes import (
+    Call,
+    CallMem,
     Constant,
     CProj,
     Graph,
@@ -81,7 +83,7 @@ from ..schedule import build_blocks, pin_nodes, schedule_early
 #: data nodes never replaced by a constant (the peephole engine's folding rule):
 #: parameters and memory nodes have an identity or an effect beyond their value, and a
 #: refinement merges back into the value it refines (``phi_same``)
-_NOT_FOLDED = (Constant, Proj, Load, Store, NewArray, Refine)
+_NOT_FOLDED = (Constant, Proj, Load, Store, NewArray, Refine, Call, CallMem)
 
 
 def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
@@ -292,8 +294,11 @@ def _memory_at(graph: Graph, c: Node, memo: dict[Node, Node]) -> Node:
 
 def _memory_defined_at(c: Node) -> Node | None:
     stores = [u for u in c.outputs if type(u) is Store and u.inputs[0] is c]
+    stores += [m for u in c.outputs if type(u) is Call and u.inputs[0] is c  # the state after a call
+               for m in u.outputs if type(m) is CallMem]
     if stores:
-        overwritten = {s.inputs[1] for s in stores}
+        overwritten = {s.inputs[1] for s in stores if type(s) is Store}
+        overwritten |= {m.inputs[1].inputs[1] for m in stores if type(m) is CallMem}
         for s in stores:
             if s not in overwritten:
                 return s

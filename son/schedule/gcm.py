@@ -42,6 +42,7 @@ from .. import config
 from .._util import gc_paused
 from ..errors import SonError
 from ..nodes import (
+    Call,
     Div,
     FloorDiv,
     Graph,
@@ -184,13 +185,17 @@ class _Span:
         return dominator_lca(self.lo, self.hi)
 
 
+#: what may overwrite the memory state it takes (a Call may write the arrays it is given)
+_OVERWRITES = (Store, Phi, Call)
+
+
 def _add_anti_dependences(ld: Node, early: Block, span: _Span, live: set[Node],
                           block_of: dict[Node, Block]) -> None:
     """A floating Load must stay above the Stores (and memory Phi edges) that overwrite the
     memory it reads: their blocks below its early block join its uses."""
     mem = ld.inputs[1]
     for u in mem.outputs:
-        if u is ld or u not in live or u not in block_of or not (type(u) is Store or type(u) is Phi):
+        if u is ld or u not in live or u not in block_of or type(u) not in _OVERWRITES:
             continue
         sub = _Span()
         sub.add_use(mem, u, block_of)
@@ -266,7 +271,7 @@ def _order_block(b: Block, block_of: dict[Node, Block]) -> None:
             if x is not None and x in here:
                 indeg[n] += 1
                 after.setdefault(x, []).append(n)
-        if type(n) is Store:  # anti-dependences: Loads of the memory this Store overwrites
+        if type(n) is Store or type(n) is Call:  # anti-dependences: Loads of the memory it overwrites
             for ld in n.inputs[1].outputs:
                 if type(ld) is Load and ld in here and ld.inputs[1] is n.inputs[1]:
                     indeg[n] += 1

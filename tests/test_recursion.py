@@ -1,0 +1,169 @@
+"""Recursion (son/frontend/recursion.py, ``Call`` in son/nodes/memory.py): a function that
+calls itself, directly or through helpers inlined into it, compiles to a graph with
+``Call`` nodes; the interpreter runs the graph again, a kernel calls itself, both raise
+RecursionError past ``son.config.recursion_limit`` calls deep.  CPython is the oracle in
+every stage (hypothesis inputs); the result kind is assumed and checked (a float
+function is parsed again); what is not supported is refused with a located error, and
+gradients refuse recursive graphs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import check_every_stage, run_both
+from hypothesis import strategies as st
+
+import son
+from son.errors import SonError, SonSyntaxError
+from son.nodes import ir
+
+
+def fib(n: int):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+
+def factorial(n: int):
+    return 1 if n <= 1 else n * factorial(n - 1)
+
+
+def gcd(a: int, b: int):
+    if b == 0:
+        return abs(a)
+    return gcd(b, a % b)
+
+
+def ackermann(m: int, n: int):
+    if m == 0:
+        return n + 1
+    if n == 0:
+        return ackermann(m - 1, 1)
+    return ackermann(m - 1, ackermann(m, n - 1))
+
+
+def _odd(n):  # a helper inlined into is_even: its call of is_even is recursion of is_even
+    return False if n == 0 else is_even(n - 1)
+
+
+def is_even(n: int):
+    return True if n == 0 else _odd(n - 1)
+
+
+def power(x: float, n: int):  # a float result: the int assumption is parsed again
+    if n == 0:
+        return 1.0
+    h = power(x, n // 2)
+    return h * h * (x if n % 2 else 1.0)
+
+
+def array_sum(a, i: int):
+    if i >= len(a):
+        return 0.0
+    return a[i] + array_sum(a, i + 1)
+
+
+def binary_search(a, x: float, lo: int, hi: int):
+    if lo >= hi:
+        return -1
+    mid = (lo + hi) // 2
+    if a[mid] == x:
+        return mid
+    if a[mid] < x:
+        return binary_search(a, x, mid + 1, hi)
+    return binary_search(a, x, lo, mid)
+
+
+def quicksort(a, lo: int, hi: int):
+    """In place: the calls write the array they are given (a Call is a memory effect)."""
+    if lo >= hi:
+        return 0
+    p = a[(lo + hi) // 2]
+    i, j = lo, hi
+    while i <= j:
+        while a[i] < p:
+            i += 1
+        while a[j] > p:
+            j -= 1
+        if i <= j:
+            a[i], a[j] = a[j], a[i]
+            i += 1
+            j -= 1
+    quicksort(a, lo, j)
+    quicksort(a, i, hi)
+    return 0
+
+
+def depth(n: int):
+    if n == 0:
+        return 0
+    return depth(n - 1) + 1
+
+
+FARR = st.lists(st.floats(-50, 50), max_size=12).map(lambda xs: np.array(xs, dtype=np.float64))
+CASES = [
+    (fib, [int], st.tuples(st.integers(-2, 16))),
+    (factorial, [int], st.tuples(st.integers(-3, 20))),
+    (gcd, [int, int], st.tuples(st.integers(-10 ** 6, 10 ** 6), st.integers(-10 ** 6, 10 ** 6))),
+    (ackermann, [int, int], st.tuples(st.integers(0, 2), st.integers(0, 3))),
+    (is_even, [int], st.tuples(st.integers(0, 40))),
+    (power, [float, int], st.tuples(st.floats(-3, 3), st.integers(0, 20))),
+    (array_sum, ["float64[]", int], st.tuples(FARR, st.integers(-2, 3))),
+    (binary_search, ["float64[]", float, int, int],
+     st.tuples(FARR.map(np.sort), st.floats(-50, 50), st.just(0), st.integers(0, 12))),
+    (quicksort, ["float64[]", int, int], FARR.map(lambda a: (a, 0, len(a) - 1))),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
+def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
+    check_every_stage(fn, argtypes, strategy, max_examples=40)
+
+
+def test_the_graph_holds_calls_and_a_float_result_is_parsed_again():
+    g = son.parse(power)
+    calls = [n for n in g.nodes() if type(n).__name__ == "Call"]
+    assert calls and all(str(c.type) == "float" for c in calls)
+    assert "call power" in ir(g)
+
+
+def test_runaway_recursion_raises_recursion_error_in_every_stage():
+    deep = 10 * son.config.recursion_limit
+    g, k = son.parse(depth), son.jit(depth)
+    for n in (300, deep):
+        want, got = run_both(depth, (n,), graph=g)
+        assert want == got and (want[0] == "ok") == (n == 300)
+        assert (k(n) == n) if n == 300 else pytest.raises(RecursionError, k, n)
+
+
+def _helper_recursing(n):
+    return 0 if n <= 0 else _helper_recursing(n - 1)
+
+
+def calls_a_recursive_helper(n: int):
+    return _helper_recursing(n) + 1
+
+
+@pytest.mark.parametrize("fn, message", [
+    (calls_a_recursive_helper, "a helper inlined into calls_a_recursive_helper"),
+])
+def test_refusals_are_located(fn, message):
+    with pytest.raises(SonSyntaxError, match=message):
+        son.parse(fn)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("def f(t: tuple[int, int]):\n    return 0 if t[0] <= 0 else f((t[0] - 1, t[1]))\n", "tuples"),
+    ("def f(n: int):\n    if n <= 0:\n        return None\n    return f(n - 1)\n", "returns None"),
+    ("def f(n: int):\n    return 0 if n <= 0 else f(n - 0.5)\n", "passes float as 'n'"),
+])
+def test_refusals_of_what_a_call_cannot_pass(text, message):
+    with pytest.raises(SonSyntaxError, match=message):
+        son.parse_source(text)
+
+
+def test_gradients_refuse_recursion():
+    with pytest.raises(SonError, match="calls itself"):
+        son.grad(power)(1.5, 3)
+    with pytest.raises(SonError, match="calls itself"):
+        son.jvp(power)((1.5, 3), (1.0, 0))
