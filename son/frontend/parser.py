@@ -16,7 +16,8 @@ Runtime faults become explicit control: ``a / b`` is preceded by
 guard, every ``math`` call by a domain/range guard.  The guards are ordinary
 nodes: a guard whose condition folds to False disappears.
 
-Calls to plain Python functions are inlined; every construct outside the
+Calls to plain Python functions are inlined (a call of the compiled function
+itself is a ``Call`` node: recursion.py); every construct outside the
 subset raises ``SonSyntaxError`` with file, line, column and its name.
 The parser recurses over the syntax tree, whose depth CPython itself bounds
 (at most 100 nested blocks); graph walks are iterative.  O(size of source)
