@@ -125,10 +125,15 @@ class _Gen(LoopPrograms, GradPrograms):
         self.mixed = rng.random() < 0.1
         #: main's int and float parameters unannotated (drawn by ``main``)
         self.untyped = False
+        #: (main's scope, the decreasing int parameter, the parameters) while ``f`` may call
+        #: itself (``LoopPrograms.recursion``)
+        self.recursive = None
 
     # ------------------------------------------------------------------ expressions
     def expr(self, fn: _Func, kind: str, depth: int) -> str:
         r = self.rng
+        if self.recursive and self.recursive[0] is fn and kind == fn.ret and r.random() < 0.1:
+            return self.recursive_call(fn, depth)
         if depth <= 0 or r.random() < 0.25:
             return self.leaf(fn, kind)
         return getattr(self, f"expr_{kind}")(fn, depth - 1)
@@ -705,9 +710,11 @@ class _Gen(LoopPrograms, GradPrograms):
                 fill = "0.5" if dt == "float64" else "3"
                 body += ["for j0 in range(len(m0)):", f"    m0[j0] = {fill}"]
             fn.arrays.append(("m0", dt))
+        body += self.recursion(fn, params)
         self.budget = r.randint(3, 14)
         body += self.block(fn, 3, self.budget)
         body.append(f"return {self.returned(fn, 2)}")
+        self.recursive = None
         sig = ", ".join(n if self.untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
         return [f"def f({sig}):"] + _indent(body), params
 

@@ -8,6 +8,11 @@ of generator expressions (filters, two ``for`` clauses, ``key=``, ``default=``,
 construction (an array's length cannot change), every other loop counts ``fuel``.
 Kinds stay exact: a float sum starts at ``0.0`` (``sum`` of an empty float array is
 the int 0), and float sums are left out where CPython sums them compensated (3.12).
+
+Recursion: some programs' ``f`` calls itself in expressions of its result's kind, with
+an int parameter ``n`` one or two smaller and the other parameters as they are; its
+first statement returns at once unless ``1 <= n <= 4`` and ``n`` is never assigned, so
+a call chain is at most four deep (far from any recursion limit).
 """
 
 from __future__ import annotations
@@ -209,3 +214,30 @@ class LoopPrograms:
         for v, k in bound:
             fn.vars[k].remove(v)
         return f"({elt} {' '.join(clauses)})"
+
+    # ------------------------------------------------------------------ recursion
+    def recursion(self, fn: Func, params: list[tuple[str, str]]) -> list[str]:
+        """Maybe make ``f`` recursive (see the module docstring): its first lines."""
+        r = self.rng
+        ints = [n for n, k in params if k == "int"]
+        if not ints or fn.ret not in ("int", "float", "bool") or self.mixed or self.untyped \
+                or r.random() > 0.12:
+            return []
+        n = r.choice(ints)
+        if n in fn.mutable:
+            fn.mutable.remove(n)
+        self.recursive = (fn, n, params)
+        return [f"if {n} < 1 or {n} > 4:", f"    return {self.literal(fn.ret)}"]
+
+    def recursive_call(self, fn: Func, depth: int) -> str:
+        """``f(...)`` with the decreasing parameter one or two smaller."""
+        _, n, params = self.recursive
+        args = []
+        for p, k in params:
+            if p == n:
+                args.append(f"{n} - {self.rng.choice([1, 1, 2])}")
+            elif k == "float" and self.rng.random() < 0.3:
+                args.append(f"({p} * 0.5)")
+            else:
+                args.append(p)
+        return f"f({', '.join(args)})"

@@ -62,7 +62,8 @@ STAGES = ("python", *PIPELINES, "kernel")
 #: ``son.compile`` refusals that are documented limits, not bugs (son/exec/mixed.py
 #: ``_check_types``, emit.py ``_is_float``)
 REFUSALS = ("on different paths", "unknown at compile time", "has no single type",
-            "is not a single int, float, bool or array type", "cannot hold an optional value")
+            "is not a single int, float, bool or array type", "cannot hold an optional value",
+            "a recursive function whose values may be an int or a float")
 
 
 # ====================================================================== deviations
