@@ -149,24 +149,18 @@ def copy_bool(a):
 
 
 def argmax(a):
-    if len(a) == 0:
-        raise ValueError("attempt to get argmax of an empty sequence")
-    at = 0
-    best = a[0]
-    if best != best:
-        return 0
-    for i in range(1, len(a)):
-        x = a[i]
-        if x != x:
-            return i  # the first NaN
-        if x > best:
-            best = x
-            at = i
-    return at
+    return _arg_extreme(a, True)
 
 
 def argmin(a):
+    return _arg_extreme(a, False)
+
+
+def _arg_extreme(a, largest):
+    """The index of the first largest (smallest) element, or of the first NaN."""
     if len(a) == 0:
+        if largest:
+            raise ValueError("attempt to get argmax of an empty sequence")
         raise ValueError("attempt to get argmin of an empty sequence")
     at = 0
     best = a[0]
@@ -175,8 +169,8 @@ def argmin(a):
     for i in range(1, len(a)):
         x = a[i]
         if x != x:
-            return i
-        if x < best:
+            return i  # the first NaN
+        if (x > best) if largest else (x < best):
             best = x
             at = i
     return at

@@ -238,22 +238,8 @@ def slice_of(n, start, has_start, stop, has_stop, step):
     if step < -_INT64_MAX:
         step = -_INT64_MAX  # PySlice_Unpack: -step must not overflow
     lower, upper = (-1, n - 1) if step < 0 else (0, n)
-    if not has_start:
-        start = upper if step < 0 else lower
-    elif start < 0:
-        start += n
-        if start < lower:
-            start = lower
-    elif start > upper:
-        start = upper
-    if not has_stop:
-        stop = lower if step < 0 else upper
-    elif stop < 0:
-        stop += n
-        if stop < lower:
-            stop = lower
-    elif stop > upper:
-        stop = upper
+    start = _slice_index(n, start, lower, upper) if has_start else upper if step < 0 else lower
+    stop = _slice_index(n, stop, lower, upper) if has_stop else lower if step < 0 else upper
     if step < 0:
         length = (start - stop - 1) // -step + 1 if stop < start else 0
     else:
@@ -281,6 +267,14 @@ def _umod(d, m):
         return d % m
     r63 = _addmod(_INT64_MAX % m, 1 % m, m)  # 2**63 % m
     return _addmod(d % m, _addmod(r63, r63, m), m)  # d + 2**64
+
+
+def _slice_index(n, i, lower, upper):
+    """A present slice bound: a negative one counted from the end, then clipped."""
+    if i < 0:
+        i += n
+        return lower if i < lower else i
+    return upper if i > upper else i
 
 
 # -- pow(a, b, m): CPython's long_pow with a modulus, on son's int64 (products reduced
