@@ -155,7 +155,7 @@ class LoopPrograms:
             return f"{name}({r.choice([a, self.generator(fn, 'bool', depth)])})"
         if kind == "int" and r.random() < 0.25:  # numpy's exact int results
             forms = [f"np.argmax({a})", f"{a}.argmin()", f"len(np.copy({a}))"]
-            if not self.mixed:  # an int local may hold a float: np.arange's dtype would vary
+            if not (self.mixed or self.untyped):  # an int may be a float: arange's dtype would vary
                 forms.append(f"np.arange({self.expr(fn, 'int', 1)} % 6)[-1]")
             if k == "int":
                 forms += [f"np.sum({a})", f"{a}.sum()"]

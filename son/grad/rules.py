@@ -75,6 +75,8 @@ from ..nodes import (
     BitAnd,
     BitOr,
     BitXor,
+    Call,
+    CallMem,
     Constant,
     CProj,
     Div,
@@ -139,8 +141,9 @@ DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitO
                                        ToInt, ToBool, IsFloat, IsNan, IsInf, IsFinite, MathError, OutOfBounds,
                                        Never, Refine})
 
-#: float-valued classes without a rule: differentiating through one is a SonError
-NOT_DIFFERENTIABLE: frozenset[type] = frozenset()
+#: float-valued classes without a rule: differentiating through one is a SonError (the
+#: transforms refuse a recursive graph up front: son.grad.forward.refuse_calls)
+NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem})
 
 M = MATH_NODES
 
