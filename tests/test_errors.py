@@ -709,3 +709,14 @@ def test_a_function_without_python_source_names_itself_without_a_position():
     with pytest.raises(SonSyntaxError) as e:
         son.parse(math.sin)
     assert str(e.value).startswith("math.sin is not a Python function") and "def f(x)" in str(e.value)
+
+
+@pytest.mark.parametrize("text, instead", [
+    ("def f(n):\n    xs = [0.0] * n\n    return xs[0]\n", "numpy array"),
+    ("def f(n):\n    return [i for i in range(n)]\n", "generator expression"),
+    ("def f(n):\n    try:\n        return 1 // n\n    except ZeroDivisionError:\n        return 0\n",
+     "test before"),
+])
+def test_an_unsupported_construct_says_what_to_write_instead(text, instead):
+    with pytest.raises(SonSyntaxError, match=instead):
+        son.parse_source(text)

@@ -61,6 +61,26 @@ _CONSTRUCTS = {
 }
 
 
+#: what to write instead of an unsupported construct, where son has an alternative
+_INSTEAD = {
+    "List": "use a numpy array (np.zeros(n), np.empty(n)) or a tuple",
+    "ListComp": "fill a numpy array in a loop, or reduce a generator expression with sum, min, "
+                "max, any, all or math.prod",
+    "GeneratorExp": "pass it straight to sum, min, max, any, all or math.prod",
+    "SetComp": "test membership with 'in' on a tuple, an array or a range",
+    "Set": "test membership with 'in' on a tuple, an array or a range",
+    "Dict": "use arrays indexed by int keys",
+    "DictComp": "use arrays indexed by int keys",
+    "Try": "test before the operation: son raises CPython's exceptions where CPython does",
+    "With": "open files and contexts outside the compiled function",
+    "JoinedStr": "son computes numbers: return them and format them outside",
+    "Global": "pass the value as a parameter and return the new one",
+    "Nonlocal": "pass the value as a parameter and return the new one",
+    "ClassDef": "use functions, tuples and arrays",
+    "Yield": "fill an array, or return a tuple",
+}
+
+
 def _kind(x: Node) -> str | None:
     """The scalar kind the frontend checks operands against.  TOP (a value only on
     paths the graph's own types prove dead, as in the raw graph of `if False:`) may
@@ -141,7 +161,8 @@ class ParserCore:
 
     def unsupported(self, at: ast.AST, what: str | None = None) -> SonSyntaxError:
         name = what or _CONSTRUCTS.get(type(at).__name__, type(at).__name__)
-        return self.error(at, f"unsupported construct: {name}", name)
+        instead = _INSTEAD.get(type(at).__name__) if what is None else None
+        return self.error(at, f"unsupported construct: {name}" + (f" ({instead})" if instead else ""), name)
 
     def peep(self, n: Node) -> Node:
         return self.peephole.peep(n)
