@@ -19,7 +19,7 @@ import ast
 from ..nodes import Call, CallMem, Node, kept
 from ..nodes.types import INT, NUMBER, TOP, ArrayType
 from .functions import Local
-from .scope import Aggregate
+from .scope import Aggregate, describe, shape
 from .source import source_of
 
 #: the key of ``FunctionParser.learned`` under which the parse keeps what it assumed of
@@ -44,8 +44,7 @@ class Recursion:
         args = []
         for (p, v), (_flat, t) in zip(bound, self.g.params):
             if isinstance(v, Aggregate) or not _fits(v, t):
-                what = "a tuple, a complex number or a value that may be None" \
-                    if isinstance(v, Aggregate) else str(v.type.widen())
+                what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type.widen())
                 raise self.error(e, f"recursive call to {name}() passes {what} as {p!r}, which is "
                                     f"{t} (a compiled function has one type per parameter)", "recursion")
             args.append(v)
