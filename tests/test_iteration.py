@@ -8,6 +8,7 @@ gradients through such loops are checked against the derivative written by hand.
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pytest
@@ -131,7 +132,7 @@ def tuple_key(x, y):
 
 
 def over_a_tuple(a, b, c):
-    return sum(x * x for x in (a, b, c)), any(v > 1 for v in (a, b, c)), \
+    return math.prod(x * x for x in (a, b, c)), any(v > 1 for v in (a, b, c)), \
         max((abs(v) for v in (a, b) if v < c), default=-1.0), \
         any(1 // int(v) for v in (b, 0.0, c))  # stops at a true item before the zero
 
@@ -176,6 +177,11 @@ CASES = [
 @pytest.mark.parametrize("fn, argtypes, strategy", CASES,
                          ids=[f"{c[0].__name__}-{'-'.join(map(str, c[1]))}" for c in CASES])
 def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
+    if fn is sums and F in argtypes and sys.version_info >= (3, 12):
+        # CPython 3.12 adds floats compensated (Neumaier): son refuses rather than differ
+        with pytest.raises(SonSyntaxError, match="compensated"):
+            son.parse(fn, argtypes=argtypes)
+        return
     check_every_stage(fn, argtypes, strategy, max_examples=60)
 
 
@@ -189,15 +195,15 @@ def weighted(a, w):
     s = 0.0
     for i, x in enumerate(a):
         s += w * x * x + i
-    return s + sum(w * y for y in a if y > 0)
+    return s + max((w * y for y in a if y > 0), default=0.0)
 
 
 @pytest.mark.parametrize("interpret", [True, False])
 def test_gradients_through_iteration(interpret):
     a = np.array([1.0, -2.0, 3.0])
     ga, gw = son.grad(weighted, argnums=(0, 1), interpret=interpret)(a, 2.0)
-    np.testing.assert_allclose(ga, 2 * 2.0 * a + 2.0 * (a > 0))
-    assert gw == pytest.approx((a * a).sum() + a[a > 0].sum())
+    np.testing.assert_allclose(ga, 2 * 2.0 * a + 2.0 * (a == 3.0))  # max picks w * a[2]
+    assert gw == pytest.approx((a * a).sum() + 3.0)
 
 
 @pytest.mark.parametrize("text, argtypes, message", [
