@@ -167,3 +167,20 @@ def test_gradients_refuse_recursion():
         son.grad(power)(1.5, 3)
     with pytest.raises(SonError, match="calls itself"):
         son.jvp(power)((1.5, 3), (1.0, 0))
+
+
+def test_a_recursive_kernel_runs_in_a_second_process(tmp_path):
+    # numba 0.68 crashed (SIGSEGV) loading a cached self-recursive function in a second
+    # process: recursive kernels are compiled without numba's disk cache
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "rec_mod.py").write_text("def fib(n: int):\n"
+                                         "    return n if n < 2 else fib(n - 1) + fib(n - 2)\n")
+    code = "import son, rec_mod; print(son.jit(rec_mod.fib)(20))"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), *sys.path]),
+               SON_CACHE_DIR=str(tmp_path / "cache"))
+    for _ in range(2):
+        r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0 and r.stdout.strip() == "6765", (r.returncode, r.stderr[-2000:])

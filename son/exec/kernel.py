@@ -39,7 +39,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import KernelCompileError, SonError
-from ..nodes import Graph, without_refinements
+from ..nodes import Call, Graph, without_refinements
 from ..nodes.control import flatten
 from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, ArrayType, Type
 from .codegen import return_converter
@@ -282,7 +282,12 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -
     sched = make_schedule(graph)
     t2 = time.perf_counter()
     name = graph.name if graph.name.isidentifier() else "kernel"
-    options = ", ".join([f"{k}={v!r}" for k, v in NJIT_OPTIONS.items()] + ["pipeline_class=KernelPipeline"])
+    njit = dict(NJIT_OPTIONS)
+    if any(type(n) is Call for n in sched.block_of):
+        # numba 0.68 crashes the process (SIGSEGV) loading a cached self-recursive function
+        # in a second process: a recursive kernel is compiled afresh in each process
+        njit["cache"] = False
+    options = ", ".join([f"{k}={v!r}" for k, v in njit.items()] + ["pipeline_class=KernelPipeline"])
     body = generate(sched, name, decorator=f"@njit({options})")
     origin = f"{graph.name}" + (f" ({graph.source[0]}:{graph.source[1]})" if graph.source else "")
     text = _HEADER.format(origin=origin.replace('"', "'"), ints=_INTS[wrap]) + "\n" + body
