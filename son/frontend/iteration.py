@@ -226,7 +226,12 @@ class Iteration:
             v.keep()
         inner = assigned_names([ast.Expr(g.elt), *[ast.Expr(i) for c in g.generators for i in c.ifs]])
         loop_names = list(dict.fromkeys(names + targets + inner + ([done] if done else [])))
-        self._generator_level(g, 0, on_item, loop_names, done, first)
+        outer_names = self.generator_names  # the generator's own scope: its targets
+        self.generator_names = set(targets) | (outer_names or set())
+        try:
+            self._generator_level(g, 0, on_item, loop_names, done, first)
+        finally:
+            self.generator_names = outer_names
         for n, (v, f, undefined) in saved.items():
             if v is None:
                 self.scope.remove(n)

@@ -40,9 +40,7 @@ class Names:
             bound = self.scope.get(flag(name))
             if bound is not None:
                 with kept(v):
-                    self.guard(self.op(at, Not, bound), UnboundLocalError,
-                               f"cannot access local variable {name!r} where it is not associated "
-                               "with a value")
+                    self.guard(self.op(at, Not, bound), *self._unbound(name))
                     self.scope.remove(flag(name))  # bound from here on
             return v
         if name in self.scope.undefined:
@@ -50,9 +48,19 @@ class Names:
                 return self.dead_value()
             raise self.error(at, f"variable {name!r} may be used before it is assigned", "variable")
         if name in self.local_names:  # bound on no path here: CPython raises when it gets here
-            return self.fault(UnboundLocalError, f"cannot access local variable {name!r} where it is not "
-                                                 "associated with a value")
+            return self.fault(*self._unbound(name))
         return self.global_value(name, at)
+
+    def _unbound(self, name: str) -> tuple[type, str]:
+        """CPython's exception for reading ``name`` while it is unbound: UnboundLocalError
+        for a local, NameError for the enclosing function's variable read inside a
+        generator expression (a free variable of the generator's own scope)."""
+        free = self.generator_names
+        if free is not None and name not in free:
+            return NameError, (f"cannot access free variable {name!r} where it is not associated with "
+                               "a value in enclosing scope")
+        return UnboundLocalError, (f"cannot access local variable {name!r} where it is not associated "
+                                   "with a value")
 
     @property
     def local_names(self) -> set[str]:

@@ -79,6 +79,9 @@ class FunctionParser(Statements, Loops, Iteration, Expressions, Names, Arrays, A
         #: (shape of the value, statement) of each way out of the function, as ``returns``
         self.arities: list[tuple[tuple | None, ast.AST]] = []
         self.loops: list[_LoopContext] = []
+        #: while a generator expression's body is parsed, the names it binds (a read of any
+        #: other unbound variable there is CPython's NameError, not UnboundLocalError)
+        self.generator_names: set[str] | None = None
         self._tmp = 0
         self._locals: set[str] | None = None
         #: what failed loop attempts learned: id(loop statement) -> {variable: type}
