@@ -39,7 +39,7 @@ from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import CProj, Graph, Node, Proj, Return
 from ..nodes.control import COMPLEX, LEAF
-from ..nodes.types import FLOAT, INT, NONE, TOP, Type
+from ..nodes.types import FLOAT, INT, NONE, TOP, XCTRL, Type
 from ..peephole import Peephole
 from .arrayfns import ArrayFunctions
 from .arrays import Arrays
@@ -142,7 +142,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
             continue
         if not learned.get(USED):
             return g
-        actual = _result_type(g, src)
+        actual = _result_type(g, src, peephole)
         assumed = learned[RESULT]
         if assumed is not TOP and (actual is None or actual.meet(assumed) == assumed):
             return g
@@ -177,22 +177,28 @@ def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
     return g
 
 
-def _result_type(g: Graph, src) -> Type | None:
-    """The type of what a recursive function's Returns give (None if it never returns);
-    a ``SonSyntaxError`` for a result a ``Call`` cannot give: a tuple, a complex number,
-    a range, a value that may be None."""
-    rets = [r for r in g.stop.inputs if type(r) is Return]
+def _result_type(g: Graph, src, peephole: bool) -> Type | None:
+    """The type of what a recursive function's live Returns give (None if it never
+    returns; NONE if every one gives None, a procedure); a ``SonSyntaxError`` for a
+    result a ``Call`` cannot give: a tuple, a complex number, a range, a value on some
+    paths and None on others (the raw parse, which cannot tell dead code, leaves out
+    the Returns of None there)."""
+    rets = [r for r in g.stop.inputs if type(r) is Return and r.inputs[0].type is not XCTRL]
     if any(r.form is not None or len(r.inputs) != 3 for r in rets):
         raise SonSyntaxError(f"{src.name}() calls itself and returns a tuple, a complex number or a "
                              "range (son's recursive calls give single values)", src.filename,
                              src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
+    types = [r.inputs[2].type for r in rets]
+    if types and all(t is NONE for t in types):
+        return NONE
+    if not peephole:
+        types = [t for t in types if t is not NONE]
     t = None
-    for r in rets:
-        v = r.inputs[2].type
+    for v in types:
         if v is NONE or v.kind is None and v is not TOP:
-            raise SonSyntaxError(f"{src.name}() calls itself and returns None or a value son cannot "
-                                 "pass back from a call", src.filename, src.tree.lineno + src.line0,
-                                 src.tree.col_offset, "recursion")
+            raise SonSyntaxError(f"{src.name}() calls itself and returns None on some paths or a value "
+                                 "son cannot pass back from a call", src.filename,
+                                 src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
         t = v if t is None else t.meet(v)
     return t
 

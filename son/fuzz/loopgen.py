@@ -10,9 +10,9 @@ Kinds stay exact: a float sum starts at ``0.0`` (``sum`` of an empty float array
 the int 0), and float sums are left out where CPython sums them compensated (3.12).
 
 Recursion: some programs' ``f`` calls itself in expressions of its result's kind, with
-an int parameter ``n`` one or two smaller and the other parameters as they are; its
-first statement returns at once unless ``1 <= n <= 4`` and ``n`` is never assigned, so
-a call chain is at most four deep (far from any recursion limit).
+an int parameter ``n`` one or two smaller and the other parameters as they are (never
+assigned in such a program); its first statement returns at once unless ``1 <= n <= 4``,
+so a call chain is at most four deep (far from any recursion limit).
 """
 
 from __future__ import annotations
@@ -221,11 +221,12 @@ class LoopPrograms:
         r = self.rng
         ints = [n for n, k in params if k == "int"]
         if not ints or fn.ret not in ("int", "float", "bool") or self.mixed or self.untyped \
-                or r.random() > 0.12:
+                or fn.optionals or r.random() > 0.12:  # (a return of a None son cannot prove dead)
             return []
         n = r.choice(ints)
-        if n in fn.mutable:
-            fn.mutable.remove(n)
+        for p, _ in params:  # never assigned: what the calls pass keeps its parameter's type
+            if p in fn.mutable:
+                fn.mutable.remove(p)
         self.recursive = (fn, n, params)
         return [f"if {n} < 1 or {n} > 4:", f"    return {self.literal(fn.ret)}"]
 
