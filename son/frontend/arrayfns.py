@@ -20,7 +20,7 @@ import math
 import numpy as np
 
 from ..nodes import NewArray, Node, kept
-from ..nodes.types import ArrayType
+from ..nodes.types import TOP, ArrayType
 from .core import _is_array, _kind
 from .scope import View
 
@@ -104,7 +104,7 @@ class ArrayFunctions:
         if e.keywords or not 1 <= len(e.args) <= 3:
             raise self.error(e, f"{name}() takes 1 to 3 int arguments", name)
         vals = self.exprs(e.args)
-        kinds = {_kind(v) for v in vals}
+        kinds = {_kind(v) for v in vals if v.type is not TOP}  # TOP: a value of dead code
         if not kinds <= {"int", "bool", "float"}:
             raise self.unsupported(e, f"{name}() of values that may be ints or floats (the result's "
                                       "dtype would depend on them)")

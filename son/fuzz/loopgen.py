@@ -156,7 +156,7 @@ class LoopPrograms:
         if kind == "int" and r.random() < 0.25:  # numpy's exact int results
             forms = [f"np.argmax({a})", f"{a}.argmin()", f"len(np.copy({a}))"]
             if not (self.mixed or self.untyped):  # an int may be a float: arange's dtype would vary
-                forms.append(f"np.arange({self.expr(fn, 'int', 1)} % 6)[-1]")
+                forms.append(f"np.arange(int({self.expr(fn, 'int', 1)}) % 6)[-1]")
             if k == "int":
                 forms += [f"np.sum({a})", f"{a}.sum()"]
             return r.choice(forms)
