@@ -423,3 +423,14 @@ def test_campaign_reports_how_far_the_gradient_oracle_got():
     report = t.report()
     assert t.grad["checked"] >= 4 and t.grad["modes"] >= 1, report
     assert "compared reverse vs forward" in report and "singular" in report
+
+
+def test_oracle_reads_numpy_reductions_as_python_scalars():
+    # seed 32125 i3912: 7 >> b.sum() with a negative sum is numpy's 0 on an int64, Python's
+    # ValueError on the int son reads (decisions.md, numpy's array functions)
+    src = ("import numpy as np\nimport numpy.typing as npt\n\n"
+           "def f(b: npt.NDArray[np.int64]):\n    return 7 >> b.sum(), 7 >> np.sum(b)\n")
+    args = [(np.array([-6], dtype=np.int64),), (np.array([1, 1], dtype=np.int64),)]
+    outcomes, _ = expected_outcomes(src, args)
+    assert outcomes[0] == ("raise", "ValueError") and outcomes[1][0] == "ok"
+    assert check(src, args, kernel=False).status == "ok"

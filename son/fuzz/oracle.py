@@ -321,6 +321,9 @@ class _Instrument(ast.NodeTransformer):
                 expr = ast.BinOp(node.args[0], op, node.args[1])
             return self.visit(ast.copy_location(expr, node))
         self.generic_visit(node)
+        if func in _NP_SCALARS or (isinstance(node.func, ast.Attribute) and node.func.attr in _NP_METHODS
+                                   and not func.startswith(("np.", "math.", "operator."))):
+            return _hook("item", node)  # decisions.md: numpy's reductions give Python scalars
         hook = _CALL_HOOKS.get(func)
         if func in ("sum", "math.prod") and len(node.args) in (1, 2):
             start = (node.args[1:] + [k.value for k in node.keywords if k.arg == "start"]
@@ -352,6 +355,10 @@ class _Instrument(ast.NodeTransformer):
             return _hook("item", node)
         return node
 
+
+#: numpy reductions whose results son reads as Python scalars, as functions and methods
+_NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all")
+_NP_METHODS = ("sum", "argmax", "argmin", "any", "all")
 
 #: calls that iterate their arguments -> which positional ones
 _ITERATED = {"enumerate": lambda i: i == 0, "zip": lambda i: True, "reversed": lambda i: i == 0,
