@@ -434,3 +434,13 @@ def test_oracle_reads_numpy_reductions_as_python_scalars():
     outcomes, _ = expected_outcomes(src, args)
     assert outcomes[0] == ("raise", "ValueError") and outcomes[1][0] == "ok"
     assert check(src, args, kernel=False).status == "ok"
+
+
+def test_oracle_wraps_abs_passed_as_a_value():
+    # seed 32125 i4059: max(..., key=abs) over an int64 that wrapped to -2**63: son's abs
+    # wraps it back (int64), CPython's builtin passed as a value gave 2**63
+    src = ("import numpy as np\nimport numpy.typing as npt\n\n"
+           "def f(b: npt.NDArray[np.int64]):\n    return max((g + g for g in b), key=abs)\n")
+    args = [(np.array([8, 2 ** 62], dtype=np.int64),)]
+    assert expected_outcomes(src, args)[0] == [("ok", ("int", 16), (canon(args[0][0]),))]
+    assert check(src, args, kernel=False).status == "ok"

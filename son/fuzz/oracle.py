@@ -342,6 +342,14 @@ class _Instrument(ast.NodeTransformer):
             return _hook("to_int", inner)
         return _hook("seen", node) if self.track and not _is_hook(node) else node
 
+    def visit_Name(self, node):
+        """``abs`` passed as a value (``key=abs``, ``map(abs, t)``) is the hook too: its
+        result wraps as son's int64 ``abs`` does (a call ``abs(x)`` is hooked in
+        ``visit_Call``)."""
+        if node.id == "abs" and isinstance(node.ctx, ast.Load):
+            return ast.copy_location(ast.Attribute(ast.Name("__rt", ast.Load()), "abs", ast.Load()), node)
+        return node
+
     def visit_Attribute(self, node):
         self.generic_visit(node)
         if self.track and isinstance(node.ctx, ast.Load) and getattr(node.value, "id", None) == "math" \
