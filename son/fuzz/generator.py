@@ -132,7 +132,8 @@ class _Gen(LoopPrograms, GradPrograms):
     # ------------------------------------------------------------------ expressions
     def expr(self, fn: _Func, kind: str, depth: int) -> str:
         r = self.rng
-        if self.recursive and self.recursive[0] is fn and kind == fn.ret and r.random() < 0.1:
+        if self.recursive and self.recursive[0] is fn and kind == fn.ret and not fn.loops \
+                and r.random() < 0.1:  # not in a loop: calls per level stay few, the work small
             return self.recursive_call(fn, depth)
         if depth <= 0 or r.random() < 0.25:
             return self.leaf(fn, kind)
