@@ -20,9 +20,8 @@ import math
 import numpy as np
 
 from ..nodes import NewArray, Node, kept
-from ..nodes.types import TOP, ArrayType
-from .core import _is_array, _kind
-from .scope import View
+from ..nodes.types import TOP
+from .core import _kind, dtype_of, is_array_value
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -43,7 +42,7 @@ class ArrayFunctions:
                 and self.is_value(f.value)):
             return None
         a = self.expr(f.value)
-        if not self.is_array_value(a):
+        if not is_array_value(a):
             raise self.error(e, f"{a.type.widen()} has no method {f.attr}()", ast.unparse(f))
         if f.attr in _UNDEFINED:
             raise self.unsupported(e, f"{ast.unparse(f)}() (which of two equal zeros numpy's max and "
@@ -51,19 +50,12 @@ class ArrayFunctions:
         with kept(a):
             return self.array_function(e, _METHODS[f.attr], ast.unparse(f), a, e.args)
 
-    def is_array_value(self, a: Node) -> bool:
-        return _is_array(a) or isinstance(a, View)
-
-    def dtype_of(self, a: Node) -> str:
-        t = (a.base if isinstance(a, View) else a).type
-        return t.dtype if isinstance(t, ArrayType) else "float64"
-
     def call_numpy_on_array(self, e: ast.Call, name: str, fn) -> Node:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
         a = self.expr(e.args[0])
-        if not self.is_array_value(a):
+        if not is_array_value(a):
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes 1-D arrays "
                                         "here)", name)
         with kept(a):
@@ -72,7 +64,7 @@ class ArrayFunctions:
     def array_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr]) -> Node:
         if rest or e.keywords:
             raise self.error(e, f"{name}() with arguments other than the array", name)
-        dtype = self.dtype_of(a)
+        dtype = dtype_of(a)
         if fn is np.sum and dtype == "float64":
             raise self.unsupported(e, f"{name}() of a float array (numpy adds floats pairwise, in "
                                       "blocks its buffers decide: write sum(a) or a loop)")
@@ -86,9 +78,9 @@ class ArrayFunctions:
         if len(e.args) != 1 or any(k.arg != "dtype" for k in e.keywords):
             raise self.error(e, f"{name}() takes an array and a dtype", name)
         a = self.expr(e.args[0])
-        if not self.is_array_value(a):
+        if not is_array_value(a):
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value", name)
-        dtype = self.dtype_of(a)
+        dtype = dtype_of(a)
         for k in e.keywords:
             dtype = _DTYPES.get(self.resolve(k.value))
             if dtype is None:

@@ -41,7 +41,7 @@ from ..nodes import (
 )
 from ..nodes.types import NONE, ArrayType
 from . import pylib
-from .core import _is_array, _kind, array_hint
+from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
 from .scope import Aggregate, Opt, Pack, Rng, View
 
@@ -80,7 +80,7 @@ class Arrays:
         else:
             with kept(arr):
                 idx = self.expr_any(e.slice)
-        if not (_is_array(arr) or isinstance(arr, View)):
+        if not (is_array_value(arr)):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       f"numpy arrays){array_hint(arr)}", "subscript")
         if isinstance(idx, Opt) or idx.type is NONE:
@@ -120,7 +120,11 @@ class Arrays:
         with kept(ctrl, arr, idx):
             neg = self.op(at, ToInt, self.op(at, LT, idx, self.con(0)))
             i = self.op(at, Add, idx, self.op(at, Mul, neg, arr.length))
-            return ctrl, arr.base, self.op(at, Add, arr.start, self.op(at, Mul, i, arr.step))
+            return ctrl, arr.base, self.view_index(at, arr, i)
+
+    def view_index(self, at, v: View, k: Node) -> Node:
+        """The index in ``v``'s base of its element ``k`` (``0 <= k < len(v)``)."""
+        return self.op(at, Add, v.start, self.op(at, Mul, k, v.step))
 
     def load(self, at, arr: Node, idx: Node) -> Node:
         ctrl, arr, idx = self.element(at, arr, idx)
@@ -138,10 +142,9 @@ class Arrays:
     def stored_none(self, at, arr: Node, idx: Node, value: Node) -> Node:
         """The element numpy stores for None or a value that may be None, after the index
         is checked (IndexError comes first)."""
-        t = (arr.base if isinstance(arr, View) else arr).type
         with kept(arr, idx, value):
             self.bounds_guard(at, arr, idx)
-            return self.none_as_element(at, t.dtype if isinstance(t, ArrayType) else "int64", value)
+            return self.none_as_element(at, dtype_of(arr, "int64"), value)
 
     def none_as_element(self, at, dtype: str, value: Node) -> Node:
         """What numpy stores for None or a value that may be None in an array of
@@ -179,7 +182,7 @@ class Arrays:
 
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)
-        if not (_is_array(a) or isinstance(a, View)):
+        if not (is_array_value(a)):
             raise self.error(e, f"len() of a {a.type.widen()} value{array_hint(a)}", "len")
         return self.length(e, a)
 
@@ -187,7 +190,7 @@ class Arrays:
     def slice_view(self, e: ast.Subscript, arr: Node) -> View:
         """``arr[lower:upper:step]`` of an array or a view: a view of the base."""
         sl = e.slice
-        if not (_is_array(arr) or isinstance(arr, View)):
+        if not (is_array_value(arr)):
             raise self.error(sl, f"slice of a {arr.type.widen()} value (son slices 1-D numpy "
                                  f"arrays and tuples){array_hint(arr)}", "slice")
         with kept(arr):
@@ -206,7 +209,7 @@ class Arrays:
                 start, step, length = r.elems
                 if not isinstance(arr, View):
                     return View(self.g, arr, start, step, length)
-                at = self.op(sl, Add, arr.start, self.op(sl, Mul, start, arr.step))
+                at = self.view_index(sl, arr, start)
                 with kept(at):
                     return View(self.g, arr.base, at, self.op(sl, Mul, step, arr.step), length)
 
@@ -232,10 +235,8 @@ class Arrays:
         with kept(value):
             view = self.slice_view(target, self.expr(target.value))
         if isinstance(value, Opt) or value.type is NONE:  # converted once, as numpy does
-            t = view.base.type
             with kept(view):
-                value = self.none_as_element(target, t.dtype if isinstance(t, ArrayType) else "int64",
-                                             value)
+                value = self.none_as_element(target, dtype_of(view, "int64"), value)
         if isinstance(value, Aggregate) and not isinstance(value, View):
             raise self.unsupported(target, "slice assignment of anything but a number or an array")
         with kept(view, value):
@@ -247,9 +248,8 @@ class Arrays:
                 bad = self.op(target, BitAnd, self.op(target, NE, n, view.length),
                               self.op(target, NE, n, self.con(1)))
                 self.guard(bad, ValueError, "could not broadcast input array into the slice")
-                src = value.base.type if isinstance(value, View) else value.type
-                dtype = src.dtype if isinstance(src, ArrayType) else "float64"
-                copy = self.op(target, NewArray, self.scope.ctrl, n, dtype=dtype, fill="empty").keep()
+                copy = self.op(target, NewArray, self.scope.ctrl, n, dtype=dtype_of(value),
+                               fill="empty").keep()
                 self.fill(target.slice, View(self.g, copy, self.con(0), self.con(1), n).keep(),
                           lambda k: self.load(target, value, k))
                 every = self.op(target, ToInt, self.op(target, GT, n, self.con(1))).keep()
@@ -265,7 +265,7 @@ class Arrays:
             with kept(k):
                 x = item(k)
                 with kept(x):
-                    i = self.op(anchor, Add, view.start, self.op(anchor, Mul, k, view.step))
+                    i = self.view_index(anchor, view, k)
                     with kept(i):
                         self.scope.mem = self.op(anchor, Store, self.scope.ctrl, self.scope.mem,
                                                  view.base, i, x)
@@ -279,5 +279,4 @@ class Arrays:
         """A view's elements, read when the loop reaches them (as ``array_items``)."""
         v.keep()
         return Counted(v.length.keep(), lambda k: self.op(
-            at, Load, self.scope.ctrl, self.scope.mem, v.base,
-            self.op(at, Add, v.start, self.op(at, Mul, k, v.step))), [v, v.length])
+            at, Load, self.scope.ctrl, self.scope.mem, v.base, self.view_index(at, v, k)), [v, v.length])

@@ -49,10 +49,10 @@ from . import pylib
 from .arrayfns import NUMPY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
-from .core import _is_array, _kind
+from .core import _kind, is_array_value
 from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
-from .scope import Cplx, Opt, Pack, Rng, Scope, View
+from .scope import Cplx, Opt, Pack, Rng, Scope
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -99,7 +99,7 @@ class Calls:
                 v = self.expr_any(e.args[0])
                 if isinstance(v, Opt):
                     v = self.unwrap(v, e.args[0])
-                if not (isinstance(v, (Pack, Rng, View)) or _is_array(v)):
+                if not (isinstance(v, (Pack, Rng)) or is_array_value(v)):
                     return self.call_on(e, [v], e.args[1:])
                 with kept(v):
                     return self.reduce_iterable(e, reducer, v)
@@ -157,7 +157,7 @@ class Calls:
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
-            elif _kind(v) is None and not _is_array(v) and not isinstance(v, (Cplx, View)):
+            elif _kind(v) is None and not is_array_value(v) and not isinstance(v, Cplx):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 

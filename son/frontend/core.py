@@ -40,7 +40,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import BOTTOM, MEM, NONE, NUMBER, TOP, XCTRL, ArrayType
-from .scope import Aggregate, Conflict, Opt, Scope, flag
+from .scope import Aggregate, Conflict, Opt, Scope, View, flag
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
            BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
@@ -99,6 +99,17 @@ def array_hint(x: Node) -> str:
 
 def _is_array(x: Node) -> bool:
     return isinstance(x.type, ArrayType) or x.type is TOP
+
+
+def is_array_value(x: Node) -> bool:
+    """An array or a view of one (a slice, son/frontend/arrays.py)."""
+    return _is_array(x) or isinstance(x, View)
+
+
+def dtype_of(x: Node, default: str = "float64") -> str:
+    """The element dtype of an array or a view (``default`` for a value of dead code)."""
+    t = (x.base if isinstance(x, View) else x).type
+    return t.dtype if isinstance(t, ArrayType) else default
 
 
 def _mergeable(v: Node, like: Node) -> bool:

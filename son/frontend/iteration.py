@@ -29,7 +29,7 @@ from typing import Callable
 from ..nodes import EQ, GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, Node, Not, Sub, kept
 from ..nodes.types import NONE
 from . import pylib
-from .core import _is_array, _kind, array_hint, assigned_names
+from .core import _is_array, _kind, array_hint, assigned_names, is_array_value
 from .loops import _LoopContext
 from .scope import Opt, Pack, Rng, View, flag
 
@@ -306,7 +306,7 @@ class Iteration:
     def contained(self, at: ast.AST, x: Node, container: Node) -> Node:
         """``x in a`` for an array or a view (numpy's ``(a == x).any()`` on son's Python
         scalars) or a range: a loop that stops at the first equal element."""
-        if not (self.is_array_value(container) or isinstance(container, Rng)):
+        if not (is_array_value(container) or isinstance(container, Rng)):
             raise self.unsupported(at, f"'in' on a {container.type.widen()} value (son tests "
                                        "membership in tuples, ranges and 1-D arrays)")
         if _kind(x) is None:
