@@ -69,8 +69,9 @@ class Loops:
             self.range_loop(s, s.iter, *bounds)
             return
         src = self.counted(s.iter, src)
+        targets = [n.id for n in ast.walk(s.target) if isinstance(n, ast.Name)]
         self.counted_loop(s, s.iter, src, lambda x: self.assign(s.target, x), None,
-                          assigned_names(s.body) + assigned_names([ast.Assign([s.target], s.iter)]))
+                          assigned_names(s.body) + targets)
 
     def range_bounds(self, it: ast.Call) -> tuple[Node, Node, Node]:
         """``range(...)``'s start, stop and step, each kept (the caller unkeeps them),
