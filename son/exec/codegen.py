@@ -32,7 +32,7 @@ import re
 
 from .. import config
 from ..errors import SonError
-from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, Refine, Store, without_refinements
+from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, Refine, without_refinements
 from ..nodes.types import MEM, Type
 from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
@@ -103,11 +103,11 @@ class _Codegen(Structurer, MixedValues):
         nodes = b.nodes
         pos = {n: k for k, n in enumerate(nodes)}
         end = len(nodes)
-        stores_before = []  # stores_before[k] = number of Stores (and calls) among nodes[:k]
+        stores_before = []  # stores_before[k] = number of memory writes among nodes[:k]
         c = 0
         for n in nodes:
             stores_before.append(c)
-            c += type(n) is Store or type(n) is Call
+            c += n.writes_memory
         stores_before.append(c)
         eval_pos: dict[Node, int] = {}
         for k in range(end - 1, -1, -1):
@@ -128,7 +128,7 @@ class _Codegen(Structurer, MixedValues):
                     at = eval_pos[u]
                 else:
                     at = pos[u]
-            if type(n) is Load and stores_before[at] != stores_before[k]:
+            if n.reads_memory and stores_before[at] != stores_before[k]:
                 continue
             self.inline.add(n)
             eval_pos[n] = at

@@ -96,9 +96,9 @@ def _effect_order(nodes: list[Node]) -> list[Node]:
             elif not x.is_cfg and type(x) not in (Phi, Proj, Constant) and type(x) not in _EAGER:
                 stack.extend(y for y in x.inputs[1:] if y is not None)
     for s in nodes:
-        if type(s) is Store or type(s) is Call:  # a call may write the arrays it is given
+        if s.writes_memory:  # a call may write the arrays it is given
             for ld in nodes:
-                if type(ld) is Load and ld.inputs[1] is s.inputs[1]:
+                if ld.reads_memory and ld.inputs[1] is s.inputs[1]:
                     before[s].add(ld)
     order, done = [], set()
     for n in sorted(nodes, key=lambda n: n.nid):

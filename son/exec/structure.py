@@ -65,7 +65,6 @@ from ..nodes import (
     CProj,
     If,
     IsNan,
-    Load,
     Loop,
     MathError,
     Node,
@@ -74,7 +73,6 @@ from ..nodes import (
     Raise,
     Region,
     Return,
-    Store,
     Sub,
     ToBool,
 )
@@ -298,7 +296,7 @@ class Structurer:
         read ran as fast either way.  O(blocks * loop nesting)."""
         out: set = set()
         for b in self.blocks:
-            if any(type(n) is Store for n in b.nodes):
+            if any(n.writes_memory for n in b.nodes):
                 h = b.loop
                 while h is not None and h not in out:
                     out.add(h)
@@ -551,7 +549,7 @@ class Structurer:
             c = x.succs[1]
             if c in self.placed or type(c.head) is not CProj or self._has_code(c) or len(chain) >= 8:
                 return chain
-            if any(type(n) is Load for n in c.nodes):  # a read the guards before it protect:
+            if any(n.reads_memory for n in c.nodes):  # a read the guards before it protect:
                 return chain  # evaluated early by the fused test, it would run out of bounds
             chain.append(c)
 

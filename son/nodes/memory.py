@@ -31,6 +31,7 @@ DTYPES = ("float64", "int64", "bool")
 class Load(Node):
     __slots__ = ()
     is_gvn = True  # same control, memory, array and index: the same value
+    reads_memory = True
 
     def __init__(self, graph, ctrl, mem, array, index):
         super().__init__(graph, ctrl, mem, array, index)
@@ -60,6 +61,7 @@ class Load(Node):
 class Store(Node):
     __slots__ = ()
     is_gvn = False
+    writes_memory = True
 
     def __init__(self, graph, ctrl, mem, array, index, value):
         super().__init__(graph, ctrl, mem, array, index, value)
@@ -92,6 +94,7 @@ class NewArray(Node):
 
     __slots__ = ("dtype", "fill")
     is_gvn = False  # two allocations are two arrays
+    allocates = True
 
     def __init__(self, graph, ctrl, length, dtype: str, fill: str):
         self.dtype = dtype
@@ -206,6 +209,7 @@ class Call(Node):
 
     __slots__ = ("result",)
     is_gvn = False
+    writes_memory = True
 
     def __init__(self, graph, ctrl, mem, *args, result: Type):
         self.result = result

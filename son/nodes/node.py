@@ -56,6 +56,14 @@ class Node:
     is_gvn = True
     #: commutative binary nodes get a canonical operand order
     commutative = False
+    #: the value depends on the memory state ``inputs[1]`` (a Load): it must run before
+    #: any node that overwrites that state
+    reads_memory = False
+    #: the node changes memory (a Store, a Call, a list method): it hangs from its control,
+    #: runs exactly once where it stands, and is never folded, merged or moved
+    writes_memory = False
+    #: the node makes a new object (an array, a list): two of them are never one
+    allocates = False
 
     def __init__(self, graph: Graph, *inputs: Node | None):
         self.graph = graph

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from .arith import Binary, Constant, Unary
 from .control import CFGNode, CProj, If, Loop, Phi, Proj, Raise, Region, Return, Start, Stop, XCtrl
-from .memory import Load, NewArray, Store
 from .node import Node
 from .types import BOTTOM, NONE, TOP
 
@@ -24,7 +23,7 @@ def _is_atom(n: Node) -> bool:
 
 
 def _effectful(n: Node) -> bool:
-    return type(n) in (Load, Store, NewArray)
+    return n.reads_memory or n.writes_memory or n.allocates
 
 
 def _is_leaf(n: Node) -> bool:

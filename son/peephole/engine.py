@@ -62,7 +62,7 @@ from contextvars import ContextVar
 from typing import Callable, Iterable, Iterator
 
 from ..errors import SonError
-from ..nodes import Call, Constant, Load, Loop, NewArray, Node, Phi, Proj, Refine, Region, Store
+from ..nodes import Constant, Loop, Node, Phi, Proj, Refine, Region
 from ..nodes.node import copy_slots
 from ..nodes.types import Type, narrowing_accepted, widen_range
 from .rules import DEFAULT_RULES
@@ -103,8 +103,8 @@ def _foldable(n: Node) -> bool:
     t = type(n)
     # a Refine keeps its place even when its type is one value: a merge of it with the
     # value it refines is that value (phi_same), which a Constant would hide
-    return not (n.is_cfg or t is Constant or t is Proj or t is Load or t is Store or t is NewArray
-                or t is Refine or t is Call)  # a call runs (and may write, or raise) whatever it gives
+    return not (n.is_cfg or t is Constant or t is Proj or n.reads_memory or n.writes_memory
+                or n.allocates or t is Refine)  # a call runs (and may write, or raise) whatever it gives
 
 
 class _Chain:

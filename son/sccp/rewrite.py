@@ -53,10 +53,8 @@ from ..nodes import (
     CProj,
     Graph,
     If,
-    Load,
     Loop,
     Never,
-    NewArray,
     Node,
     Phi,
     Proj,
@@ -65,7 +63,6 @@ from ..nodes import (
     Region,
     Start,
     Stop,
-    Store,
     XCtrl,
 )
 from ..nodes.types import CTRL, IF_NEITHER, MEM, XCTRL, TupleType, widen_range
@@ -83,7 +80,7 @@ from ..schedule import build_blocks, pin_nodes, schedule_early
 #: data nodes never replaced by a constant (the peephole engine's folding rule):
 #: parameters and memory nodes have an identity or an effect beyond their value, and a
 #: refinement merges back into the value it refines (``phi_same``)
-_NOT_FOLDED = (Constant, Proj, Load, Store, NewArray, Refine, Call, CallMem)
+_NOT_FOLDED = (Constant, Proj, Refine, CallMem)
 
 
 def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
@@ -122,7 +119,8 @@ def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
 
 def is_proven_constant(n: Node) -> bool:
     """A data node the solution says is a constant and that may become a ``Constant``."""
-    return not n.is_cfg and type(n) not in _NOT_FOLDED and n.type.is_constant
+    return (not n.is_cfg and type(n) not in _NOT_FOLDED and n.type.is_constant
+            and not (n.reads_memory or n.writes_memory or n.allocates))
 
 
 def in_id_order(nodes: Iterable[Node]) -> list[Node]:
@@ -293,11 +291,11 @@ def _memory_at(graph: Graph, c: Node, memo: dict[Node, Node]) -> Node:
 
 
 def _memory_defined_at(c: Node) -> Node | None:
-    stores = [u for u in c.outputs if type(u) is Store and u.inputs[0] is c]
+    stores = [u for u in c.outputs if u.writes_memory and type(u) is not Call and u.inputs[0] is c]
     stores += [m for u in c.outputs if type(u) is Call and u.inputs[0] is c  # the state after a call
                for m in u.outputs if type(m) is CallMem]
     if stores:
-        overwritten = {s.inputs[1] for s in stores if type(s) is Store}
+        overwritten = {s.inputs[1] for s in stores if type(s) is not CallMem}
         overwritten |= {m.inputs[1].inputs[1] for m in stores if type(m) is CallMem}
         for s in stores:
             if s not in overwritten:

@@ -24,7 +24,6 @@ from ..nodes import (
     CProj,
     Graph,
     If,
-    Load,
     Loop,
     Node,
     Phi,
@@ -34,7 +33,6 @@ from ..nodes import (
     Return,
     Start,
     Stop,
-    Store,
     Unary,
     XCtrl,
 )
@@ -289,11 +287,11 @@ def _check(s: Schedule) -> None:
             if bx is b and n in pos and x in pos:
                 assert pos[x] < pos[n], f"{n!r} is ordered before its input {x!r} in B{b.id}"
     for st in live:
-        if type(st) is not Store:
+        if not st.writes_memory:
             continue
         bs = block_of[st]
         for ld in st.inputs[1].outputs:
-            if type(ld) is not Load or ld not in live or ld.inputs[1] is not st.inputs[1]:
+            if not ld.reads_memory or ld not in live or ld.inputs[1] is not st.inputs[1]:
                 continue
             bl = block_of[ld]
             if bs is bl:

@@ -42,11 +42,9 @@ from .. import config
 from .._util import gc_paused
 from ..errors import SonError
 from ..nodes import (
-    Call,
     Div,
     FloorDiv,
     Graph,
-    Load,
     Mod,
     Node,
     Phi,
@@ -55,7 +53,6 @@ from ..nodes import (
     Shl,
     Shr,
     Start,
-    Store,
     ToInt,
     XCtrl,
 )
@@ -68,7 +65,7 @@ _DIVISIONS = (Div, FloorDiv, Mod)
 def _may_fault(n: Node) -> bool:
     """Could ``n`` raise for some run-time values of inputs of its types?"""
     t = type(n)
-    if t is Load:
+    if n.reads_memory:
         return True
     if t in _DIVISIONS:
         r = n.inputs[2].type
@@ -185,17 +182,13 @@ class _Span:
         return dominator_lca(self.lo, self.hi)
 
 
-#: what may overwrite the memory state it takes (a Call may write the arrays it is given)
-_OVERWRITES = (Store, Phi, Call)
-
-
 def _add_anti_dependences(ld: Node, early: Block, span: _Span, live: set[Node],
                           block_of: dict[Node, Block]) -> None:
     """A floating Load must stay above the Stores (and memory Phi edges) that overwrite the
     memory it reads: their blocks below its early block join its uses."""
     mem = ld.inputs[1]
     for u in mem.outputs:
-        if u is ld or u not in live or u not in block_of or type(u) not in _OVERWRITES:
+        if u is ld or u not in live or u not in block_of or not (u.writes_memory or type(u) is Phi):
             continue
         sub = _Span()
         sub.add_use(mem, u, block_of)
@@ -241,7 +234,7 @@ def _schedule_late(floating: list[Node], early: dict[Node, Block], live: set[Nod
                 if u in live:
                     span.add_use(n, u, block_of)
             first = early[n]
-            if type(n) is Load:
+            if n.reads_memory:
                 _add_anti_dependences(n, first, span, live, block_of)
             late = span.lca()
             if late is None or not (first.dom_pre <= late.dom_pre <= first.dom_post):
@@ -271,9 +264,9 @@ def _order_block(b: Block, block_of: dict[Node, Block]) -> None:
             if x is not None and x in here:
                 indeg[n] += 1
                 after.setdefault(x, []).append(n)
-        if type(n) is Store or type(n) is Call:  # anti-dependences: Loads of the memory it overwrites
+        if n.writes_memory:  # anti-dependences: reads of the memory it overwrites
             for ld in n.inputs[1].outputs:
-                if type(ld) is Load and ld in here and ld.inputs[1] is n.inputs[1]:
+                if ld.reads_memory and ld in here and ld.inputs[1] is n.inputs[1]:
                     indeg[n] += 1
                     after.setdefault(ld, []).append(n)
     ready = [(n.nid, n) for n in members if indeg[n] == 0]
