@@ -52,8 +52,8 @@ def flip_flop(n: int):
     return x
 
 
-def uses_list(a: int):
-    return [a]
+def uses_set(a: int):
+    return {a}
 
 
 def scale_in_place(x, k):
@@ -340,10 +340,10 @@ def test_user_errors_are_one_line_with_status_2(prog, args, fragment):
 
 
 def test_unsupported_syntax_points_at_file_line_col(prog):
-    r = son_cli("ir", f"{prog}:uses_list")
-    line = PROGRAM.splitlines().index("    return [a]") + 1
+    r = son_cli("ir", f"{prog}:uses_set")
+    line = PROGRAM.splitlines().index("    return {a}") + 1
     assert_user_error(r, f"{prog}:{line}:11: ")
-    assert "list" in r.stderr
+    assert "set" in r.stderr
 
 
 def test_broken_files_are_user_errors(tmp_path):

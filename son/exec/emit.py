@@ -69,6 +69,8 @@ from ..nodes import (
     IsFloat,
     IsInf,
     IsNan,
+    ListLen,
+    ListOp,
     Load,
     Loop,
     MathCall,
@@ -80,6 +82,7 @@ from ..nodes import (
     Neg,
     Never,
     NewArray,
+    NewList,
     Node,
     Not,
     OutOfBounds,
@@ -546,6 +549,19 @@ def _new_array(n: Node, ops: list[str]) -> str:
     return f"np.{n.fill}({_as_int(n.inputs[1], ops[0])}, dtype={_NP_DTYPE[n.dtype]})"
 
 
+def _new_list(n: Node, ops: list[str]) -> str:
+    """``[value] * length``, the value cast so numba types the list as son does (an
+    empty list's element type comes from it too)."""
+    cast = "bool" if n.dtype == "bool" else _NP_DTYPE[n.dtype]
+    return f"[{cast}({_strip(ops[1])})] * {_as_int(n.inputs[1], ops[0])}"
+
+
+def _list_op(n: Node, ops: list[str]) -> str:
+    if n.method == "sort_reverse":
+        return f"{ops[1]}.sort(reverse=True)"
+    return f"{ops[1]}.{n.method}({', '.join(_strip(o) for o in ops[2:])})"
+
+
 def _out_of_bounds(n: Node, ops: list[str]) -> str:
     """``not (-length <= index < length)``, branch-free."""
     i, m = ops[0], ops[1]
@@ -624,6 +640,9 @@ EMIT: dict[type, Emit] = {
     TapeGrow: Emit("alloc", lambda n, ops: f"({ops[1]} if {ops[2]} < len({ops[1]}) else "
                    f"{_helper('_tape_grow')}({ops[1]}, {ops[2]}))", atoms=(1, 2)),
     ArrayLen: Emit("expr", _unary("len({})")),
+    NewList: Emit("alloc", _new_list),
+    ListLen: Emit("expr", lambda n, ops: f"len({ops[1]})"),
+    ListOp: Emit("stmt", _list_op),
     OutOfBounds: Emit("expr", _out_of_bounds, atoms=(0, 1)),
     Never: Emit("expr", lambda n, ops: "False"),
     Refine: Emit("expr", lambda n, ops: ops[0]),  # x itself: only its type is narrower

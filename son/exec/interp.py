@@ -27,9 +27,12 @@ from ..nodes import (
     CProj,
     Graph,
     If,
+    ListLen,
+    ListOp,
     Load,
     Loop,
     NewArray,
+    NewList,
     Node,
     Phi,
     Proj,
@@ -44,7 +47,7 @@ from ..nodes.control import flatten, rebuild
 from ..nodes.memory import TapeGrow
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType
 
-_EAGER = (Load, Store, NewArray, TapeGrow, Call)
+_EAGER = (Load, Store, NewArray, TapeGrow, Call, NewList, ListLen, ListOp)
 #: Python frames one level of a recursive call takes in the interpreter (an upper bound)
 _FRAMES_PER_CALL = 4
 

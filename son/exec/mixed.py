@@ -68,7 +68,7 @@ from ..nodes import (
 )
 from ..nodes.control import form_size, rebuild
 from ..nodes.memory import TapeGrow
-from ..nodes.types import BOOL, FLOAT, INT, MEM, NONE, NUMBER, TOP, ArrayType, Type
+from ..nodes.types import BOOL, FLOAT, INT, MEM, NONE, NUMBER, TOP, ArrayType, ListType, Type
 from .emit import EMIT, EMIT_STATE, _as_int, _balanced_outer, _compare, _kind, _strip
 from .render import _If
 
@@ -205,7 +205,8 @@ class MixedValues:
             if n.is_cfg or type(n) is Store or type(n) is CallMem or (type(n) is Proj and n.index < 2):
                 continue
             t = n.type
-            if t is MEM or isinstance(t, ArrayType) or t is NONE or _kind(n) in ("int", "float", "bool"):
+            if t is MEM or isinstance(t, (ArrayType, ListType)) or t is NONE \
+                    or _kind(n) in ("int", "float", "bool"):
                 continue
             if _kind(n) == "number":
                 self.mixed.add(n)
@@ -227,6 +228,7 @@ class MixedValues:
                     t, k = v.type, _kind(v)
                     kinds.setdefault(i, set()).add(
                         "array " + t.dtype if isinstance(t, ArrayType) else
+                        str(t) if isinstance(t, ListType) else
                         "none" if t is NONE else "int" if k == "bool" else str(k))
         for i, ks in kinds.items():
             values = ks - {"none"}

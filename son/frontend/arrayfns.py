@@ -34,14 +34,14 @@ _UNDEFINED = {"max": "np.max", "min": "np.min", "amax": "np.max", "amin": "np.mi
 class ArrayFunctions:
     """FunctionParser's numpy array functions (a mixin)."""
 
-    def array_method(self, e: ast.Call) -> Node | None:
-        """``a.copy()``, ``a.argmax()``, ...: the numpy function on ``a``; None where ``e``
-        calls no such method on a value."""
+    def array_method(self, e: ast.Call, a: Node | None = None) -> Node | None:
+        """``a.copy()``, ``a.argmax()``, ...: the numpy function on ``a`` (given when the
+        caller evaluated it); None where ``e`` calls no such method on a value."""
         f = e.func
         if not (isinstance(f, ast.Attribute) and (f.attr in _METHODS or f.attr in _UNDEFINED)
                 and self.is_value(f.value)):
             return None
-        a = self.expr(f.value)
+        a = self.expr(f.value) if a is None else a
         if not is_array_value(a):
             raise self.error(e, f"{a.type.widen()} has no method {f.attr}()", ast.unparse(f))
         if f.attr in _UNDEFINED:

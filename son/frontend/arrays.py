@@ -43,6 +43,7 @@ from ..nodes.types import NONE, ArrayType
 from . import pylib
 from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
+from .lists import is_list
 from .scope import Aggregate, Opt, Pack, Rng, View
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
@@ -65,6 +66,8 @@ class Arrays:
             return self.tuple_subscript(e, arr)
         if isinstance(arr, Rng):
             return self.range_item(e, arr)
+        if isinstance(e.slice, ast.Slice) and is_list(arr):
+            return self.list_slice(e, arr)
         if isinstance(e.slice, ast.Slice):
             return self.slice_view(e, arr)
         arr, idx = self.subscript_parts(e, arr)
@@ -80,9 +83,9 @@ class Arrays:
         else:
             with kept(arr):
                 idx = self.expr_any(e.slice)
-        if not (is_array_value(arr)):
+        if not (is_array_value(arr) or is_list(arr)):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
-                                      f"numpy arrays){array_hint(arr)}", "subscript")
+                                      f"numpy arrays and lists){array_hint(arr)}", "subscript")
         if isinstance(idx, Opt) or idx.type is NONE:
             # numpy reads a[None] as a new axis (a 2-D array): refused where the code may run.
             # The raw parse cannot tell unreachable code (after an inlined call, say), so
@@ -97,24 +100,30 @@ class Arrays:
             raise self.error(e.slice, f"array index must be an int, not {idx.type.widen()}", "subscript")
         return arr, idx
 
-    def bounds_guard(self, at, arr: Node, idx: Node) -> Node | None:
+    def bounds_guard(self, at, arr: Node, idx: Node, message: str = "index out of range") -> Node | None:
         with kept(arr, idx):
             guarded = False
             if idx.type.kind == "number":
-                guarded = self.guard(self.op(at, IsFloat, idx), IndexError,
-                                     "only integers are valid array indices")
+                guarded = self.guard(self.op(at, IsFloat, idx), IndexError if not is_list(arr) else TypeError,
+                                     "only integers are valid array indices" if not is_list(arr) else
+                                     "list indices must be integers or slices, not float")
             n = self.length(at, arr)
-            guarded |= self.guard(self.op(at, OutOfBounds, idx, n), IndexError, "index out of range")
+            if is_list(arr) and message == "index out of range":
+                message = "list index out of range"
+            guarded |= self.guard(self.op(at, OutOfBounds, idx, n), IndexError, message)
         return self.scope.ctrl if guarded else None
 
     def length(self, at, arr: Node) -> Node:
-        """``len`` of an array or a view."""
+        """``len`` of an array, a view or a list (the list's length now)."""
+        if is_list(arr):
+            return self.list_len(at, arr)
         return arr.length if isinstance(arr, View) else self.op(at, ArrayLen, arr)
 
-    def element(self, at, arr: Node, idx: Node) -> tuple[Node, Node, Node]:
+    def element(self, at, arr: Node, idx: Node,
+                message: str = "index out of range") -> tuple[Node, Node, Node]:
         """The guard's control, the array and the index in it of ``arr[idx]``; for a view,
         its base and ``start + i * step`` with i the index made non-negative."""
-        ctrl = self.bounds_guard(at, arr, idx) or self.scope.ctrl
+        ctrl = self.bounds_guard(at, arr, idx, message) or self.scope.ctrl
         if not isinstance(arr, View):
             return ctrl, arr, idx
         with kept(ctrl, arr, idx):
@@ -131,6 +140,9 @@ class Arrays:
         return self.op(at, Load, ctrl, self.scope.mem, arr, idx)
 
     def store(self, at, arr: Node, idx: Node, value: Node) -> None:
+        if is_list(arr):
+            with kept(arr, idx, value):
+                self.check_element(at, arr, value)
         if isinstance(value, Opt) or value.type is NONE:
             value = self.stored_none(at, arr, idx, value)
         if _kind(value) is None:
@@ -182,7 +194,7 @@ class Arrays:
 
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)
-        if not (is_array_value(a)):
+        if not (is_array_value(a) or is_list(a)):
             raise self.error(e, f"len() of a {a.type.widen()} value{array_hint(a)}", "len")
         return self.length(e, a)
 
@@ -190,7 +202,7 @@ class Arrays:
     def slice_view(self, e: ast.Subscript, arr: Node) -> View:
         """``arr[lower:upper:step]`` of an array or a view: a view of the base."""
         sl = e.slice
-        if not (is_array_value(arr)):
+        if not (is_array_value(arr) or is_list(arr)):
             raise self.error(sl, f"slice of a {arr.type.widen()} value (son slices 1-D numpy "
                                  f"arrays and tuples){array_hint(arr)}", "slice")
         with kept(arr):
@@ -233,7 +245,11 @@ class Arrays:
         view's length (or of one element, broadcast) copied first, as numpy does where the
         two overlap; numpy's ValueError for any other length."""
         with kept(value):
-            view = self.slice_view(target, self.expr(target.value))
+            base = self.expr(target.value)
+            if is_list(base):
+                raise self.unsupported(target, "assignment to a slice of a list (assign the items in "
+                                               "a loop, or build a new list)")
+            view = self.slice_view(target, base)
         if isinstance(value, Opt) or value.type is NONE:  # converted once, as numpy does
             with kept(view):
                 value = self.none_as_element(target, dtype_of(view, "int64"), value)

@@ -49,9 +49,10 @@ from . import pylib
 from .arrayfns import NUMPY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
-from .core import _kind, is_array_value
+from .core import _kind, is_array_value, is_list
 from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
+from .lists import LIST_CALLS
 from .scope import Cplx, Opt, Pack, Rng, Scope
 from .source import source_of
 
@@ -72,7 +73,7 @@ class Calls:
             raise self.unsupported(e, "call with **kwargs")
         if any(isinstance(a, ast.Starred) for a in e.args):
             return self.starred_call(e)
-        v = self.array_method(e)
+        v = self.list_or_array_method(e)
         if v is None:
             v = self.value_method(e)
         if v is not None:
@@ -99,7 +100,7 @@ class Calls:
                 v = self.expr_any(e.args[0])
                 if isinstance(v, Opt):
                     v = self.unwrap(v, e.args[0])
-                if not (isinstance(v, (Pack, Rng)) or is_array_value(v)):
+                if not (isinstance(v, (Pack, Rng)) or is_array_value(v) or is_list(v)):
                     return self.call_on(e, [v], e.args[1:])
                 with kept(v):
                     return self.reduce_iterable(e, reducer, v)
@@ -157,7 +158,7 @@ class Calls:
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
-            elif _kind(v) is None and not is_array_value(v) and not isinstance(v, Cplx):
+            elif _kind(v) is None and not is_array_value(v) and not is_list(v) and not isinstance(v, Cplx):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 
@@ -419,4 +420,5 @@ _CALLS: dict = {
     **NUMPY_CALLS,
     **COMPLEX_CALLS,
     **FUNCTION_CALLS,
+    **LIST_CALLS,
 }

@@ -39,7 +39,7 @@ from ..nodes import (
     implied_facts,
     kept,
 )
-from ..nodes.types import BOTTOM, MEM, NONE, NUMBER, TOP, XCTRL, ArrayType
+from ..nodes.types import BOTTOM, MEM, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType
 from .scope import Aggregate, Conflict, Opt, Scope, View, flag
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
@@ -63,9 +63,6 @@ _CONSTRUCTS = {
 
 #: what to write instead of an unsupported construct, where son has an alternative
 _INSTEAD = {
-    "List": "use a numpy array (np.zeros(n), np.empty(n)) or a tuple",
-    "ListComp": "fill a numpy array in a loop, or reduce a generator expression with sum, min, "
-                "max, any, all or math.prod",
     "GeneratorExp": "pass it straight to sum, min, max, any, all or math.prod",
     "SetComp": "test membership with 'in' on a tuple, an array or a range",
     "Set": "test membership with 'in' on a tuple, an array or a range",
@@ -104,6 +101,11 @@ def _is_array(x: Node) -> bool:
 def is_array_value(x: Node) -> bool:
     """An array or a view of one (a slice, son/frontend/arrays.py)."""
     return _is_array(x) or isinstance(x, View)
+
+
+def is_list(x) -> bool:
+    """A list (son/frontend/lists.py): a node of a list type, no value of the parse."""
+    return isinstance(x, Node) and not isinstance(x, Aggregate) and isinstance(x.type, ListType)
 
 
 def dtype_of(x: Node, default: str = "float64") -> str:

@@ -43,7 +43,7 @@ from ..nodes import (
 )
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import BOTTOM, NONE
-from .core import _SYMBOL, _dead_value, _kind
+from .core import _SYMBOL, _dead_value, _kind, is_list
 from .scope import Cplx, Opt, Pack, Rng
 
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
@@ -148,6 +148,8 @@ class Expressions:
             return self.complex_arith(at, cls, a, b)
         if isinstance(a, Pack) or isinstance(b, Pack):
             return self.tuple_arith(at, cls, a, b)
+        if is_list(a) or is_list(b):
+            return self.list_arith(at, {Add: ast.Add, Mul: ast.Mult}.get(cls), a, b)
         for x in (a, b):
             if _kind(x) is None:
                 sym = "**" if cls is None else _SYMBOL[cls]
@@ -279,6 +281,9 @@ class Expressions:
                 return self.op(at, BitOr, up, down)
         if isinstance(v, Pack):
             return self.con(bool(v.elems))
+        if is_list(v):  # not empty
+            with kept(v):
+                return self.op(at, GT, self.list_len(at, v), self.con(0))
         raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
 
     def short_circuit(self, first: Node, rest, is_and: bool, at: ast.AST | None = None) -> Node:
@@ -358,6 +363,8 @@ class Expressions:
             return self.complex_compare(at, cls, a, b)
         if isinstance(a, Pack) or isinstance(b, Pack):
             return self.tuple_compare(at, cls, a, b)
+        if (is_list(a) or is_list(b)) and cls in (EQ, NE):
+            return self.list_equal(at, a, b, cls is NE)
         if _kind(a) is None or _kind(b) is None:
             if _dead_value(a) or _dead_value(b):  # a value of a path the types prove dead
                 return self.dead_value()

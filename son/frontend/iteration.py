@@ -29,7 +29,7 @@ from typing import Callable
 from ..nodes import EQ, GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, Node, Not, Sub, kept
 from ..nodes.types import NONE
 from . import pylib
-from .core import _is_array, _kind, array_hint, assigned_names, is_array_value
+from .core import _is_array, _kind, array_hint, assigned_names, is_array_value, is_list
 from .loops import _LoopContext
 from .scope import Opt, Pack, Rng, View, flag
 
@@ -44,11 +44,16 @@ _KEYWORDS = {"sum": ("start",), "prod": ("start",), "min": ("key", "default"),
 @dataclass
 class Counted:
     """A sequence of ``count`` items, the k-th built by ``item(k)`` for a counter node k;
-    ``held`` are the nodes kept while the loop over it is built (``release`` unkeeps)."""
+    ``held`` are the nodes kept while the loop over it is built (``release`` unkeeps).
+    A list's items are counted as CPython's iterator counts them: ``count`` is None (or
+    a bound fixed at the start) and ``alive(k)``, built at each step, says whether item
+    k exists then; ``lst`` is the list when the items are exactly its items."""
 
-    count: Node
+    count: Node | None
     item: Callable[[Node], Node]
     held: list[Node] = field(default_factory=list)
+    alive: Callable[[Node], Node] | None = None
+    lst: Node | None = None
 
     def release(self) -> None:
         for n in self.held:
@@ -79,6 +84,8 @@ class Iteration:
             return self.view_items(it, v)
         if _is_array(v):
             return self.array_items(it, v)
+        if is_list(v):
+            return self.list_items(it, v)
         return self._not_iterable(it, v)
 
     def array_items(self, at: ast.AST, a: Node) -> Counted:
@@ -151,7 +158,7 @@ class Iteration:
         start.keep()
         return Counted(src.count,
                        lambda k: self._pair(self.op(it, Add, start, k), lambda: src.item(k)),
-                       src.held + [start])
+                       src.held + [start], alive=src.alive)
 
     def _pair(self, first: Node, second: Callable[[], Node]) -> Pack:
         with kept(first):
@@ -161,10 +168,20 @@ class Iteration:
         """``zip``: as many items as the shortest source."""
         if not srcs:
             return Counted(self.con(0).keep(), lambda k: self.pack([]), [])
-        n = srcs[0].count
-        for s in srcs[1:]:
-            n = self.op(it, Min, n, s.count)
-        n.keep()
+        n = None
+        for s in srcs:
+            if s.count is not None:
+                n = s.count if n is None else self.op(it, Min, n, s.count)
+        if n is not None:
+            n.keep()
+        lives = [s.alive for s in srcs if s.alive is not None]
+
+        def alive(k):  # CPython's zip asks each iterator in turn: all lists still long enough
+            r = lives[0](k)
+            for a in lives[1:]:
+                with kept(r):
+                    r = self.op(it, BitAnd, r, a(k))
+            return r
 
         def item(k):
             vals = []
@@ -175,9 +192,17 @@ class Iteration:
                 v.unkeep()
             return self.pack(vals)
 
-        return Counted(n, item, [h for s in srcs for h in s.held] + [n])
+        return Counted(n, item, [h for s in srcs for h in s.held] + ([n] if n is not None else []),
+                       alive=alive if lives else None)
 
     def _reversed(self, it: ast.Call, src: Counted) -> Counted:
+        if src.alive is not None:  # a list: from its length at the start, while the index exists
+            if src.lst is None:
+                raise self.error(it, "'enumerate' object is not reversible", "for")
+            n = self.list_len(it, src.lst).keep()
+            last = self.op(it, Sub, n, self.con(1)).keep()
+            return Counted(n, lambda k: src.item(self.op(it, Sub, last, k)), src.held + [n, last],
+                           alive=lambda k: src.alive(self.op(it, Sub, last, k)))
         last = self.op(it, Sub, src.count, self.con(1)).keep()
         return Counted(src.count, lambda k: src.item(self.op(it, Sub, last, k)), src.held + [last])
 
@@ -206,10 +231,36 @@ class Iteration:
         """A loop over ``src``: ``bind`` the k-th item, then ``body``; ``anchor`` keys what
         failed attempts learn (a syntax node parsed once) and ``names`` are the variables
         the body may bind.  Releases ``src``."""
+        if src.alive is not None:
+            self._live_loop(anchor, at, src, bind, body, names)
+            return
         start, step = self.con(0).keep(), self.con(1).keep()
         src.count.keep()
         self.range_loop(anchor, at, start, src.count, step, bind=lambda k: bind(src.item(k)),
                         body=body, names=names)
+        src.release()
+
+    def _live_loop(self, anchor, at, src: Counted, bind, body, names: list[str]) -> None:
+        """A loop over a list's items: item k while ``src.alive(k)`` (and k is below
+        ``src.count`` if there is one), tested before each step."""
+        counter = self.temp()
+        self.scope.set(counter, self.con(0))
+
+        def cond():
+            k = self.scope.get(counter)
+            with kept(k):
+                c = src.alive(k)
+                if src.count is not None:
+                    with kept(c):
+                        c = self.op(at, BitAnd, self.op(at, LT, k, src.count), c)
+            return c
+
+        def latch():
+            self.scope.set(counter, self.op(at, Add, self.scope.get(counter), self.con(1)))
+
+        self.loop(anchor, cond, lambda: bind(src.item(self.scope.get(counter))), latch,
+                  names + [counter], body)
+        self.scope.remove(counter)
         src.release()
 
     def generator_loops(self, g: ast.GeneratorExp, on_item: Callable[[Node], None],
@@ -306,6 +357,8 @@ class Iteration:
     def contained(self, at: ast.AST, x: Node, container: Node) -> Node:
         """``x in a`` for an array or a view (numpy's ``(a == x).any()`` on son's Python
         scalars) or a range: a loop that stops at the first equal element."""
+        if is_list(container):
+            return self.list_contains(at, x, container)
         if not (is_array_value(container) or isinstance(container, Rng)):
             raise self.unsupported(at, f"'in' on a {container.type.widen()} value (son tests "
                                        "membership in tuples, ranges and 1-D arrays)")

@@ -50,6 +50,7 @@ from .core import ParserCore, assigned_names
 from .expressions import Expressions
 from .functions import Functions
 from .iteration import Iteration
+from .lists import LIST_GUESSES, ListKindLearned, Lists
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
 from .recursion import RESULT, USED, Recursion
@@ -62,7 +63,7 @@ from .tuples import Tuples
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Iteration, Expressions, Names, Arrays, ArrayFunctions, Tuples,
+class FunctionParser(Statements, Loops, Iteration, Lists, Expressions, Names, Arrays, ArrayFunctions, Tuples,
                      Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
@@ -133,7 +134,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     learned: dict = {RESULT: TOP}
     for attempt in range(5):
         try:
-            g = _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
+            g = _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where)
         except SonSyntaxError:
             if attempt or not learned.get(USED):
                 raise
@@ -152,6 +153,18 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
         else:
             learned[RESULT] = assumed.meet(actual).widen()
     raise SonError(f"{where}: the result type of {src.name}() does not settle")
+
+
+def _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where) -> Graph:
+    """``_parse_once``, again while an empty list learns the kind of its first element
+    (son/frontend/lists.py): at most one parse per empty list and kind it meets."""
+    for _ in range(64):
+        learned.pop(LIST_GUESSES, None)
+        try:
+            return _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
+        except ListKindLearned:
+            continue
+    raise SonError(f"{where}: the element kinds of the lists in {src.name}() do not settle")
 
 
 def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned) -> Graph:

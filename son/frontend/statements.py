@@ -13,6 +13,8 @@ import ast
 from ..nodes import Node, Not, Raise, Return, kept
 from ..nodes.control import COMPLEX, LEAF, OPTIONAL, RANGE
 from ..nodes.types import TOP
+from .core import is_list
+from .lists import annotated_dtype
 from .scope import Aggregate, Cplx, Opt, Pack, Rng, Scope, compatible, describe, shape
 
 
@@ -59,8 +61,13 @@ class Statements:
                 self.assign(t, v)
 
     def stmt_AnnAssign(self, s):
-        if s.value is not None:
-            self.assign(s.target, self.expr_any(s.value))
+        if s.value is None:
+            return
+        dtype = annotated_dtype(s.annotation)
+        if dtype is not None and isinstance(s.value, ast.List) and not s.value.elts:
+            self.assign(s.target, self.empty_list(s.value, dtype))  # xs: list[int] = []
+            return
+        self.assign(s.target, self.expr_any(s.value))
 
     def assign(self, target: ast.expr, v: Node) -> None:
         if isinstance(target, ast.Name):
@@ -76,11 +83,27 @@ class Statements:
         else:
             raise self.unsupported(target, f"assignment to {type(target).__name__.lower()}")
 
+    def stmt_Delete(self, s):
+        for t in s.targets:
+            if not (isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice)):
+                raise self.unsupported(s, "del statement of anything but a list item (son deletes xs[i])")
+            lst, i = self.subscript_parts(t)
+            if not is_list(lst):
+                raise self.error(t, f"del of an item of a {lst.type.widen()} value (son deletes list "
+                                    "items)", "del")
+            with kept(lst, i):
+                v = self.remove_at(t, lst, i, "list assignment index out of range")
+            if v.is_unused():
+                v.kill()
+
     def stmt_AugAssign(self, s):
         if isinstance(s.target, ast.Name):
             cur = self.read(s.target.id, s.target)
             if isinstance(cur, Opt):
                 cur = self.unwrap(cur, s.target)
+            if is_list(cur):  # in place: every name for the list sees it
+                self.list_augassign(s, cur)
+                return
             new = self.binop(s, type(s.op), cur, s.value)  # may replace self.scope
             self.scope.set(s.target.id, new)
         elif isinstance(s.target, ast.Subscript):

@@ -390,7 +390,7 @@ def instrument(source: str, track: bool = False) -> ast.Module:
 def canon(v):
     """A comparable form of a value: floats by bit pattern (any NaN alike), ints by value,
     bools as bools (a kernel returns CPython's object: ``True``, not ``1``), arrays by
-    dtype and elements, tuples element by element.  The tests use it too
+    dtype and elements, tuples and lists element by element.  The tests use it too
     (tests/conftest.py)."""
     if isinstance(v, np.ndarray):
         return ("array", str(v.dtype), tuple(canon(x) for x in v.tolist()))
@@ -400,6 +400,8 @@ def canon(v):
         return None
     if isinstance(v, tuple):  # a function returning several values
         return ("tuple", tuple(canon(x) for x in v))
+    if isinstance(v, list):  # numpy's scalars in it read as son reads them: Python scalars
+        return ("list", tuple(canon(x) for x in v))
     if isinstance(v, bool):
         return ("bool", v)
     if isinstance(v, int):

@@ -48,6 +48,7 @@ from ..nodes import (
     CProj,
     Graph,
     If,
+    ListType,
     Load,
     NewArray,
     Node,
@@ -138,11 +139,14 @@ class _UnionFind:
 
 
 def refuse_calls(graph: Graph) -> None:
-    """Recursive calls are not differentiated yet: a clear refusal, never a wrong
+    """Recursive calls and lists are not differentiated yet: a clear refusal, never a wrong
     derivative (the Call would need a forward and an adjoint function of its own)."""
     if any(type(n) is Call for n in graph.nodes()):
         raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself (son "
                        "compiles recursion but does not differentiate through it yet)")
+    if any(isinstance(n.type, ListType) for n in graph.nodes()):
+        raise SonError(f"grad of {graph.name}: not yet differentiable: it uses a list (son compiles "
+                       "lists but does not differentiate through them yet: use a numpy array)")
 
 
 def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:

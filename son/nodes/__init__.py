@@ -38,6 +38,7 @@ from .arith import (
 )
 from .control import CFGNode, CProj, If, Loop, Never, Phi, Proj, Raise, Region, Return, Start, Stop, XCtrl
 from .graph import Graph
+from .lists import LIST_METHODS, ListLen, ListOp, NewList
 from .mathfn import (
     MATH_FUNCTIONS,
     MATH_NODES,
@@ -66,6 +67,7 @@ from .types import (
     TOP,
     XCTRL,
     ArrayType,
+    ListType,
     ScalarType,
     TupleType,
     Type,

@@ -1,6 +1,6 @@
 """Memory and arrays: one memory state threaded as a value.
 
-  Load(ctrl, mem, array, index)          the element (Python index semantics:
+  Load(ctrl, mem, array, index)          the element of an array or a list (Python index semantics:
                                          a negative index wraps once)
   Store(ctrl, mem, array, index, value)  the next memory state
   NewArray(ctrl, length)                 a fresh array (np.zeros/ones/empty)
@@ -19,13 +19,16 @@ from __future__ import annotations
 
 from . import ranges
 from .node import Node
-from .types import BOOL, BOTTOM, INT64_MAX, MEM, TOP, ArrayType, Type, bounds, constant, int_range
+from .types import BOOL, BOTTOM, INT64_MAX, MEM, TOP, ArrayType, ListType, Type, bounds, constant, int_range
 
 #: the type of a length: never negative
 LENGTH = int_range(0, INT64_MAX)
 
 #: numpy dtype name -> how a stored Python value is converted, as numpy does
 DTYPES = ("float64", "int64", "bool")
+
+
+_PYTHON_SCALARS = (float, int, bool)
 
 
 class Load(Node):
@@ -52,10 +55,11 @@ class Load(Node):
         t = self.inputs[2].type
         if t is TOP or self.inputs[3].type is TOP:
             return TOP
-        return t.elem if isinstance(t, ArrayType) else BOTTOM
+        return t.elem if isinstance(t, (ArrayType, ListType)) else BOTTOM
 
     def eval(self, mem, array, index):
-        return array[index].item()
+        v = array[index]  # a list holds Python values, an array numpy scalars
+        return v if type(v) in _PYTHON_SCALARS else v.item()
 
 
 class Store(Node):

@@ -201,6 +201,25 @@ class ArrayType(Type):
         return {"float64": FLOAT, "int64": INT, "bool": BOOL}[self.dtype]
 
 
+class ListType(Type):
+    """A Python list whose elements are all of one kind ('float64', 'int64', 'bool',
+    named as numpy's dtypes so lists and arrays share the element tables).  Its length
+    and elements live in memory: a list is read and written through the memory state."""
+
+    __slots__ = ("dtype",)
+
+    def __init__(self, dtype: str):
+        super().__init__(f"list[{_ELEM_NAMES[dtype]}]", ("l", dtype))
+        self.dtype = dtype
+
+    @property
+    def elem(self) -> ScalarType:
+        return {"float64": FLOAT, "int64": INT, "bool": BOOL}[self.dtype]
+
+
+_ELEM_NAMES = {"float64": "float", "int64": "int", "bool": "bool"}
+
+
 class TupleType(Type):
     """Multi-valued nodes: Start (ctrl, mem, args...) and If (true, false)."""
 

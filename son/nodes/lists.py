@@ -1,0 +1,108 @@
+"""Lists: Python lists of one element kind, objects in memory like arrays.
+
+  NewList(ctrl, length, value)     ``[value] * length``: a new list (an identity)
+  ListLen(ctrl, mem, list)         its length in memory state ``mem``
+  ListOp(ctrl, mem, list, args...) a method that changes the list (``append``,
+                                   ``insert``, ``pop``, ``sort``, ``reverse``,
+                                   ``clear``): the next memory state
+
+An element is read and written with the arrays' ``Load`` and ``Store`` (a list is
+indexed as an array is, after the same bounds guard); its length changes, so unlike
+``ArrayLen`` the length is read from memory.  A ``ListOp`` is ordered like a Store:
+it hangs from its control and overwrites the memory state it takes, so no pass moves
+a read of the list across it.  ``pop`` here only removes: the frontend reads the
+element with a Load first and checks the index with a guard, so no node faults.
+"""
+
+from __future__ import annotations
+
+from .memory import LENGTH
+from .node import Node
+from .types import BOTTOM, MEM, TOP, ListType, Type
+
+#: the methods a ListOp may call, with their operand counts (after the list)
+LIST_METHODS = {"append": 1, "insert": 2, "pop": 1, "sort": 0, "sort_reverse": 0, "reverse": 0,
+                "clear": 0}
+
+
+class NewList(Node):
+    """``[value] * length`` with elements of ``dtype`` (a negative length: empty)."""
+
+    __slots__ = ("dtype",)
+    is_gvn = False  # two lists are two objects
+    allocates = True
+
+    def __init__(self, graph, ctrl, length, value, dtype: str):
+        self.dtype = dtype
+        super().__init__(graph, ctrl, length, value)
+
+    def payload(self):
+        return (self.dtype,)
+
+    @property
+    def label(self) -> str:
+        return f"new {ListType(self.dtype)}"
+
+    def compute(self) -> Type:
+        n, v = self.inputs[1].type, self.inputs[2].type
+        if n is TOP or v is TOP:
+            return TOP
+        return ListType(self.dtype) if n.kind in ("int", "bool") else BOTTOM
+
+    def eval(self, length, value):
+        return [value] * length
+
+
+class ListLen(Node):
+    """The length of a list in a memory state."""
+
+    __slots__ = ()
+    is_gvn = True  # same control, memory and list: the same length
+    reads_memory = True
+
+    def __init__(self, graph, ctrl, mem, lst):
+        super().__init__(graph, ctrl, mem, lst)
+
+    @property
+    def label(self) -> str:
+        return "list len"
+
+    def compute(self) -> Type:
+        t = self.inputs[2].type
+        if t is TOP:
+            return TOP
+        return LENGTH if isinstance(t, ListType) else BOTTOM
+
+    def eval(self, mem, lst):
+        return len(lst)
+
+
+class ListOp(Node):
+    """A method of ``list`` called for its effect; its value is the next memory state.
+    ``pop`` takes an index already made non-negative and checked."""
+
+    __slots__ = ("method",)
+    is_gvn = False
+    writes_memory = True
+
+    def __init__(self, graph, ctrl, mem, lst, *args, method: str):
+        assert LIST_METHODS[method] == len(args), (method, args)
+        self.method = method
+        super().__init__(graph, ctrl, mem, lst, *args)
+
+    def payload(self):
+        return (self.method,)
+
+    @property
+    def label(self) -> str:
+        return f"list.{self.method}"
+
+    def compute(self) -> Type:
+        return MEM
+
+    def eval(self, mem, lst, *args):
+        m = self.method
+        if m == "sort_reverse":
+            lst.sort(reverse=True)
+        else:
+            getattr(lst, m)(*args)

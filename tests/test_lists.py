@@ -1,0 +1,280 @@
+"""Lists (son/frontend/lists.py, son/nodes/lists.py): literals, ``[v] * n``,
+comprehensions, ``list()``, ``sorted``, the methods, indexing and slicing with
+Python's semantics, iteration as CPython's list iterator does it (the length read
+at each step), ``in``, ``==``, ``+``, ``*``, ``+=``, aliasing through names and
+inlined helpers, and lists returned to Python.  CPython is the oracle in every stage
+(the interpreter on the raw parse and on each pipeline's graph, and the kernel)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import check_every_stage, run_python
+from hypothesis import strategies as st
+
+import son
+from son.errors import SonError, SonSyntaxError
+
+FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.5, 2.0, 3.25, math.inf, -math.inf]),
+                   st.floats(-1e3, 1e3))
+SMALL = st.integers(-3, 8)
+FARR = st.lists(FLOATS, max_size=7).map(lambda xs: np.array(xs, dtype=np.float64))
+IARR = st.lists(st.integers(-5, 5), max_size=7).map(lambda xs: np.array(xs, dtype=np.int64))
+F, I64 = "float64[]", "int64[]"
+
+
+def squares(n):
+    xs = []
+    for i in range(n):
+        xs.append(i * i)
+    return xs
+
+
+def literal_and_repeat(n, x):
+    xs = [x, x + 1.0, -x]
+    ys = [0.5] * n
+    zs = n * [True]
+    return xs, ys, zs, len(xs) + len(ys), [x] * 2 + xs
+
+
+def comprehensions(a):
+    evens = [x * 2 for x in a if x > 0]
+    pairs = [i * j for i in range(3) for j in range(i)]
+    nested = [[1, 2][k % 2] for k in range(len(a))]
+    return evens, pairs, nested, sum(evens), len(pairs)
+
+
+def indexing(n, i, j):
+    xs = list(range(n))
+    xs[i] = -7  # IndexError as CPython, negative indices wrap once
+    xs[-1] += 100
+    return xs[j], xs
+
+
+def pops_and_inserts(n, i, j):
+    xs = [k * 1.5 for k in range(n)]
+    a = xs.pop()
+    b = xs.pop(i)
+    xs.insert(j, 9.25)
+    xs.insert(-100, -1.0)
+    del xs[0]
+    return a, b, xs
+
+
+def searches(a, x):
+    xs = list(a)
+    c = xs.count(x)
+    found = x in xs
+    k = xs.index(x) if found else -1
+    if found:
+        xs.remove(x)
+    return c, found, k, xs, x not in xs
+
+
+def slices(n, i, j, k):
+    xs = [v * 3 for v in range(n)]
+    return xs[i:j], xs[::k], xs[j:], xs[:i], xs[::-1]
+
+
+def methods(a):
+    xs = list(a)
+    ys = xs.copy()
+    ys.reverse()
+    zs = sorted(xs)
+    ws = sorted(xs, reverse=True)
+    xs.sort()
+    xs.extend(ys)
+    xs.extend([v * 2 for v in ys])
+    n = len(xs)
+    xs.clear()
+    return xs, ys, zs, ws, n
+
+
+def aliasing(n):
+    xs = [1, 2, 3]
+    ys = xs
+    ys.append(n)
+    ys[0] = 10
+    _grow(xs, n)
+    zs = xs + ys
+    xs += [5]
+    ys *= 2
+    return xs, len(ys), zs, xs == ys, xs != zs
+
+
+def _grow(lst, n):
+    for k in range(n):
+        lst.append(k)
+
+
+def iteration_sees_appends(n):
+    xs = [1]
+    total = 0
+    for x in xs:  # CPython's iterator reads the length at each step
+        total += x
+        if len(xs) < n:
+            xs.append(x + 1)
+    seen = []
+    for i, x in enumerate(xs):
+        if i % 2 == 0:
+            seen.append(i * x)
+    for x, y in zip(xs, reversed(xs)):
+        total += x * y
+    return total, xs, seen
+
+
+def reductions(a):
+    xs = [x for x in a]
+    if not xs:
+        return 0.0, 0.0, False, True, 0
+    return min(xs), max(xs), any(x > 1 for x in xs), all(xs), sum(1 for x in xs if x < 0)
+
+
+def truth_and_equality(n):
+    xs = []
+    if not xs:
+        xs.append(n)
+    ys = [n]
+    return bool(xs), xs == ys, xs == [n + 1], [] == xs, xs != [1, 2]
+
+
+def sieve(n):
+    flags = [True] * (n + 1)
+    flags[0] = False
+    if n >= 1:
+        flags[1] = False
+    i = 2
+    while i * i <= n:
+        if flags[i]:
+            for j in range(i * i, n + 1, i):
+                flags[j] = False
+        i += 1
+    return [k for k in range(n + 1) if flags[k]]
+
+
+def insertion_sort(a):
+    xs = list(a)
+    for i in range(1, len(xs)):
+        x = xs[i]
+        j = i - 1
+        while j >= 0 and xs[j] > x:
+            xs[j + 1] = xs[j]
+            j -= 1
+        xs[j + 1] = x
+    return xs
+
+
+def annotated_empty(n):
+    xs: list[int] = []
+    while len(xs) < n:
+        xs.append(len(xs) * 2)
+    return xs, [] + xs
+
+
+def pop_until_empty(n):
+    xs = list(range(n))
+    s = 0
+    while xs:
+        s = s * 3 + xs.pop(0)
+    return s, xs.pop()  # IndexError: pop from empty list
+
+
+CASES = [
+    (squares, [int], st.tuples(SMALL)),
+    (literal_and_repeat, [int, float], st.tuples(SMALL, FLOATS)),
+    (comprehensions, [F], st.tuples(FARR)),
+    (indexing, [int, int, int], st.tuples(SMALL, SMALL, SMALL)),
+    (pops_and_inserts, [int, int, int], st.tuples(SMALL, SMALL, SMALL)),
+    (searches, [I64, int], st.tuples(IARR, st.integers(-5, 5))),
+    (searches, [F, float], st.tuples(FARR, FLOATS)),
+    (slices, [int, int, int, int], st.tuples(SMALL, SMALL, SMALL, st.integers(-3, 3))),
+    (methods, [F], st.tuples(FARR)),
+    (methods, [I64], st.tuples(IARR)),
+    (aliasing, [int], st.tuples(SMALL)),
+    (iteration_sees_appends, [int], st.tuples(SMALL)),
+    (reductions, [F], st.tuples(FARR)),
+    (truth_and_equality, [int], st.tuples(SMALL)),
+    (sieve, [int], st.tuples(st.integers(-2, 60))),
+    (insertion_sort, [F], st.tuples(FARR)),
+    (annotated_empty, [int], st.tuples(SMALL)),
+    (pop_until_empty, [int], st.tuples(SMALL)),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES,
+                         ids=[f"{c[0].__name__}-{c[1][0]}" for c in CASES])
+def test_lists_match_cpython_in_every_stage(fn, argtypes, strategy):
+    check_every_stage(fn, argtypes, strategy, max_examples=50)
+
+
+def test_a_list_comes_back_as_a_python_list_of_python_scalars():
+    for out in (son.jit(squares)(4), son.interpret(son.parse(squares, argtypes=[int]), 4)):
+        assert out == [0, 1, 4, 9] and type(out) is list and all(type(x) is int for x in out)
+    xs, ys, zs, _, _ = son.jit(literal_and_repeat)(2, 1.5)
+    assert [type(v) for v in (xs[0], ys[0], zs[0])] == [float, float, bool]
+
+
+def test_an_empty_list_learns_its_kind_from_what_is_put_in_it():
+    g = son.parse(squares, argtypes=[int])
+    assert any(str(n.type) == "list[int]" for n in g.nodes())
+    assert "list.append" in str(g)
+
+
+def sort_with_nan(a):
+    xs = list(a)
+    xs.sort()
+    return xs
+
+
+def nan_membership(x):
+    xs = [x, 1.0]
+    return x in xs
+
+
+@pytest.mark.parametrize("run", ["interpret", "jit"])
+def test_what_depends_on_cpython_internals_raises_instead_of_guessing(run):
+    """A NaN's place after a sort, and whether two NaNs are one object, are CPython's
+    internals: son raises NotImplementedError there, never a possibly different answer."""
+    go = (lambda f, *a: son.interpret(son.parse(f, args=a), *a)) if run == "interpret" else \
+        (lambda f, *a: son.jit(f)(*a))
+    with pytest.raises(NotImplementedError):
+        go(sort_with_nan, np.array([1.0, math.nan, 0.0]))
+    with pytest.raises(NotImplementedError):
+        go(nan_membership, math.nan)
+    assert go(sort_with_nan, np.array([1.0, -0.0, 0.0])) == sorted([1.0, -0.0, 0.0])
+    assert go(nan_membership, 2.0) is True
+
+
+@pytest.mark.parametrize("text, argtypes, message", [
+    ("def f(n):\n    xs = [1, 2]\n    xs.append(0.5)\n    return xs\n", [int],
+     "cannot put a float into a list"),
+    ("def f(n):\n    xs = [1.0] * n\n    xs[0] = n\n    return xs\n", [int], "cannot put an int into a list"),
+    ("def f(a):\n    xs = list(a)\n    xs.extend(range(3))\n    return xs\n", [F],
+     "cannot put a float into a list.int. .it holds the ints put into it at line 3"),
+    ("def f(x):\n    return [1, x]\n", ["number"], "an int or a float"),
+    ("def f(n):\n    xs = [1, 2]\n    xs[0:1] = [3]\n    return xs\n", [int], "slice of a list"),
+    ("def f(n):\n    return [None]\n", [int], "None"),
+    ("def f(a):\n    xs = list(a)\n    xs.sort(key=abs)\n    return xs\n", [F], "key="),
+    ("def f(n):\n    xs = [1]\n    return xs < [2]\n", [int], "comparison"),
+])
+def test_refusals_are_located(text, argtypes, message):
+    with pytest.raises(SonSyntaxError, match=message):
+        son.parse_source(text, argtypes=argtypes)
+
+
+def test_the_oracle_agrees_on_the_benchmark_kernels():
+    assert son.jit(sieve)(100) == sieve(100)
+    a = np.random.default_rng(1).standard_normal(50)
+    assert son.jit(insertion_sort)(a) == insertion_sort(a)
+    assert run_python(son.jit(pop_until_empty), (3,)) == run_python(pop_until_empty, (3,))
+
+
+def test_lists_are_refused_by_gradients_with_a_clear_message():
+    def f(x):
+        xs = [x, 2.0 * x]
+        return xs[0] * xs[1]
+
+    with pytest.raises(SonError, match="list"):
+        son.grad(f)(1.5)
