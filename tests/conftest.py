@@ -60,7 +60,7 @@ def _son_cache_dir(tmp_path_factory):
 
 
 def copy_args(args) -> list:
-    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    return [a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args]
 
 
 def _outcome(call, args):
@@ -71,7 +71,7 @@ def _outcome(call, args):
         raise  # son failing to run a graph is a bug, not an outcome: show the traceback
     except Exception as e:  # noqa: BLE001 - the exception type is the outcome
         return ("raise", type(e))
-    arrays = tuple(canon(a) for a in args if isinstance(a, np.ndarray))
+    arrays = tuple(canon(a) for a in args if isinstance(a, (np.ndarray, list)))  # changed in place
     return ("ok", canon(value), arrays)
 
 

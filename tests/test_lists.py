@@ -181,6 +181,32 @@ def pop_until_empty(n):
     return s, xs.pop()  # IndexError: pop from empty list
 
 
+def mutate_the_argument(xs, ys):
+    xs.append(len(ys) * 0.5)
+    total = 0.0
+    for x in xs:
+        total += x
+    ys.extend(k for k in range(2))
+    ys.sort(reverse=True)
+    if ys:
+        ys[0] = -ys[-1]
+    return total, xs[-1], ys
+
+
+def insertion_sort_in_place(xs):
+    for i in range(1, len(xs)):
+        x = xs[i]
+        j = i - 1
+        while j >= 0 and xs[j] > x:
+            xs[j + 1] = xs[j]
+            j -= 1
+        xs[j + 1] = x
+
+
+FLIST = st.lists(FLOATS, max_size=6)
+ILIST = st.lists(st.integers(-(2 ** 62), 2 ** 62) | st.integers(-4, 4), max_size=6)  # no overflow: CPython has no wrap
+
+
 CASES = [
     (squares, [int], st.tuples(SMALL)),
     (literal_and_repeat, [int, float], st.tuples(SMALL, FLOATS)),
@@ -200,6 +226,9 @@ CASES = [
     (insertion_sort, [F], st.tuples(FARR)),
     (annotated_empty, [int], st.tuples(SMALL)),
     (pop_until_empty, [int], st.tuples(SMALL)),
+    (mutate_the_argument, ["list[float]", "list[int]"], st.tuples(FLIST, ILIST)),
+    (insertion_sort_in_place, ["list[float]"], st.tuples(FLIST)),
+    (insertion_sort_in_place, ["list[int]"], st.tuples(ILIST)),
 ]
 
 
@@ -214,6 +243,28 @@ def test_a_list_comes_back_as_a_python_list_of_python_scalars():
         assert out == [0, 1, 4, 9] and type(out) is list and all(type(x) is int for x in out)
     xs, ys, zs, _, _ = son.jit(literal_and_repeat)(2, 1.5)
     assert [type(v) for v in (xs[0], ys[0], zs[0])] == [float, float, bool]
+
+
+def test_list_arguments_are_checked_and_changed_in_place():
+    g = son.parse(mutate_the_argument, argtypes=["list[float]", "list[int]"])
+    for run in (son.jit(mutate_the_argument), lambda *a: son.interpret(g, *a)):
+        xs, ys = [], []  # empty lists: son.jit guesses floats, then learns ints for ys
+        assert run(xs, ys) == (0.0, 0.0, [0, 0]) and xs == [0.0] and ys == [0, 0]
+    with pytest.raises(SonError, match="must be a list of floats, got int 1 at index 0"):
+        son.interpret(g, [1], [2])
+    with pytest.raises(SonSyntaxError, match="cannot put a float into a list.int."):
+        son.jit(mutate_the_argument)([1], [2])  # a list of ints: appending a float is refused
+
+
+def mutate_annotated(xs: list[float], ys: list[int]):
+    return mutate_the_argument(xs, ys)
+
+
+def test_list_parameters_take_annotations():
+    g = son.parse(mutate_annotated)
+    assert [str(t) for _, t in g.params] == ["list[float]", "list[int]"]
+    xs, ys = [2.0], [5]
+    assert son.jit(mutate_annotated)(xs, ys) == (2.5, 0.5, [0, 1, 0]) and ys == [0, 1, 0]
 
 
 def test_an_empty_list_learns_its_kind_from_what_is_put_in_it():

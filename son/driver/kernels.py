@@ -148,8 +148,10 @@ class JitFunction(Specialized):
 def _needs_conversion(k: Kernel, args: tuple) -> bool:
     """Can calls with these argument types go straight to numba's dispatcher?  Only if
     the kernel would pass every argument on unchanged (same Python type) and return what
-    numba returns (no mixed int-or-float value to convert)."""
-    return k.converts_result or any(type(c) is not type(a) for c, a in zip(k.check(args), args))
+    numba returns (no mixed int-or-float value to convert), and takes no list (the
+    dispatcher cannot type an empty one: ``Kernel.__call__`` calls the compiled entry)."""
+    return k.converts_result or any(type(c) is not type(a) or type(a) is list
+                                    for c, a in zip(k.check(args), args))
 
 
 def _is_numba_typing_error(e: Exception) -> bool:

@@ -23,9 +23,10 @@ __all__ = ["Specialized", "type_key"]
 
 def type_key(args: tuple) -> tuple:
     """The specialization key of a call: each argument's Python type, an array's
-    (dtype, ndim), a tuple's the key of its elements.  O(arguments)."""
+    (dtype, ndim), a tuple's the key of its elements, a list's the types of its items
+    (one, for a list son takes).  O(arguments + list items)."""
     return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else (tuple, type_key(a)) if type(a) is tuple
-                  else type(a) for a in args])
+                  else (list, frozenset(map(type, a))) if type(a) is list else type(a) for a in args])
 
 
 class Specialized:

@@ -44,8 +44,9 @@ from ..nodes import (
     Store,
 )
 from ..nodes.control import flatten, rebuild
+from ..nodes.lists import list_converter
 from ..nodes.memory import TapeGrow
-from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType
+from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType
 
 _EAGER = (Load, Store, NewArray, TapeGrow, Call, NewList, ListLen, ListOp)
 #: Python frames one level of a recursive call takes in the interpreter (an upper bound)
@@ -133,6 +134,9 @@ def _check_args(g: Graph, args) -> list:
                 raise SonError(f"{g.name}(): argument {name!r} must be a 1-D {t.dtype} numpy array, "
                                f"got {type(a).__name__}")
             out.append(a)
+            continue
+        if isinstance(t, ListType):
+            out.append(list_converter(f"{g.name}(): argument {name!r}", t)(a))
             continue
         if isinstance(a, np.generic):
             a = a.item()

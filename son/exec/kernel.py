@@ -33,6 +33,7 @@ import os
 import sys
 import threading
 import time
+import warnings
 from pathlib import Path
 from typing import Any, Callable
 
@@ -41,7 +42,8 @@ import numpy as np
 from ..errors import KernelCompileError, SonError
 from ..nodes import Call, Graph, without_refinements
 from ..nodes.control import flatten
-from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, ArrayType, Type
+from ..nodes.lists import list_converter
+from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, ArrayType, ListType, Type
 from .codegen import return_converter
 from .mixed import argument_forms
 
@@ -127,9 +129,9 @@ def _load(path: Path, name: str):
 def _numba_type(t: Type):
     from numba import types
 
-    if isinstance(t, ArrayType):
+    if isinstance(t, (ArrayType, ListType)):
         dt = {"float64": types.float64, "int64": types.int64, "bool": types.boolean}[t.dtype]
-        return types.Array(dt, 1, "C")
+        return types.Array(dt, 1, "C") if isinstance(t, ArrayType) else types.List(dt, reflected=True)
     return {"int": types.int64, "float": types.float64, "bool": types.boolean}[t.kind]
 
 
@@ -149,6 +151,8 @@ def _converter(fname: str, name: str, t: Type) -> Callable[[Any], Any]:
             raise SonError(f"{where} must be a 1-D {t.dtype} numpy array, got {type(a).__name__}")
 
         return array
+    if isinstance(t, ListType):
+        return list_converter(where, t)
     kind = t.kind
 
     def scalar(a):
@@ -182,7 +186,7 @@ class Kernel:
     """
 
     __slots__ = ("name", "params", "_graph", "_schedule", "_rebuild", "source", "stats", "dispatcher",
-                 "path", "_convert", "_nargs", "_result", "_forms")
+                 "path", "_convert", "_nargs", "_result", "_forms", "_lists")
 
     def __init__(self, graph: Graph | None, schedule, source: str, stats: dict, dispatcher, path: Path,
                  name: str = "", params: list | None = None, rebuild: Callable | None = None):
@@ -199,6 +203,8 @@ class Kernel:
         self.path = path
         self._convert = [_converter(self.name, n, t) for n, t in self.params]
         self._nargs = len(self.params)
+        #: [entry point or None] for a kernel with list parameters (see __call__)
+        self._lists = [None] if any(isinstance(t, ListType) for _, t in self.params) else []
         #: a kernel returning a value that is an int or a float (decided at run time) returns
         #: it as (is_float, int, float), one that may be a bool with an is_bool tag after
         #: them: this makes it the Python bool, int or float again
@@ -206,6 +212,13 @@ class Kernel:
         #: the Graph.arg_forms of a kernel with tuple or complex parameters: its arguments
         #: are flattened first
         self._forms = argument_forms(source)
+
+    def _entry(self):
+        """The compiled function's own entry point, which unboxes a list (an empty one
+        too) as its one signature says and reflects changes back, as the dispatcher does."""
+        d = self.dispatcher
+        self._lists[0] = d.overloads[d.signatures[0]].entry_point
+        return self._lists[0]
 
     @property
     def graph(self) -> Graph:
@@ -224,7 +237,10 @@ class Kernel:
             args = flatten(self._forms, args, self.name)
         if len(args) != self._nargs:
             raise SonError(f"{self.name}() takes {self._nargs} arguments ({len(args)} given)")
-        r = self.dispatcher(*[c(a) for c, a in zip(self._convert, args)])
+        call = self.dispatcher
+        if self._lists:  # numba's dispatcher cannot type an empty list: call the compiled entry
+            call = self._lists[0] if self._lists[0] is not None else self._entry()
+        r = call(*[c(a) for c, a in zip(self._convert, args)])
         return r if self._result is None else self._result(r)
 
     @property
@@ -274,9 +290,10 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -
     from .codegen import generate
 
     for pname, t in graph.params:
-        if not (isinstance(t, ArrayType) or t in (INT, FLOAT, BOOL)):
+        if not (isinstance(t, (ArrayType, ListType)) or t in (INT, FLOAT, BOOL)):
             raise SonError(f"{graph.name}: parameter {pname!r} has type {t}; compile needs int, float, "
-                           "bool or a 1-D array (parse with argtypes= or example args=, or use son.jit)")
+                           "bool, a 1-D array or a list (parse with argtypes= or example args=, or use "
+                           "son.jit)")
     t1 = time.perf_counter()
     graph = without_refinements(graph)  # codegen writes a refinement as its value
     sched = make_schedule(graph)
@@ -369,7 +386,12 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
     sig = tuple(_numba_type(t) for _, t in params)
     t4 = time.perf_counter()
     try:
-        with _wrapping_ints() if wrap else contextlib.nullcontext():
+        with _wrapping_ints() if wrap else contextlib.nullcontext(), warnings.catch_warnings():
+            # a list parameter is numba's "reflected list", whose pending deprecation it
+            # announces: son's kernels take lists as CPython does, whatever numba calls them
+            from numba.core.errors import NumbaPendingDeprecationWarning
+
+            warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
             dispatcher.compile(sig)
     except Exception as e:  # numba's typing errors: a bug in son, report the source
         raise _compile_error(e, path, origin) from e

@@ -197,7 +197,7 @@ class MixedValues:
         message; so is a returned value that is an array on one path and a number (or
         another array) on another.  O(N + returns)."""
         for n in self.block_of:
-            if type(n) is Proj and n.index >= 2 and not isinstance(n.type, ArrayType) \
+            if type(n) is Proj and n.index >= 2 and not isinstance(n.type, (ArrayType, ListType)) \
                     and _kind(n) not in ("int", "float", "bool"):
                 raise SonError(f"{self.g.name}: parameter {n.name!r} has no single type ({n.type}); give it "
                                "one (son.jit takes it from the call's arguments; son.parse(argtypes=...))")

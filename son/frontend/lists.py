@@ -63,6 +63,13 @@ LIST_METHOD_NAMES = ("append", "extend", "insert", "pop", "remove", "clear", "re
 #: kind is a guess
 _LEARNED = "list kind"
 LIST_GUESSES = "list guesses"
+#: learned[GUESSED_PARAMS]: the parameters given as empty example lists, kind not yet learned
+GUESSED_PARAMS = "guessed list parameters"
+
+
+def param_site(name: str) -> tuple:
+    """The key under which ``learned`` holds the element kind of list parameter ``name``."""
+    return (_LEARNED, "parameter", name)
 
 
 class ListKindLearned(Exception):
@@ -171,12 +178,19 @@ class Lists:
 
     def expr_ListComp(self, e: ast.ListComp):
         out = self.empty_list(e).keep()
-        g = ast.copy_location(ast.GeneratorExp(e.elt, e.generators), e)
-        first = self.iteration_source(g.generators[0].iter)
-        if not isinstance(first, list):
-            first = self.counted(g.generators[0].iter, first)
-        self.generator_loops(g, lambda x: self.append(e, out, x), [], None, first)
+        self.extend_by(e, out, ast.copy_location(ast.GeneratorExp(e.elt, e.generators), e))
         return out.unkeep()
+
+    def extend_by(self, at: ast.AST, lst: Node, it: ast.expr) -> None:
+        """Append the items of iterable ``it`` (a generator expression too) to ``lst``."""
+        if not isinstance(it, ast.GeneratorExp):
+            self.extend(at, lst, self.counted(it, self.iteration_source(it)))
+            return
+        with kept(lst):
+            first = self.iteration_source(it.generators[0].iter)
+            if not isinstance(first, list):
+                first = self.counted(it.generators[0].iter, first)
+            self.generator_loops(it, lambda x: self.append(at, lst, x), [], None, first)
 
     # -- subscripts -------------------------------------------------------------------
     def list_slice(self, e: ast.Subscript, lst: Node) -> Node:
@@ -223,7 +237,7 @@ class Lists:
 
     def _list_extend(self, e, lst):
         (it,) = self._arity_checked(e, 1, 1)
-        self.extend(e, lst, self.counted(it, self.iteration_source(it)))
+        self.extend_by(e, lst, it)
         return self.con(None)
 
     def extend(self, at, lst: Node, src: Counted) -> None:
@@ -516,17 +530,23 @@ class Lists:
     # -- builtins ---------------------------------------------------------------------
     def call_list(self, e: ast.Call, name: str) -> Node:
         self.arity(e, name, 0, 1)
-        if not e.args:
+        return self.list_from(e, e.args[0] if e.args else None)
+
+    def list_from(self, e: ast.Call, it: ast.expr | None) -> Node:
+        """A new list of the items of ``it`` (none if None): ``list(it)``, ``sorted(it)``."""
+        if it is None:
             return self.empty_list(e)
-        src = self.counted(e.args[0], self.iteration_source(e.args[0]))
-        lst = src.lst
-        return self.list_of(e, src, lst.type.dtype if lst is not None else None)
+        if isinstance(it, ast.GeneratorExp):
+            out = self.empty_list(e).keep()
+            self.extend_by(e, out, it)
+            return out.unkeep()
+        src = self.counted(it, self.iteration_source(it))
+        return self.list_of(e, src, src.lst.type.dtype if src.lst is not None else None)
 
     def call_sorted(self, e: ast.Call, name: str) -> Node:
         if not e.args:
             raise self.error(e, "sorted() takes an iterable", name)
-        src = self.counted(e.args[0], self.iteration_source(e.args[0]))
-        out = self.list_of(e, src, src.lst.type.dtype if src.lst is not None else None)
+        out = self.list_from(e, e.args[0])
         with kept(out):
             self.sort(e, out, first=1)
         return out

@@ -39,7 +39,7 @@ from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import CProj, Graph, Node, Proj, Return
 from ..nodes.control import COMPLEX, LEAF
-from ..nodes.types import FLOAT, INT, NONE, TOP, XCTRL, Type
+from ..nodes.types import FLOAT, INT, NONE, TOP, XCTRL, ListType, Type
 from ..peephole import Peephole
 from .arrayfns import ArrayFunctions
 from .arrays import Arrays
@@ -50,7 +50,7 @@ from .core import ParserCore, assigned_names
 from .expressions import Expressions
 from .functions import Functions
 from .iteration import Iteration
-from .lists import LIST_GUESSES, ListKindLearned, Lists
+from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_site
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
 from .recursion import RESULT, USED, Recursion
@@ -127,6 +127,9 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
             ann[x.arg] = eval(ast.unparse(x.annotation), src.globals)  # noqa: S307
     specs = param_types(names, ann, argtypes, args, where)
     flat, forms = _flat_params(names, specs)
+    # an empty example list is a list of floats until what the function puts in it says
+    # otherwise (son/frontend/lists.py learns it as it learns an empty literal's kind)
+    guessed = {n for n, a in zip(names, args or ()) if type(a) is list and not a}
     # A recursive call's result is typed by an assumption, checked once the function is
     # parsed: the first parse types it TOP (no value yet), so the returns that are not
     # calls give the kind to assume next (a bool for is_even, a float for a power); a
@@ -134,7 +137,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     learned: dict = {RESULT: TOP}
     for attempt in range(5):
         try:
-            g = _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where)
+            g = _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed)
         except SonSyntaxError:
             if attempt or not learned.get(USED):
                 raise
@@ -155,13 +158,16 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     raise SonError(f"{where}: the result type of {src.name}() does not settle")
 
 
-def _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where) -> Graph:
+def _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed) -> Graph:
     """``_parse_once``, again while an empty list learns the kind of its first element
-    (son/frontend/lists.py): at most one parse per empty list and kind it meets."""
+    (son/frontend/lists.py): at most one parse per empty list and kind it meets.
+    ``guessed``: the parameters that are such lists (an empty example argument)."""
     for _ in range(64):
         learned.pop(LIST_GUESSES, None)
+        params = [(n, ListType(learned[param_site(n)]) if param_site(n) in learned else t) for n, t in flat]
+        learned[GUESSED_PARAMS] = {n for n in guessed if param_site(n) not in learned}
         try:
-            return _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
+            return _parse_once(src, peephole, tracer, deps, rules, params, forms, names, learned)
         except ListKindLearned:
             continue
     raise SonError(f"{where}: the element kinds of the lists in {src.name}() do not settle")
@@ -176,7 +182,11 @@ def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
     ctrl = peep.peep(CProj(g, g.start, 0))
     mem = peep.peep(Proj(g, g.start, 1, "mem"))
     scope = Scope(g, ctrl, mem)
-    projs = iter([peep.peep(Proj(g, g.start, 2 + i, name)) for i, (name, _t) in enumerate(g.params)])
+    projs = [peep.peep(Proj(g, g.start, 2 + i, name)) for i, (name, _t) in enumerate(g.params)]
+    for p in projs:
+        if p.name in learned.get(GUESSED_PARAMS, ()):
+            learned.setdefault(LIST_GUESSES, {})[p] = (param_site(p.name), True)
+    projs = iter(projs)
     for name, form in zip(names, forms):
         scope.set(name, _bound(g, form, projs))
     parser = FunctionParser(g, peep, src, scope, deps=deps, learned=learned)

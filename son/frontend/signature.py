@@ -1,7 +1,8 @@
 """Parameter types: from ``argtypes=``, example arguments, annotations, or NUMBER.
 
 Accepted type specifications: ``int``, ``float``, ``bool``, ``np.ndarray``
-(float64 elements), ``numpy.typing.NDArray[np.int64]`` (and float64/bool),
+(float64 elements), ``numpy.typing.NDArray[np.int64]`` (and float64/bool), ``list[float]``
+(``list[int]``, ``list[bool]``; also as strings),
 a numpy dtype or scalar type (``np.float64`` means float), a son ``Type``, or
 the strings ``"int" "float" "bool" "number" "float64[]" "int64[]" "bool[]"``; for a
 parameter that is a complex number ``complex`` or ``"complex"``, for a tuple
@@ -15,10 +16,11 @@ import typing
 import numpy as np
 
 from ..errors import SonError
-from ..nodes.types import BOOL, FLOAT, INT, NUMBER, ArrayType, Type
+from ..nodes.types import BOOL, FLOAT, INT, NUMBER, ArrayType, ListType, Type
 
 _NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "number": NUMBER,
-          "float64[]": ArrayType("float64"), "int64[]": ArrayType("int64"), "bool[]": ArrayType("bool")}
+          "float64[]": ArrayType("float64"), "int64[]": ArrayType("int64"), "bool[]": ArrayType("bool"),
+          "list[float]": ListType("float64"), "list[int]": ListType("int64"), "list[bool]": ListType("bool")}
 
 
 def _dtype_name(dt) -> str | None:
@@ -63,6 +65,10 @@ def type_from_spec(spec, where: str):
         return FLOAT
     if spec is np.ndarray:
         return ArrayType("float64")
+    if typing.get_origin(spec) is list and len(typing.get_args(spec)) == 1:
+        dtype = {float: "float64", int: "int64", bool: "bool"}.get(typing.get_args(spec)[0])
+        if dtype:
+            return ListType(dtype)
     origin = typing.get_origin(spec)
     if origin is np.ndarray:  # numpy.typing.NDArray[X] == ndarray[Any, dtype[X]]
         args = typing.get_args(spec)
@@ -89,6 +95,12 @@ def type_of_value(v, where: str):
         return INT
     if isinstance(v, (float, np.floating)):
         return FLOAT
+    if type(v) is list:  # an empty list: of floats (a guess; argtypes= says otherwise)
+        kinds = {type(x) for x in v} or {float}
+        if len(kinds) == 1 and kinds <= {float, int, bool}:
+            return ListType({float: "float64", int: "int64", bool: "bool"}[kinds.pop()])
+        raise SonError(f"{where}: a list of {' and '.join(sorted(k.__name__ for k in kinds))}; son's lists "
+                       "hold ints, floats or bools, one kind per list")
     if isinstance(v, np.ndarray):
         name = _dtype_name(v.dtype)
         if v.ndim == 1 and name:

@@ -38,7 +38,7 @@ from .arith import (
 )
 from .control import CFGNode, CProj, If, Loop, Never, Phi, Proj, Raise, Region, Return, Start, Stop, XCtrl
 from .graph import Graph
-from .lists import LIST_METHODS, ListLen, ListOp, NewList
+from .lists import LIST_METHODS, ListLen, ListOp, NewList, list_converter
 from .mathfn import (
     MATH_FUNCTIONS,
     MATH_NODES,

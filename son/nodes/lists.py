@@ -16,6 +16,7 @@ element with a Load first and checks the index with a guard, so no node faults.
 
 from __future__ import annotations
 
+from ..errors import SonError
 from .memory import LENGTH
 from .node import Node
 from .types import BOTTOM, MEM, TOP, ListType, Type
@@ -106,3 +107,26 @@ class ListOp(Node):
             lst.sort(reverse=True)
         else:
             getattr(lst, m)(*args)
+
+
+_ELEMENT_TYPES = {"float64": (float, "float"), "int64": (int, "int"), "bool": (bool, "bool")}
+
+
+def list_converter(where: str, t: ListType):
+    """A check that an argument is a Python list of exactly ``t``'s element kind (an int
+    in a list of floats is refused, as son's lists never hold one), returning it as it is:
+    the callee's changes are the caller's, as in CPython.  O(len) per call."""
+    want, name = _ELEMENT_TYPES[t.dtype]
+
+    def check(a):
+        if type(a) is not list:
+            raise SonError(f"{where} must be a list of {name}s, got {type(a).__name__}")
+        for i, x in enumerate(a):
+            if type(x) is not want:
+                raise SonError(f"{where} must be a list of {name}s, got {type(x).__name__} {x!r} at "
+                               f"index {i} (son's lists hold one kind of element)")
+            if want is int and not -(1 << 63) <= x < (1 << 63):
+                raise SonError(f"{where}: item {i} = {x} does not fit in int64")
+        return a
+
+    return check
