@@ -239,6 +239,39 @@ def stencil_views(a, out):
     return out
 
 
+def sieve_list(n):
+    """Lists: a list of flags, then the list of primes built by appends and returned."""
+    flags = [True] * (n + 1)
+    flags[0] = False
+    flags[1] = False
+    i = 2
+    while i * i <= n:
+        if flags[i]:
+            for j in range(i * i, n + 1, i):
+                flags[j] = False
+        i += 1
+    primes = []
+    for k in range(n + 1):
+        if flags[k]:
+            primes.append(k)
+    return primes
+
+
+def insertion_sort_list(a):
+    """Lists: an insertion sort of a list copied from an array, returned as a list."""
+    xs = [0.0] * len(a)
+    for i in range(len(a)):
+        xs[i] = a[i]
+    for i in range(1, len(xs)):
+        x = xs[i]
+        j = i - 1
+        while j >= 0 and xs[j] > x:
+            xs[j + 1] = xs[j]
+            j -= 1
+        xs[j + 1] = x
+    return xs
+
+
 # ====================================================================== inputs
 def _inputs(quick: bool) -> dict:
     """name -> (kernel, fast-size args, CPython-size args, is a loop kernel).  Arrays are
@@ -272,6 +305,8 @@ def _inputs(quick: bool) -> dict:
         "dot_zip": (dot_zip, (v(big), v(big)), (v(small), v(small))),
         "argmax_enumerate": (argmax_enumerate, (v(big),), (v(small),)),
         "stencil_views": (stencil_views, (v(big), np.zeros(big)), (v(small), np.zeros(small))),
+        "sieve_list": (sieve_list, (big,), (small,)),
+        "insertion_sort_list": (insertion_sort_list, (v(3000 // k),), (v(400),)),
     }
 
 
@@ -294,6 +329,8 @@ def best_time(fn, args, reps: int, budget_s: float = 3.0) -> float:
 
 
 def _same(x, y) -> bool:
+    if isinstance(x, list):
+        return isinstance(y, list) and len(x) == len(y) and all(map(_same, x, y))
     if isinstance(x, np.ndarray):
         return x.dtype == y.dtype and np.allclose(x, y, rtol=1e-9, atol=1e-12)
     if isinstance(x, float) or isinstance(y, float):

@@ -329,3 +329,34 @@ def test_lists_are_refused_by_gradients_with_a_clear_message():
 
     with pytest.raises(SonError, match="list"):
         son.grad(f)(1.5)
+
+
+def fill_by_index(n):
+    xs = [0.0] * n
+    for i in range(len(xs)):
+        xs[i] = i * 0.5
+    return xs
+
+
+def fill_then_append(n):
+    xs = [0.0] * n
+    xs.append(1.0)
+    for i in range(n):
+        xs[i] = i * 0.5
+    return xs
+
+
+def _raises_index_error(g) -> bool:
+    return any(type(r).__name__ == "Raise" and r.exc is IndexError for r in g.live())
+
+
+def test_guards_know_the_length_of_a_list_nothing_lengthens():
+    """``[v] * n`` has length max(n, 0) while no append, pop, insert... touches it: the
+    guard pass proves ``xs[i]`` in bounds under ``i < len(xs)``; an append keeps it."""
+    g, _ = son.optimize(son.parse(fill_by_index, argtypes=[int]), "sccp")
+    assert not _raises_index_error(g)
+    g, _ = son.optimize(son.parse(fill_then_append, argtypes=[int]), "sccp")
+    assert _raises_index_error(g)
+    for n in (-2, 0, 3):
+        assert son.jit(fill_by_index)(n) == fill_by_index(n)
+        assert son.jit(fill_then_append)(n) == fill_then_append(n)

@@ -435,9 +435,8 @@ class Lists:
 
     def repeat(self, at, lst: Node, n: Node) -> Node:
         """``lst * n``: ``n`` copies of its items (none for ``n <= 0``)."""
-        if type(lst) is NewList and lst.is_unused() and type(lst.inputs[1].type.con) is int \
-                and lst.inputs[1].type.con == 1 and not lst.outputs:
-            # [v] * n: the one element repeated
+        if type(lst) is NewList and not lst.outputs and lst.inputs[1].type.is_con(1):
+            # [v] * n of a list untouched since it was made with one element: v repeated
             return self.op(at, NewList, self.scope.ctrl, self.op(at, Max, n, self.con(0)), lst.inputs[2],
                            dtype=lst.dtype)
         out = self.empty_list(at, lst.type.dtype).keep()

@@ -89,6 +89,8 @@ from ..nodes import (
     IsFloat,
     IsInf,
     IsNan,
+    ListLen,
+    ListOp,
     Load,
     Loop,
     MathError,
@@ -99,6 +101,7 @@ from ..nodes import (
     Neg,
     Never,
     NewArray,
+    NewList,
     Node,
     Not,
     OutOfBounds,
@@ -143,7 +146,7 @@ DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitO
 
 #: float-valued classes without a rule: differentiating through one is a SonError (the
 #: transforms refuse a recursive graph up front: son.grad.forward.refuse_calls)
-NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem})
+NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, NewList, ListLen, ListOp})
 
 M = MATH_NODES
 

@@ -17,9 +17,10 @@ element with a Load first and checks the index with a guard, so no node faults.
 from __future__ import annotations
 
 from ..errors import SonError
-from .memory import LENGTH
+from .control import Return
+from .memory import LENGTH, Load, Store
 from .node import Node
-from .types import BOTTOM, MEM, TOP, ListType, Type
+from .types import BOTTOM, MEM, TOP, ListType, Type, bounds
 
 #: the methods a ListOp may call, with their operand counts (after the list)
 LIST_METHODS = {"append": 1, "insert": 2, "pop": 1, "sort": 0, "sort_reverse": 0, "reverse": 0,
@@ -130,3 +131,22 @@ def list_converter(where: str, t: ListType):
         return a
 
     return check
+
+
+def fixed_length(n: Node) -> Node | None:
+    """For ``ListLen(ctrl, mem, L)`` of a new list ``L`` whose length nothing changes (no
+    ``ListOp`` on it, never merged by a Phi or passed to a call), the node that is its
+    length, whatever the memory state; else None.  Only sound on a finished graph (a
+    parse adds users as it goes): for passes, not for the parse-time peephole.
+    O(users of L)."""
+    lst = n.inputs[2]
+    if type(lst) is not NewList:
+        return None
+    length = lst.inputs[1]
+    b = bounds(length.type)
+    if b is None or b[0] < 0:
+        return None  # a negative repeat count makes an empty list: not this node's value
+    for u, k in lst.outputs.items():
+        if not ((type(u) in (ListLen, Load, Store) and u.inputs[2] is lst and k == 1) or type(u) is Return):
+            return None
+    return length

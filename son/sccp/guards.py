@@ -53,7 +53,9 @@ from ..nodes import (
     CProj,
     Graph,
     If,
+    ListLen,
     Loop,
+    Max,
     Min,
     NewArray,
     Node,
@@ -65,6 +67,7 @@ from ..nodes import (
     ToBool,
     unrefined,
 )
+from ..nodes.lists import fixed_length
 from ..nodes.types import XCTRL, bounds, constant
 from ..peephole import Peephole, current_tracer
 from ..schedule import build_blocks
@@ -89,12 +92,17 @@ def _is_int(n: Node) -> bool:
 
 def canonical(n: Node) -> Node:
     """The node that names ``n``'s value in facts: ``n`` without its refinements, and
-    ``n`` for ``len(np.zeros(n))`` (an array that exists has the length it was made
+    ``n`` for ``len(np.zeros(n))`` and for ``len([v] * n)`` of a list nothing lengthens
+    or shortens (an array or such a list that exists has the length it was made
     with).  O(chain of refinements)."""
     n = unrefined(n)
     if type(n) is ArrayLen and type(n.inputs[1]) is NewArray:
         length = n.inputs[1].inputs[1]
         if length.type.kind in ("int", "bool"):
+            return unrefined(length)
+    if type(n) is ListLen:
+        length = fixed_length(n)
+        if length is not None:
             return unrefined(length)
     return n
 
@@ -206,6 +214,13 @@ class _Facts:
         return self._le(x, t, k, _PROOF_DEPTH, True)
 
     def _le(self, x: Node, t: Node, k: int, depth: int, facts: bool) -> bool:
+        """``x <= t + k``, also where ``t`` is ``max(a, b)`` and ``x <= a + k`` (or b)."""
+        if self._le_to(x, t, k, depth, facts):
+            return True
+        return type(t) is Max and _is_int(t) and depth > 0 and self._budget > 0 and \
+            any(self._le(x, canonical(y), k, depth - 1, facts) for y in t.inputs[1:])
+
+    def _le_to(self, x: Node, t: Node, k: int, depth: int, facts: bool) -> bool:
         """``x <= t + k``; with ``facts`` false only from what holds wherever ``x`` is
         computed (types, refinements, arithmetic), not from the tests dominating the
         current block, which speak of a loop phi's value there, not in every iteration."""
