@@ -111,7 +111,7 @@ def main() -> None:
     ratios = []
     for name, (text, inputs) in SOURCES.items():
         args = inputs(opts.quick)
-        s = son.jit(getattr(_load(name, text, False), name))
+        s = son.jit(getattr(_load(name, text, False), name), fallback="error")
         n = getattr(_load(name, text, True), name)
         rs = s(*[x.copy() if isinstance(x, np.ndarray) else x for x in args])
         rn = n(*[x.copy() if isinstance(x, np.ndarray) else x for x in args])

@@ -320,7 +320,7 @@ def run(quick: bool, only: list[str]) -> None:
         if only and b.name not in only:
             continue
         args = b.args(n, rng)
-        fwd = son.jit(b.fn)
+        fwd = son.jit(b.fn, fallback="error")
         grad = son.grad(b.fn, argnums=b.argnums)
         t_fwd = best(fwd, args, repeat)
         t_grad = best(grad, args, repeat)

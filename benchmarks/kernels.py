@@ -397,7 +397,7 @@ def _warm_child(names: list[str], quick: bool) -> None:
         best = math.inf
         for _ in range(3):  # each time from the disk: a new JitFunction, no kernel in memory
             forget_kernels()
-            j = son.jit(fn, **NUMBA_SEMANTICS)
+            j = son.jit(fn, fallback="error", **NUMBA_SEMANTICS)
             a = _copy(args)
             t = time.perf_counter()
             j(*a)
@@ -431,8 +431,8 @@ def main() -> None:
         fn, fast_args, py_args = inputs[name]
         lat_son, lat_nb, lat_exact = cold_latency(fn, fast_args, 3 if args.quick else 6)
         nb = numba.njit(fn)
-        sj = son.jit(fn, **NUMBA_SEMANTICS)  # compiled into the shared cache for the second process
-        sj_exact = son.jit(fn)
+        sj = son.jit(fn, fallback="error", **NUMBA_SEMANTICS)  # compiled into the shared cache for the second process
+        sj_exact = son.jit(fn, fallback="error")
         r_nb = nb(*_copy(fast_args))
         r_son = sj(*_copy(fast_args))
         r_exact = sj_exact(*_copy(fast_args))

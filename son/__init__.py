@@ -21,7 +21,7 @@ from importlib import import_module
 # callable packages: son.grad(f), son.schedule(g) (son._util.callable_package)
 from . import config, grad, schedule, viz  # noqa: F401
 from .driver import Pipeline, compare, compile, jit, jvp, optimize, register_pass, trace, value_and_grad
-from .errors import SonError, SonSyntaxError
+from .errors import FallbackWarning, SonError, SonSyntaxError
 from .exec.interp import interpret
 from .frontend import parse, parse_source
 from .nodes import Graph
@@ -67,6 +67,6 @@ sys.modules[__name__].__class__ = _SonModule
 del sys, types
 
 
-__all__ = ["Graph", "Pipeline", "SonError", "SonSyntaxError", "compare", "compile", "debug", "grad",
-           "interpret", "jit", "jvp", "optimize", "parse", "parse_source", "register_pass", "schedule",
+__all__ = ["FallbackWarning", "Graph", "Pipeline", "SonError", "SonSyntaxError", "compare", "compile", "debug",
+           "grad", "interpret", "jit", "jvp", "optimize", "parse", "parse_source", "register_pass", "schedule",
            "trace", "value_and_grad", *_LAZY]

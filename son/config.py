@@ -15,5 +15,10 @@ debug: bool = False
 #: caller's too, so it raises a little earlier); read when a kernel is generated
 recursion_limit: int = 1000
 
+#: what ``son.jit`` does with a function (or argument types) it cannot compile:
+#: "function" runs the whole function in CPython and warns once (``son.FallbackWarning``,
+#: with son's reason), "error" raises son's error (``SonSyntaxError`` with its location)
+fallback: str = "function"
+
 #: son's version: part of the kernel cache's key; setup.cfg reads it from here
 __version__ = "0.1.0"

@@ -21,6 +21,11 @@ class SonSyntaxError(SonError):
         super().__init__(f"{where}{message}")
 
 
+class FallbackWarning(UserWarning):
+    """``son.jit`` runs a function in CPython because son cannot compile it (the message
+    says why, with the source location); ``fallback="error"`` raises instead."""
+
+
 class KernelCompileError(SonError):
     """Numba refused the source son generated for a graph (a bug in son's code generator).
 

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import corpus
 import corpus_suites
@@ -217,7 +218,8 @@ def add(x, y):
 
 
 @pytest.mark.parametrize("args, message", [
-    (([1, 2], 1), "unsupported argument list"),
+    (({1: 2}, 1), "unsupported argument dict"),
+    (([1, 2.5], 1), "a list of float and int"),
     ((np.zeros((2, 2)), 1), "2-D"),
     ((np.zeros(3, dtype=np.float32), 1), "float32"),
     (("a", 1), "unsupported argument str"),
@@ -227,7 +229,7 @@ def add(x, y):
 ])
 def test_unsupported_argument_types_are_son_errors(args, message):
     with pytest.raises(son.SonError, match=message):
-        son.jit(add)(*args)
+        son.jit(add, fallback="error")(*args)
 
 
 def test_tuple_and_complex_arguments_are_flattened():
@@ -422,8 +424,11 @@ def test_index_skips_the_parse_and_sees_changed_globals_and_helpers(tmp_path, mo
     swapped = _fresh_jit(mod.f)
     assert swapped(3) == 3 and "index" not in swapped.stats
     del mod.helper  # now undefined: the parse reports it, the index does not hide it
+    forget_kernels()
     with pytest.raises(son.SonError, match="'helper' is not defined"):
-        _fresh_jit(mod.f)(3)
+        son.jit(mod.f, fallback="error")(3)
+    with pytest.warns(son.FallbackWarning, match="'helper' is not defined"), pytest.raises(NameError):
+        _fresh_jit(mod.f)(3)  # CPython's own error, where it meets the name
 
 
 # ====================================================================== mixed int/float values
@@ -590,3 +595,46 @@ def test_a_number_or_none_is_returned_by_kernels(fn, args):
     argtypes = [type(a) for a in args]
     assert son.interpret(son.parse(fn, argtypes=argtypes), *args) == fn(*args)
     assert _outcome(son.jit(fn), args) == run_python(fn, args)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fallback: what son cannot compile runs in CPython (fallback="function"), or raises ("error").
+
+def uses_a_dict(n):
+    d = {}
+    for i in range(n):
+        d[i] = i * i
+    return sum(d.values())
+
+
+def test_a_function_son_cannot_compile_runs_in_cpython_and_warns_once():
+    f = son.jit(uses_a_dict)
+    with pytest.warns(son.FallbackWarning, match=r"son.jit\(uses_a_dict\) runs in CPython .*test_jit.py:\d+"):
+        assert f(4) == uses_a_dict(4)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the same argument types: no second warning
+        assert f(5) == uses_a_dict(5)
+    (reason,) = f.fallbacks.values()
+    assert "dict" in reason and not f.kernels
+
+
+def test_fallback_error_raises_sons_located_error(monkeypatch):
+    with pytest.raises(son.SonSyntaxError, match="dict"):
+        son.jit(uses_a_dict, fallback="error")(3)
+    monkeypatch.setattr(son.config, "fallback", "error")
+    with pytest.raises(son.SonSyntaxError, match="dict"):
+        son.jit(uses_a_dict)(3)
+    with pytest.raises(son.SonError, match="fallback must be"):
+        son.jit(uses_a_dict, fallback="region")
+
+
+def row_sums(a):
+    return a.sum(axis=1)
+
+
+def test_argument_types_son_does_not_take_fall_back_per_types():
+    f = son.jit(row_sums)
+    a2 = np.arange(6.0).reshape(2, 3)
+    with pytest.warns(son.FallbackWarning, match="2-D"):
+        np.testing.assert_array_equal(f(a2), row_sums(a2))
+    assert len(f.fallbacks) == 1

@@ -253,7 +253,9 @@ def test_list_arguments_are_checked_and_changed_in_place():
     with pytest.raises(SonError, match="must be a list of floats, got int 1 at index 0"):
         son.interpret(g, [1], [2])
     with pytest.raises(SonSyntaxError, match="cannot put a float into a list.int."):
-        son.jit(mutate_the_argument)([1], [2])  # a list of ints: appending a float is refused
+        son.jit(mutate_the_argument, fallback="error")([1], [2])  # appending a float to ints
+    with pytest.warns(son.FallbackWarning, match="cannot put a float into a list.int."):
+        assert son.jit(mutate_the_argument)([1], [2]) == mutate_the_argument([1], [2])  # CPython
 
 
 def mutate_annotated(xs: list[float], ys: list[int]):

@@ -21,9 +21,11 @@ and Numba's compile (dominant: tens to hundreds of milliseconds).
 from __future__ import annotations
 
 import time
+import warnings
 from typing import Any, Callable, Sequence
 
-from ..errors import SonError
+from .. import config
+from ..errors import FallbackWarning, SonError
 from ..exec.kernel import Kernel, compile_kernel
 from ..nodes import Graph
 from .index import index_key, index_load, index_store
@@ -60,9 +62,14 @@ class JitFunction(Specialized):
     are those of the last specialization; ``kernels`` maps argument types to kernels;
     ``pipeline`` is the ``Pipeline`` it runs."""
 
-    def __init__(self, fn: Callable, pipeline: Pipeline):
+    def __init__(self, fn: Callable, pipeline: Pipeline, fallback: str | None = None):
         super().__init__(fn)
         self.pipeline = pipeline
+        if fallback not in (None, "function", "error"):
+            raise SonError(f"son.jit: fallback must be 'function' or 'error', not {fallback!r}")
+        self.fallback = fallback
+        #: argument types -> why son runs the function in CPython for them
+        self.fallbacks: dict[tuple, str] = {}
         self.kernels: dict[tuple, Kernel] = {}
         self._dispatch: dict[tuple, Any] = {}
         self._graphs: dict[tuple, Graph] = {}
@@ -73,13 +80,29 @@ class JitFunction(Specialized):
         key = type_key(args)
         disp = self._dispatch.get(key)
         if disp is None:
-            return self._specialize(args, key)(*args)
+            return self._specialize_or_fall_back(args, key)(*args)
         try:
             return disp(*args)
         except Exception as e:
             if _is_numba_typing_error(e):
                 self.kernels[key].check(args)  # raises SonError saying which argument is wrong
             raise
+
+    def _specialize_or_fall_back(self, args: tuple, key: tuple) -> Callable:
+        """The kernel for these argument types, or (fallback "function") the Python
+        function itself where son cannot compile it, with one warning saying why."""
+        if (self.fallback or config.fallback) == "error":
+            return self._specialize(args, key)
+        try:
+            return self._specialize(args, key)
+        except SonError as e:
+            reason = str(e)
+        self.fallbacks[key] = reason
+        self._dispatch[key] = self.py_func
+        name = getattr(self.py_func, "__qualname__", repr(self.py_func))
+        warnings.warn(f"son.jit({name}) runs in CPython for these argument types: {reason}",
+                      FallbackWarning, stacklevel=3)
+        return self.py_func
 
     def _specialize(self, args: tuple, key: tuple) -> Kernel:
         p = self.pipeline
@@ -161,18 +184,22 @@ def _is_numba_typing_error(e: Exception) -> bool:
 
 
 def jit(fn: Callable | None = None, *, pipeline: str | Sequence | Pipeline | None = None,
-        boundscheck: bool | None = None, wrap: bool | None = None, math_errors: bool | None = None):
+        boundscheck: bool | None = None, wrap: bool | None = None, math_errors: bool | None = None,
+        fallback: str | None = None):
     """Compile ``fn`` with son on its first call for each combination of argument types
     (ints, floats, bools, 1-D float64/int64/bool arrays).  Use as ``@son.jit`` or
     ``@son.jit(pipeline="peephole", boundscheck=False)``; ``pipeline`` is anything
     ``son.Pipeline.of`` takes (default ``DEFAULT_PIPELINE``).  ``boundscheck=False``,
     ``wrap=False`` and ``math_errors=False`` (None: the pipeline's, which default to
     True) trade son's exact semantics for numba.njit's (see ``son.compile``); all three
-    together compile what numba.njit compiles."""
+    together compile what numba.njit compiles.  ``fallback`` (None: ``son.config.fallback``,
+    "function") says what a function son cannot compile does: "function" runs it in
+    CPython, warning once per argument types with son's located reason
+    (``son.FallbackWarning``; ``.fallbacks`` lists them), "error" raises son's error."""
     p = Pipeline.of(pipeline, boundscheck=boundscheck, wrap=wrap, math_errors=math_errors)
     if fn is None:
-        return lambda f: JitFunction(_callable(f), p)
-    return JitFunction(_callable(fn), p)
+        return lambda f: JitFunction(_callable(f), p, fallback)
+    return JitFunction(_callable(fn), p, fallback)
 
 
 def _callable(fn):
