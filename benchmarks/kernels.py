@@ -431,7 +431,8 @@ def main() -> None:
         fn, fast_args, py_args = inputs[name]
         lat_son, lat_nb, lat_exact = cold_latency(fn, fast_args, 3 if args.quick else 6)
         nb = numba.njit(fn)
-        sj = son.jit(fn, fallback="error", **NUMBA_SEMANTICS)  # compiled into the shared cache for the second process
+        # compiled into the shared cache for the second process
+        sj = son.jit(fn, fallback="error", **NUMBA_SEMANTICS)
         sj_exact = son.jit(fn, fallback="error")
         r_nb = nb(*_copy(fast_args))
         r_son = sj(*_copy(fast_args))
