@@ -67,6 +67,6 @@ sys.modules[__name__].__class__ = _SonModule
 del sys, types
 
 
-__all__ = ["FallbackWarning", "Graph", "Pipeline", "SonError", "SonSyntaxError", "compare", "compile", "debug",
-           "grad", "interpret", "jit", "jvp", "optimize", "parse", "parse_source", "register_pass", "schedule",
-           "trace", "value_and_grad", *_LAZY]
+__all__ = ["FallbackWarning", "Graph", "Pipeline", "SonError", "SonSyntaxError", "compare", "compile",
+           "debug", "grad", "interpret", "jit", "jvp", "optimize", "parse", "parse_source", "register_pass",
+           "schedule", "trace", "value_and_grad", *_LAZY]

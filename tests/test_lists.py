@@ -204,7 +204,7 @@ def insertion_sort_in_place(xs):
 
 
 FLIST = st.lists(FLOATS, max_size=6)
-ILIST = st.lists(st.integers(-(2 ** 62), 2 ** 62) | st.integers(-4, 4), max_size=6)  # no overflow: CPython has no wrap
+ILIST = st.lists(st.integers(-(2 ** 62), 2 ** 62) | st.integers(-4, 4), max_size=6)  # CPython: no wrap
 
 
 CASES = [

@@ -43,7 +43,7 @@ from ..errors import KernelCompileError, SonError
 from ..nodes import Call, Graph, without_refinements
 from ..nodes.control import flatten
 from ..nodes.lists import list_converter
-from ..nodes.types import BOOL, FLOAT, INT, INT64_MAX, INT64_MIN, ArrayType, ListType, Type
+from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType, Type
 from .codegen import return_converter
 from .mixed import argument_forms
 
@@ -290,7 +290,7 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -
     from .codegen import generate
 
     for pname, t in graph.params:
-        if not (isinstance(t, (ArrayType, ListType)) or t in (INT, FLOAT, BOOL)):
+        if not (isinstance(t, (ArrayType, ListType)) or t.kind in ("int", "float", "bool")):
             raise SonError(f"{graph.name}: parameter {pname!r} has type {t}; compile needs int, float, "
                            "bool, a 1-D array or a list (parse with argtypes= or example args=, or use "
                            "son.jit)")

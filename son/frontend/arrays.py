@@ -44,7 +44,7 @@ from . import pylib
 from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
 from .lists import is_list
-from .scope import Aggregate, Opt, Pack, Rng, View
+from .scope import Aggregate, Grid, Opt, Pack, Rng, View
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -55,13 +55,16 @@ class Arrays:
 
     def expr_Subscript(self, e):
         v = e.value
-        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name):
+        if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name) \
+                and not isinstance(self.scope.get(v.value.id), Grid):
             arr = self.read(v.value.id, v.value)
             if (isinstance(arr.type, ArrayType) or isinstance(arr, View)) \
                     and isinstance(e.slice, ast.Constant) and e.slice.value in (0, -1):
                 return self.length(e, arr)
             raise self.unsupported(e, "shape of anything but a 1-D array")
         arr = self.expr(e.value)
+        if isinstance(arr, Grid):
+            return self.grid_subscript(e, arr)
         if isinstance(arr, Pack):
             return self.tuple_subscript(e, arr)
         if isinstance(arr, Rng):
@@ -184,8 +187,16 @@ class Arrays:
                                           "int, bool or the numpy equivalents)", name)
         shape = e.args[0]
         if isinstance(shape, ast.Tuple):
-            if len(shape.elts) != 1:
-                raise self.unsupported(shape, "multi-dimensional array")
+            if not 1 <= len(shape.elts) <= 3:
+                raise self.unsupported(shape, f"a {len(shape.elts)}-D array (son takes 1-D to 3-D arrays)")
+            if len(shape.elts) > 1:
+                dims = []
+                for d in shape.elts:
+                    with kept(*dims):
+                        dims.append(self.int_value(d).keep())
+                for d in dims:
+                    d.unkeep()
+                return self.new_grid(e, dims, dtype, fill)
             shape = shape.elts[0]
         n = self.int_value(shape)
         with kept(n):
@@ -194,6 +205,8 @@ class Arrays:
 
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)
+        if isinstance(a, Grid):
+            return a.dims[0]
         if not (is_array_value(a) or is_list(a)):
             raise self.error(e, f"len() of a {a.type.widen()} value{array_hint(a)}", "len")
         return self.length(e, a)
@@ -240,16 +253,20 @@ class Arrays:
                 with kept(x):
                     return self.choose(present, x, self.con(default)), present
 
-    def store_slice(self, target: ast.Subscript, value: Node) -> None:
-        """``a[i:j:k] = value``: a number in every element; an array or a view of the
+    def store_slice(self, target: ast.Subscript, value: Node, base: Node) -> None:
+        """``a[i:j:k] = value`` (``base`` is ``a``)."""
+        if is_list(base):
+            raise self.unsupported(target, "assignment to a slice of a list (assign the items in "
+                                           "a loop, or build a new list)")
+        with kept(value):
+            view = self.slice_view(target, base)
+        with kept(view):
+            self.assign_view(target, view, value)
+
+    def assign_view(self, target: ast.Subscript, view: View, value: Node) -> None:
+        """``view[:] = value``: a number in every element; an array or a view of the
         view's length (or of one element, broadcast) copied first, as numpy does where the
         two overlap; numpy's ValueError for any other length."""
-        with kept(value):
-            base = self.expr(target.value)
-            if is_list(base):
-                raise self.unsupported(target, "assignment to a slice of a list (assign the items in "
-                                               "a loop, or build a new list)")
-            view = self.slice_view(target, base)
         if isinstance(value, Opt) or value.type is NONE:  # converted once, as numpy does
             with kept(view):
                 value = self.none_as_element(target, dtype_of(view, "int64"), value)

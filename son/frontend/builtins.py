@@ -69,7 +69,7 @@ from ..nodes.mathfn import MATH_NODES
 from ..nodes.types import NONE, TOP, ArrayType
 from . import libm, pylib
 from .core import _kind
-from .scope import Aggregate, Cplx, Opt, Rng, View
+from .scope import Aggregate, Cplx, Grid, Opt, Rng, View
 
 #: ``operator`` function -> the Python expression it computes on its arguments ``a``, ``b``
 OPERATOR_FORMS: dict = {
@@ -235,6 +235,8 @@ class Builtins:
         k = _kind(x)
         if x.type is TOP:  # only on paths the graph proves dead: any value will do
             return x
+        if isinstance(x, Grid):
+            return self.grid_attribute(e, x)
         if (isinstance(x.type, ArrayType) or isinstance(x, View)) and e.attr == "ndim":
             return self.con(1)
         if (isinstance(x.type, ArrayType) or isinstance(x, View)) and e.attr == "shape":

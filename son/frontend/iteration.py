@@ -31,7 +31,7 @@ from ..nodes.types import NONE
 from . import pylib
 from .core import _is_array, _kind, array_hint, assigned_names, is_array_value, is_list
 from .loops import _LoopContext
-from .scope import Opt, Pack, Rng, View, flag
+from .scope import Grid, Opt, Pack, Rng, View, flag
 
 #: the reductions of an iterable son builds as loops (``len``, ``tuple``, ``bool`` need
 #: a tuple: their result's shape or value is the length)
@@ -82,6 +82,8 @@ class Iteration:
             return v
         if isinstance(v, View):
             return self.view_items(it, v)
+        if isinstance(v, Grid):
+            return self.grid_rows(it, v)
         if _is_array(v):
             return self.array_items(it, v)
         if is_list(v):

@@ -47,9 +47,9 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import NONE, TOP
-from .core import _kind, is_list
+from .core import _kind, is_array_value, is_list
 from .iteration import Counted
-from .scope import Cplx, Opt, Pack
+from .scope import Cplx, Grid, Opt, Pack
 
 #: a scalar kind -> the element dtype of a list of it
 DTYPE_OF_KIND = {"float": "float64", "int": "int64", "bool": "bool"}
@@ -207,6 +207,14 @@ class Lists:
         """A list's method, or an array's (``copy`` is both); None where ``e`` calls
         neither on a value."""
         f = e.func
+        if isinstance(f, ast.Attribute) and f.attr == "transpose" and self.is_value(f.value) \
+                and not e.args and not e.keywords:
+            g = self.expr(f.value)
+            if isinstance(g, Grid):
+                return self.transposed(g)
+            if is_array_value(g):  # a 1-D array's transpose is itself
+                return g
+            raise self.error(e, f"{g.type.widen()} has no method transpose()", "transpose")
         if not (isinstance(f, ast.Attribute) and f.attr in LIST_METHOD_NAMES and self.is_value(f.value)):
             return self.array_method(e)
         v = self.expr(f.value)

@@ -37,9 +37,10 @@ import ast
 
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
-from ..nodes import CProj, Graph, Node, Proj, Return
-from ..nodes.control import COMPLEX, LEAF
-from ..nodes.types import FLOAT, INT, NONE, TOP, XCTRL, ListType, Type
+from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
+from ..nodes.control import COMPLEX, LEAF, array_form, form_size
+from ..nodes.memory import LENGTH
+from ..nodes.types import FLOAT, INT, NONE, TOP, XCTRL, ArrayType, ListType, Type, constant
 from ..peephole import Peephole
 from .arrayfns import ArrayFunctions
 from .arrays import Arrays
@@ -53,9 +54,10 @@ from .iteration import Iteration
 from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_site
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
+from .ndarrays import NDArrays
 from .recursion import RESULT, USED, Recursion
-from .scope import Cplx, Pack, Scope
-from .signature import param_types
+from .scope import Cplx, Grid, Pack, Scope
+from .signature import NDArraySpec, param_types
 from .source import FunctionSource
 from .statements import Statements
 from .tuples import Tuples
@@ -63,8 +65,8 @@ from .tuples import Tuples
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Iteration, Lists, Expressions, Names, Arrays, ArrayFunctions, Tuples,
-                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
+class FunctionParser(Statements, Loops, Iteration, Lists, Expressions, Names, NDArrays, Arrays,
+                     ArrayFunctions, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
@@ -187,9 +189,10 @@ def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
         if p.name in learned.get(GUESSED_PARAMS, ()):
             learned.setdefault(LIST_GUESSES, {})[p] = (param_site(p.name), True)
     projs = iter(projs)
+    pinned: list[Node] = []
     for name, form in zip(names, forms):
-        scope.set(name, _bound(g, form, projs))
-    parser = FunctionParser(g, peep, src, scope, deps=deps, learned=learned)
+        scope.set(name, _bound(g, form, projs, peep, pinned))
+    parser = FunctionParser(g, peep, src, scope, pinned=pinned, deps=deps, learned=learned)
     out = parser.parse_body()
     parser.exit_returns(out)
     out.drop()
@@ -237,6 +240,11 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
         if isinstance(spec, Type):
             flat.append((name, spec))
             return LEAF
+        if isinstance(spec, NDArraySpec):  # its elements in order, then its dimensions
+            flat.append((name, ArrayType(spec.dtype)))
+            for d in range(spec.ndim):
+                flat.append((_fresh(f"{name}_d{d}", used), LENGTH))
+            return array_form(spec.ndim)
         if spec == "complex":
             for part in ("re", "im"):
                 add(_fresh(f"{name}_{part}", used), FLOAT)
@@ -253,11 +261,20 @@ def _fresh(name: str, used: set) -> str:
     return name
 
 
-def _bound(g: Graph, form, projs) -> Node:
-    """The value a parameter of ``form`` is bound to: its projection, or the tuple or
-    complex number of the next ones."""
+def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
+    """The value a parameter of ``form`` is bound to: its projection, or the tuple,
+    complex number or n-D array (a C-order view of its elements) of the next ones."""
     if form == LEAF:
         return next(projs)
     if form == COMPLEX:
         return Cplx(g, next(projs), next(projs))
-    return Pack(g, *[_bound(g, f, projs) for f in form])
+    if isinstance(form, str) and form.startswith("array"):
+        base = next(projs)
+        dims = [next(projs) for _ in range(form_size(form) - 1)]
+        one, zero = (peep.peep(Constant(g, constant(v))).keep() for v in (1, 0))
+        pinned += [one, zero]  # as the parser's constants: unpinned when the parse ends
+        strides = [one]
+        for d in reversed(dims[1:]):
+            strides.insert(0, peep.peep(Mul(g, d, strides[0])))
+        return Grid(g, base, zero, *dims, *strides)
+    return Pack(g, *[_bound(g, f, projs, peep, pinned) for f in form])

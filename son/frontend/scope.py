@@ -225,6 +225,36 @@ class View(Aggregate):
         return self.inputs[4]
 
 
+class Grid(Aggregate):
+    """An n-D array (2-D or 3-D) or a view of one, as numpy holds it
+    (son/frontend/ndarrays.py): the elements are a 1-D base array, the index in it of
+    element ``(0, 0, ...)``, the ``ndim`` dimensions and the ``ndim`` strides (in
+    elements, any sign).  Element ``(i, j, ...)`` is ``base[start + i*s0 + j*s1 + ...]``,
+    so every view of one array writes and reads the one base, in memory order."""
+
+    __slots__ = ()
+
+    @property
+    def base(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def start(self) -> Node:
+        return self.inputs[2]
+
+    @property
+    def ndim(self) -> int:
+        return (len(self.inputs) - 3) // 2
+
+    @property
+    def dims(self) -> list[Node]:
+        return self.inputs[3:3 + self.ndim]
+
+    @property
+    def strides(self) -> list[Node]:
+        return self.inputs[3 + self.ndim:]
+
+
 class Fn(Aggregate):
     """A function as a value (son/frontend/functions.py).  ``targets`` are what a call may
     run: Python functions or builtins, or ``functions.Local``s (a nested ``def``, a

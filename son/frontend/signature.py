@@ -11,7 +11,9 @@ parameter that is a complex number ``complex`` or ``"complex"``, for a tuple
 
 from __future__ import annotations
 
+import re
 import typing
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -21,6 +23,21 @@ from ..nodes.types import BOOL, FLOAT, INT, NUMBER, ArrayType, ListType, Type
 _NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "number": NUMBER,
           "float64[]": ArrayType("float64"), "int64[]": ArrayType("int64"), "bool[]": ArrayType("bool"),
           "list[float]": ListType("float64"), "list[int]": ListType("int64"), "list[bool]": ListType("bool")}
+
+
+@dataclass(frozen=True)
+class NDArraySpec:
+    """An n-D array parameter (2 or 3 dimensions; 1-D arrays are ``ArrayType``): the
+    parser binds it to a view of its elements (son/frontend/ndarrays.py)."""
+
+    dtype: str
+    ndim: int
+
+    def __str__(self) -> str:
+        return f"{self.dtype}[{', '.join(':' * self.ndim)}]"
+
+
+_ND_NAME = re.compile(r"(float64|int64|bool)\[\s*:\s*(?:,\s*:\s*){1,2}\]")
 
 
 def _dtype_name(dt) -> str | None:
@@ -53,9 +70,13 @@ def type_from_spec(spec, where: str):
             raise SonError(f"{where}: a tuple parameter needs its element types (tuple[float, int]), "
                            f"not {spec!r}")
         return tuple(type_from_spec(x, where) for x in elems)
+    if isinstance(spec, NDArraySpec):
+        return spec
     if isinstance(spec, str):
         if spec in _NAMES:
             return _NAMES[spec]
+        if _ND_NAME.fullmatch(spec):
+            return NDArraySpec(spec[:spec.index("[")], spec.count(":"))
         raise SonError(f"{where}: unknown type name {spec!r} (use one of {', '.join(_NAMES)})")
     if spec is bool or spec is np.bool_:
         return BOOL
@@ -105,6 +126,8 @@ def type_of_value(v, where: str):
         name = _dtype_name(v.dtype)
         if v.ndim == 1 and name:
             return ArrayType(name)
+        if v.ndim in (2, 3) and name:
+            return NDArraySpec(name, v.ndim)
         raise SonError(f"{where}: unsupported array ({v.ndim}-D, dtype {v.dtype}); son takes 1-D "
                        "arrays of float64, int64 or bool")
     raise SonError(f"{where}: unsupported argument {type(v).__name__} {v!r}; son takes int, "

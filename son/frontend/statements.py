@@ -11,11 +11,11 @@ from __future__ import annotations
 import ast
 
 from ..nodes import Node, Not, Raise, Return, kept
-from ..nodes.control import COMPLEX, LEAF, OPTIONAL, RANGE
+from ..nodes.control import COMPLEX, LEAF, OPTIONAL, RANGE, grid_form
 from ..nodes.types import TOP
 from .core import is_list
 from .lists import annotated_dtype
-from .scope import Aggregate, Cplx, Opt, Pack, Rng, Scope, compatible, describe, shape
+from .scope import Aggregate, Cplx, Grid, Opt, Pack, Rng, Scope, View, compatible, describe, shape
 
 
 class Statements:
@@ -72,12 +72,17 @@ class Statements:
     def assign(self, target: ast.expr, v: Node) -> None:
         if isinstance(target, ast.Name):
             self.scope.set(target.id, v)
-        elif isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Slice):
-            self.store_slice(target, v)
-        elif isinstance(target, ast.Subscript):  # a value that may be None: read in store()
+        elif isinstance(target, ast.Subscript):
             with kept(v):
-                arr, idx = self.subscript_parts(target)
-                self.store(target, arr, idx, v)
+                base = self.expr(target.value)
+            with kept(v, base):
+                if isinstance(base, Grid):
+                    self.store_grid(target, base, v)
+                elif isinstance(target.slice, ast.Slice):
+                    self.store_slice(target, v, base)
+                else:  # a value that may be None: read in store()
+                    arr, idx = self.subscript_parts(target, base)
+                    self.store(target, arr, idx, v)
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target, v, target)
         else:
@@ -107,7 +112,12 @@ class Statements:
             new = self.binop(s, type(s.op), cur, s.value)  # may replace self.scope
             self.scope.set(s.target.id, new)
         elif isinstance(s.target, ast.Subscript):
-            arr, idx = self.subscript_parts(s.target)
+            base = self.expr(s.target.value)
+            if isinstance(base, Grid):
+                self.aug_grid(s, base)
+                return
+            with kept(base):
+                arr, idx = self.subscript_parts(s.target, base)
             with kept(arr, idx):
                 cur = self.load(s.target, arr, idx)
                 new = self.binop(s, type(s.op), cur, s.value)
@@ -163,6 +173,12 @@ class Statements:
             elif isinstance(x, Cplx) or isinstance(x, Rng):
                 flat.extend(x.elems)
                 forms.append(COMPLEX if isinstance(x, Cplx) else RANGE)
+            elif isinstance(x, Grid):  # an n-D array or view: numpy's view of its base
+                flat.extend(x.elems)
+                forms.append(grid_form(x.ndim))
+            elif isinstance(x, View):
+                flat.extend([x.base, x.start, x.length, x.step])
+                forms.append(grid_form(1))
             elif isinstance(x, Pack):
                 stack.append(("end", len(x.elems)))
                 stack.extend(reversed(x.elems))

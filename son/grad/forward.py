@@ -138,12 +138,26 @@ class _UnionFind:
             self.parent[ra] = rb
 
 
+def _leaves(forms) -> list:
+    out, stack = [], list(forms)
+    while stack:
+        f = stack.pop()
+        if isinstance(f, tuple):
+            stack.extend(f)
+        else:
+            out.append(f)
+    return out
+
+
 def refuse_calls(graph: Graph) -> None:
     """Recursive calls and lists are not differentiated yet: a clear refusal, never a wrong
     derivative (the Call would need a forward and an adjoint function of its own)."""
     if any(type(n) is Call for n in graph.nodes()):
         raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself (son "
                        "compiles recursion but does not differentiate through it yet)")
+    if any(isinstance(f, str) and f.startswith("array") for f in _leaves(graph.arg_forms or ())):
+        raise SonError(f"grad of {graph.name}: not yet differentiable: it takes an n-D array (son "
+                       "compiles 2-D and 3-D arrays but differentiates 1-D ones only)")
     if any(isinstance(n.type, ListType) for n in graph.nodes()):
         raise SonError(f"grad of {graph.name}: not yet differentiable: it uses a list (son compiles "
                        "lists but does not differentiate through them yet: use a numpy array)")

@@ -16,6 +16,10 @@ Layout (Click's convention):
 
 from __future__ import annotations
 
+import re
+
+import numpy as np
+
 from .node import Node
 from .types import (
     BOOL,
@@ -307,10 +311,31 @@ class Never(Node):
 LEAF, COMPLEX, RANGE, OPTIONAL = 0, "complex", "range", "optional"
 
 
+def array_form(ndim: int) -> str:
+    """The form of an n-D array parameter (C-contiguous): its elements as a 1-D array,
+    then its ``ndim`` dimensions."""
+    return f"array{ndim}"
+
+
+def grid_form(ndim: int) -> str:
+    """The form of a returned n-D array or view: a 1-D base array, the index of the first
+    element in it, ``ndim`` dimensions, then ``ndim`` strides (in elements)."""
+    return f"grid{ndim}"
+
+
+def _ndim(form) -> int | None:
+    """The number of dimensions of an ``array_form`` or a ``grid_form``, else None."""
+    m = re.fullmatch(r"(?:array|grid)(\d)", form) if isinstance(form, str) else None
+    return int(m.group(1)) if m else None
+
+
 def form_size(form) -> int:
-    """How many values a Return of ``form`` carries."""
+    """How many values a Return (or a parameter) of ``form`` carries."""
     if isinstance(form, tuple):
         return sum(form_size(f) for f in form)
+    k = _ndim(form)
+    if k is not None:
+        return 1 + k if form.startswith("array") else 2 + 2 * k
     return {LEAF: 1, COMPLEX: 2, RANGE: 3, OPTIONAL: 2}[form]
 
 
@@ -330,9 +355,25 @@ def rebuild(form, values):
         if f == OPTIONAL:
             none, v = next(it), next(it)
             return None if none else v
+        if isinstance(f, str) and f.startswith("grid"):
+            k = _ndim(f)
+            base, start = next(it), next(it)
+            dims = [next(it) for _ in range(k)]
+            strides = [next(it) for _ in range(k)]
+            return _strided(base, start, dims, strides)
         return tuple(build(x) for x in f)
 
     return build(form)
+
+
+def _strided(base, start: int, dims: list, strides: list):
+    """The numpy view of ``base`` (1-D) whose element ``(i, j, ...)`` is
+    ``base[start + i * strides[0] + j * strides[1] + ...]``: as numpy would return it."""
+    if start == 0 and list(dims) == [len(base)] and list(strides) == [1]:
+        return base
+    size = base.itemsize
+    return np.lib.stride_tricks.as_strided(base[start:] if start < len(base) else base[:0], shape=tuple(dims),
+                                           strides=tuple(s * size for s in strides))
 
 
 def flatten(forms: list, args, where: str) -> list:
@@ -354,6 +395,14 @@ def flatten(forms: list, args, where: str) -> list:
             if type(a) is not complex:
                 raise SonError(f"{where}(): expected a complex argument, got {type(a).__name__} {a!r}")
             out += [a.real, a.imag]
+        elif isinstance(f, str) and f.startswith("array"):
+            k = _ndim(f)
+            if type(a) is not np.ndarray or a.ndim != k:
+                raise SonError(f"{where}(): expected a {k}-D numpy array, got {type(a).__name__}")
+            if not a.flags.c_contiguous:
+                raise SonError(f"{where}(): a {k}-D array argument must be C-contiguous (son reads it "
+                               "as its elements in order: np.ascontiguousarray(a) copies it)")
+            out += [a.reshape(-1), *a.shape]
         else:
             if type(a) is not tuple or len(a) != len(f):
                 raise SonError(f"{where}(): expected a tuple of {len(f)}, got {type(a).__name__} {a!r}")

@@ -1,0 +1,199 @@
+"""n-D arrays (2-D and 3-D) as views of a 1-D base, as numpy holds them.
+
+An n-D array is a ``Grid`` of the parse (son/frontend/scope.py): a 1-D base array of
+the graph, the index of element ``(0, 0, ...)`` in it, the dimensions and the strides
+(in elements).  A C-contiguous n-D parameter is its elements as one 1-D parameter and
+its dimensions as int parameters (``control.array_form``); ``np.zeros((n, m))`` is a
+1-D ``NewArray`` of ``n * m`` elements seen in C order.  So the graph, its passes, the
+interpreter and the kernels see only 1-D arrays and ints, and every view of one array
+(``a[i]`` a row, ``a[:, j]`` a column, ``a[1:-1, ::2]``, ``a.T``) reads and writes the
+one base in memory order: aliasing is exact.  A returned n-D array or view is rebuilt
+as numpy's view of the base (``control.grid_form``).
+
+Indexing follows numpy: an int index per axis wraps once if negative and raises
+``IndexError`` out of range; fewer indices than dimensions, or slices, give a view (a
+1-D one is the arrays' ``View``).  O(ndim) nodes per access, one loop per row iterated.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from ..nodes import LT, Add, IsFloat, Load, Mul, NewArray, Node, OutOfBounds, Store, ToInt, kept
+from . import pylib
+from .core import _kind
+from .iteration import Counted
+from .scope import Grid, View
+
+
+class NDArrays:
+    """FunctionParser's n-D arrays (a mixin)."""
+
+    # -- making ---------------------------------------------------------------------
+    def new_grid(self, at: ast.AST, dims: list[Node], dtype: str, fill: str) -> Grid:
+        """``np.zeros((n, m, ...))`` and its kin: a new C-order array (ValueError for a
+        negative dimension, as numpy)."""
+        with kept(*dims):
+            for d in dims:
+                self.guard(self.op(at, LT, d, self.con(0)), ValueError, "negative dimensions are not allowed")
+            size = dims[0]
+            for d in dims[1:]:
+                size = self.op(at, Mul, size, d)
+            with kept(size):
+                base = self.op(at, NewArray, self.scope.ctrl, size, dtype=dtype, fill=fill)
+            with kept(base):
+                return self.c_order(at, base, self.con(0), dims)
+
+    def c_order(self, at: ast.AST, base: Node, start: Node, dims: list[Node]) -> Grid:
+        strides = [self.con(1)]
+        with kept(base, start, *dims):
+            for d in reversed(dims[1:]):
+                strides.insert(0, self.op(at, Mul, d, strides[0]).keep())
+            for x in strides:
+                x.unkeep()
+            return Grid(self.g, base, start, *dims, *strides)
+
+    # -- attributes -----------------------------------------------------------------
+    def grid_attribute(self, e: ast.Attribute, a: Grid) -> Node:
+        name = e.attr
+        if name == "ndim":
+            return self.con(a.ndim)
+        if name == "shape":
+            return self.pack(list(a.dims))
+        if name == "size":
+            size = a.dims[0]
+            for d in a.dims[1:]:
+                size = self.op(e, Mul, size, d)
+            return size
+        if name == "T":
+            return self.transposed(a)
+        raise self.unsupported(e, f"attribute .{name} of a {a.ndim}-D array")
+
+    def transposed(self, a: Grid) -> Grid:
+        return Grid(self.g, a.base, a.start, *reversed(a.dims), *reversed(a.strides))
+
+    # -- subscripts -----------------------------------------------------------------
+    def grid_subscript(self, e: ast.Subscript, a: Grid) -> Node:
+        """``a[i, j]`` (an element), ``a[i]``, ``a[i, :]``, ``a[1:, ::2]`` (views)."""
+        with kept(a):
+            picked = self.grid_pick(e, a)
+        if isinstance(picked, tuple):
+            ctrl, flat = picked
+            with kept(flat):
+                return self.op(e, Load, ctrl, self.scope.mem, a.base, flat)
+        return picked
+
+    def grid_pick(self, e: ast.Subscript, a: Grid) -> tuple[Node, Node] | Node:
+        """The guard's control and the element's index in the base, for as many int
+        indices as dimensions; else the view the indices and slices select."""
+        items = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
+        if len(items) > a.ndim:
+            raise self.error(e, f"too many indices for a {a.ndim}-D array ({len(items)})", "subscript")
+        if any(isinstance(x, ast.Starred) or (isinstance(x, ast.Constant) and x.value in (None, Ellipsis))
+               for x in items):
+            raise self.unsupported(e.slice, "None, ... or a starred index of an n-D array")
+        start, dims, strides = a.start, [], []
+        held = [a, start]
+        for x in held:
+            x.keep()
+        try:
+            for axis, item in enumerate(items):
+                d, s = a.dims[axis], a.strides[axis]
+                if isinstance(item, ast.Slice):
+                    first, step, length = self.axis_slice(item, d)
+                    start = self.op(e, Add, start, self.op(e, Mul, first, s)).keep()
+                    held.append(start)
+                    dims.append(length)
+                    strides.append(self.op(e, Mul, step, s).keep())
+                    held += [length, strides[-1]]
+                    continue
+                i = self.axis_index(item, d)
+                start = self.op(e, Add, start, self.op(e, Mul, i, s)).keep()
+                held.append(start)
+            dims += a.dims[len(items):]
+            strides += a.strides[len(items):]
+            if not dims:
+                return self.scope.ctrl, start
+            if len(dims) == 1:
+                return View(self.g, a.base, start, strides[0], dims[0])
+            return Grid(self.g, a.base, start, *dims, *strides)
+        finally:
+            for x in held:
+                x.unkeep()
+
+    def axis_index(self, item: ast.expr, d: Node) -> Node:
+        """An int index on an axis of length ``d``: guarded (IndexError for a float or
+        out of range, as numpy), made non-negative."""
+        i = self.expr(item)
+        if _kind(i) not in ("int", "bool", "number"):
+            raise self.error(item, f"array index must be an int, not {i.type.widen()}", "subscript")
+        with kept(i, d):
+            if i.type.kind == "number":
+                self.guard(self.op(item, IsFloat, i), IndexError, "only integers are valid array indices")
+            self.guard(self.op(item, OutOfBounds, i, d), IndexError, "index out of bounds for its axis")
+            neg = self.op(item, ToInt, self.op(item, LT, i, self.con(0)))
+            return self.op(item, Add, i, self.op(item, Mul, neg, d))
+
+    def axis_slice(self, sl: ast.Slice, d: Node) -> tuple[Node, Node, Node]:
+        """The first index, step and length of a slice of an axis of length ``d``, as
+        numpy computes them (``pylib.slice_of``, CPython's slice adjustment)."""
+        vals = [d.keep()]
+        for j, b in enumerate((sl.lower, sl.upper, sl.step)):
+            v, present = self.slice_bound(b, 1 if j == 2 else 0)
+            vals.append(v.keep())
+            if j < 2:
+                vals.append(present.keep())
+        call = ast.copy_location(ast.Call(ast.copy_location(ast.Name("slice", ast.Load()), sl), [], []), sl)
+        r = self.inline(call, pylib.slice_of, vals)
+        for v in vals:
+            v.unkeep()
+        first, step, length = r.elems
+        return first, step, length
+
+    def store_grid(self, target: ast.Subscript, a: Grid, value: Node) -> None:
+        """``a[i, j] = v`` (a view of it assigned: a number or an array, as slices)."""
+        with kept(value, a):
+            picked = self.grid_pick(target, a)
+        if not isinstance(picked, tuple):
+            if isinstance(picked, View):
+                with kept(picked):
+                    self.assign_view(target, picked, value)
+                return
+            raise self.unsupported(target, "assignment to an n-D view (assign its rows, or elements)")
+        ctrl, flat = picked
+        if _kind(value) is None:
+            raise self.error(target, f"cannot store a {value.type} value in an array", "store")
+        with kept(flat, value):
+            self.scope.mem = self.op(target, Store, ctrl, self.scope.mem, a.base, flat, value)
+
+    def aug_grid(self, s: ast.AugAssign, a: Grid) -> None:
+        """``a[i, j] += v``: the element read once, the value, then the store."""
+        with kept(a):
+            picked = self.grid_pick(s.target, a)
+        if not isinstance(picked, tuple):
+            raise self.unsupported(s.target, "augmented assignment to an n-D array's view")
+        ctrl, flat = picked
+        with kept(flat):
+            cur = self.op(s, Load, ctrl, self.scope.mem, a.base, flat)
+            new = self.binop(s, type(s.op), cur, s.value)
+            with kept(new):
+                if _kind(new) is None:
+                    raise self.error(s, f"cannot store a {new.type} value in an array", "store")
+                self.scope.mem = self.op(s, Store, self.scope.ctrl, self.scope.mem, a.base, flat, new)
+
+    # -- iteration ------------------------------------------------------------------
+    def grid_rows(self, at: ast.AST, a: Grid) -> Counted:
+        """``for row in a``: the views ``a[k]``, read when the loop reaches them."""
+        a.keep()
+        n = a.dims[0].keep()
+
+        def row(k):
+            with kept(k):
+                start = self.op(at, Add, a.start, self.op(at, Mul, k, a.strides[0]))
+            with kept(start):
+                if a.ndim == 2:
+                    return View(self.g, a.base, start, a.strides[1], a.dims[1])
+                return Grid(self.g, a.base, start, *a.dims[1:], *a.strides[1:])
+
+        return Counted(n, row, [a, n])
+

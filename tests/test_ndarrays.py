@@ -1,0 +1,157 @@
+"""n-D arrays (son/frontend/ndarrays.py): 2-D and 3-D arrays as views of a 1-D base,
+indexed per axis with numpy's semantics (negative indices, IndexError), rows, columns,
+slices per axis and transposes as views (writes through them reach the base), shapes,
+``np.zeros((n, m))``, iteration over rows, and n-D arrays and views returned to
+Python as numpy's views.  CPython (with numpy) is the oracle in every stage."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import check_every_stage
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import son
+from son.errors import SonError, SonSyntaxError
+
+FLOATS = st.floats(-100, 100) | st.sampled_from([0.0, -0.0, 1.5, -2.0])
+SHAPES2 = hnp.array_shapes(min_dims=2, max_dims=2, min_side=0, max_side=4)
+SHAPES3 = hnp.array_shapes(min_dims=3, max_dims=3, min_side=0, max_side=3)
+M2 = hnp.arrays(np.float64, SHAPES2, elements=FLOATS)
+M3 = hnp.arrays(np.float64, SHAPES3, elements=FLOATS)
+I2 = hnp.arrays(np.int64, SHAPES2, elements=st.integers(-9, 9))
+F2, F3, I2T = "float64[:, :]", "float64[:, :, :]", "int64[:, :]"
+IDX = st.integers(-5, 5)
+
+
+def matmul(a, b):
+    n, k = a.shape
+    m = b.shape[1]
+    c = np.zeros((n, m))
+    for i in range(n):
+        for j in range(m):
+            s = 0.0
+            for p in range(k):
+                s += a[i, p] * b[p, j]
+            c[i, j] = s
+    return c
+
+
+def matmul_square(a):
+    return matmul(a, a.T)
+
+
+def element_access(a, i, j):
+    a[i, j] = a[i, -1 - j] + 1.0  # IndexError as numpy, a negative index wraps once
+    a[-1, 0] *= 2.0
+    return a[i, j], a
+
+
+def views(a, i):
+    row = a[i]
+    col = a[:, -1]
+    row[0] = 9.5  # written through the view: the base sees it
+    inner = a[1:, ::-1]
+    return row, col, inner, a.T, a[::2, 1:3], a.shape, a.ndim, a.size, len(a)
+
+
+def row_loop(a):
+    total = 0.0
+    for row in a:
+        for x in row:
+            total = total * 0.5 + x
+        row[0] = total
+    return total, a
+
+
+def stencil(a):
+    n, m = a.shape
+    out = np.zeros((n, m))
+    for i in range(1, n - 1):
+        for j in range(1, m - 1):
+            out[i, j] = 0.25 * (a[i - 1, j] + a[i + 1, j] + a[i, j - 1] + a[i, j + 1])
+    return out
+
+
+def cube(t, i):
+    s = 0.0
+    for p in range(t.shape[0]):
+        for q in range(t.shape[1]):
+            s += t[p, q, i] * (p + 1)
+    plane = t[i]
+    return s, plane, t[:, 0, :], t.shape
+
+
+def int_counts(a):
+    n, m = a.shape
+    counts = np.zeros((2, m), dtype=np.int64)
+    for i in range(n):
+        for j in range(m):
+            counts[int(a[i, j] > 0), j] += 1
+    return counts
+
+
+def allocate(n, m):
+    z = np.ones((n, m))
+    e = np.zeros((m, n, 2), dtype=np.int64)
+    return z, e, z.shape, e.size
+
+
+CASES = [
+    (matmul_square, [F2], st.tuples(M2)),
+    (element_access, [F2, int, int], st.tuples(M2, IDX, IDX)),
+    (views, [F2, int], st.tuples(M2, IDX)),
+    (row_loop, [F2], st.tuples(M2)),
+    (stencil, [F2], st.tuples(M2)),
+    (cube, [F3, int], st.tuples(M3, IDX)),
+    (int_counts, [I2T], st.tuples(I2)),
+    (allocate, [int, int], st.tuples(st.integers(-1, 3), st.integers(-1, 3))),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
+def test_nd_arrays_match_numpy_in_every_stage(fn, argtypes, strategy):
+    check_every_stage(fn, argtypes, strategy, max_examples=40)
+
+
+def test_a_returned_view_is_a_view_of_the_argument():
+    a = np.arange(6.0).reshape(2, 3)
+    t = son.jit(views, fallback="error")(a, 0)[3]  # a.T
+    assert t.shape == (3, 2) and np.shares_memory(t, a)
+    a[0, 1] = -4.0
+    assert t[1, 0] == -4.0  # numpy's aliasing, kept
+
+
+def test_a_non_contiguous_argument_is_refused_by_the_graph_and_runs_in_cpython_under_jit():
+    a = np.arange(12.0).reshape(3, 4)[:, ::2]
+    g = son.parse(stencil, argtypes=[F2])
+    with pytest.raises(SonError, match="C-contiguous"):
+        son.interpret(g, a)
+    with pytest.warns(son.FallbackWarning, match="C-contiguous"):
+        np.testing.assert_array_equal(son.jit(stencil)(a), stencil(a))
+
+
+def test_matmul_kernel_is_exact_and_has_no_bounds_checks_left_in_the_inner_loop():
+    rng = np.random.default_rng(0)
+    a, b = rng.standard_normal((5, 7)), rng.standard_normal((7, 3))
+    k = son.jit(matmul, fallback="error")
+    np.testing.assert_array_equal(k(a, b), matmul(a, b))
+
+
+@pytest.mark.parametrize("text, argtypes, message", [
+    ("def f(a):\n    return a[0, 0, 0]\n", [F2], "too many indices"),
+    ("def f(a):\n    return a[None]\n", [F2], "None"),
+    ("def f(n):\n    return np.zeros((n, n, n, n))\n", [int], "4-D"),
+])
+def test_refusals_are_located(text, argtypes, message):
+    with pytest.raises(SonSyntaxError, match=message):
+        son.parse_source("import numpy as np\n" + text, argtypes=argtypes)
+
+
+def test_gradients_refuse_nd_arrays_with_a_clear_message():
+    def f(a):
+        return a[0, 0] * a[1, 1]
+
+    with pytest.raises(SonError, match="n-D array"):
+        son.grad(f)(np.ones((2, 2)))
