@@ -37,6 +37,7 @@ import numpy as np
 
 from .. import config
 from ..errors import SonError
+from ..frontend.signature import NDArraySpec
 from ..grad.forward import jvp_graph
 from ..grad.reverse import grad_graph
 from ..nodes import Graph
@@ -147,9 +148,11 @@ class GradFunction(Specialized):
     def _specialize(self, primals: tuple, key: tuple, flat: tuple) -> Callable:
         types = self.argument_types(primals)
         if not all(isinstance(t, Type) for t in types):
-            raise SonError(f"son.{self.mode}({self.py_func.__name__}): an argument is a tuple or a complex "
-                           "number; derivatives are taken with respect to floats and float arrays "
-                           "(pass the elements as parameters)")
+            what = "an n-D array" if any(isinstance(t, NDArraySpec) for t in types) else \
+                "a tuple or a complex number"
+            raise SonError(f"son.{self.mode}({self.py_func.__name__}): an argument is {what}; derivatives "
+                           "are taken with respect to floats and 1-D float arrays (pass the elements as "
+                           "parameters)")
         t0 = time.perf_counter()
         g = self.graph_for(types)
         if self.interpret:
