@@ -98,6 +98,24 @@ def allocate(n, m):
     return z, e, z.shape, e.size
 
 
+def copies(a):
+    b = a.copy()
+    c = np.copy(a.T)
+    z = np.zeros_like(a)
+    o = np.ones_like(a, dtype=np.int64)
+    if b.size:
+        b[0, 0] = -1.0  # a copy: a is unchanged
+    return a, b, c, z, o
+
+
+def diagonal_sum(a):
+    z = np.zeros_like(a)
+    c = np.copy(a.T)
+    for i in range(min(a.shape)):
+        z[i, i] = a[i, i] + c[i, i]
+    return z
+
+
 CASES = [
     (matmul_square, [F2], st.tuples(M2)),
     (element_access, [F2, int, int], st.tuples(M2, IDX, IDX)),
@@ -107,6 +125,9 @@ CASES = [
     (cube, [F3, int], st.tuples(M3, IDX)),
     (int_counts, [I2T], st.tuples(I2)),
     (allocate, [int, int], st.tuples(st.integers(-1, 3), st.integers(-1, 3))),
+    (copies, [F2], st.tuples(M2)),
+    (copies, [F3], st.tuples(M3)),
+    (diagonal_sum, [F2], st.tuples(M2)),
 ]
 
 

@@ -22,6 +22,7 @@ import numpy as np
 from ..nodes import NewArray, Node, kept
 from ..nodes.types import TOP
 from .core import _kind, dtype_of, is_array_value
+from .scope import Grid
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -42,6 +43,9 @@ class ArrayFunctions:
                 and self.is_value(f.value)):
             return None
         a = self.expr(f.value) if a is None else a
+        if isinstance(a, Grid) and f.attr == "copy" and not e.args and not e.keywords:
+            with kept(a):
+                return self.grid_copy(e, a)
         if not is_array_value(a):
             raise self.error(e, f"{a.type.widen()} has no method {f.attr}()", ast.unparse(f))
         if f.attr in _UNDEFINED:
@@ -55,6 +59,9 @@ class ArrayFunctions:
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
         a = self.expr(e.args[0])
+        if isinstance(a, Grid) and fn is np.copy and len(e.args) == 1 and not e.keywords:
+            with kept(a):
+                return self.grid_copy(e, a)
         if not is_array_value(a):
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes 1-D arrays "
                                         "here)", name)
@@ -78,14 +85,17 @@ class ArrayFunctions:
         if len(e.args) != 1 or any(k.arg != "dtype" for k in e.keywords):
             raise self.error(e, f"{name}() takes an array and a dtype", name)
         a = self.expr(e.args[0])
-        if not is_array_value(a):
+        if not (is_array_value(a) or isinstance(a, Grid)):
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value", name)
-        dtype = dtype_of(a)
+        dtype = dtype_of(a.base if isinstance(a, Grid) else a)
         for k in e.keywords:
             dtype = _DTYPES.get(self.resolve(k.value))
             if dtype is None:
                 raise self.error(k.value, f"unsupported dtype {ast.unparse(k.value)} (use float, int, "
                                           "bool or the numpy equivalents)", name)
+        if isinstance(a, Grid):
+            with kept(a):
+                return self.new_grid(e, list(a.dims), dtype, fill)
         with kept(a):
             n = self.length(e, a)
         return self.op(e, NewArray, self.scope.ctrl, n, dtype=dtype, fill=fill)

@@ -44,6 +44,46 @@ class NDArrays:
             with kept(base):
                 return self.c_order(at, base, self.con(0), dims)
 
+    def grid_copy(self, at: ast.AST, a: Grid) -> Grid:
+        """``a.copy()``: a new C-order array of ``a``'s elements (a view's too), one
+        nested loop per dimension."""
+        out = self.new_grid(at, list(a.dims), a.base.type.dtype, "empty").keep()
+
+        def copy_one(idx):
+            x = self.op(at, Load, self.scope.ctrl, self.scope.mem, a.base, self.flat_index(at, a, idx))
+            with kept(x):
+                to = self.flat_index(at, out, idx)
+                with kept(to):
+                    self.scope.mem = self.op(at, Store, self.scope.ctrl, self.scope.mem, out.base, to, x)
+
+        self.grid_loops(at, list(a.dims), copy_one)
+        return out.unkeep()
+
+    def flat_index(self, at: ast.AST, a: Grid, idx: list[Node]) -> Node:
+        """``start + i*s0 + j*s1 + ...`` for in-range indices ``idx``."""
+        k = a.start
+        for i, s in zip(idx, a.strides):
+            with kept(k):
+                k = self.op(at, Add, k, self.op(at, Mul, i, s))
+        return k
+
+    def grid_loops(self, at: ast.AST, dims: list[Node], body, idx: tuple = ()) -> None:
+        """``body(indices)`` for every index tuple within ``dims``, in C order."""
+        if len(idx) == len(dims):
+            with kept(*idx):
+                body(list(idx))
+            return
+        counter = self.temp()
+        names = [counter]
+
+        def inner():
+            k = self.scope.get(counter)
+            self.grid_loops(at, dims, body, idx + (k,))
+
+        self.range_loop(at, at, self.con(0).keep(), dims[len(idx)].keep(), self.con(1).keep(),
+                        bind=lambda k: self.scope.set(counter, k), body=inner, names=names)
+        self.scope.remove(counter)
+
     def c_order(self, at: ast.AST, base: Node, start: Node, dims: list[Node]) -> Grid:
         strides = [self.con(1)]
         with kept(base, start, *dims):
