@@ -203,6 +203,31 @@ def insertion_sort_in_place(xs):
         xs[j + 1] = x
 
 
+def lcs_table(x, y):
+    """A list of lists: the dynamic-programming table of a longest common subsequence."""
+    n, m = len(x), len(y)
+    t = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(1, n + 1):
+        for j in range(1, m + 1):
+            if x[i - 1] == y[j - 1]:
+                t[i][j] = t[i - 1][j - 1] + 1
+            else:
+                t[i][j] = max(t[i - 1][j], t[i][j - 1])
+    return t[n][m], t
+
+
+def shared_rows(n):
+    s = [[1.0] * 2] * n  # one row object, n times: a write through one is seen by all
+    if n:
+        s[0][0] = 9.0
+    g = [[1, 2], [3]]
+    g[1].append(4)
+    h = []
+    h.append([0.5 * n])
+    h[0].extend(s[0] if s else [])
+    return s, g, h, g == [[1, 2], [3, 4]], len(g[0]), [row[:1] for row in g]
+
+
 FLIST = st.lists(FLOATS, max_size=6)
 ILIST = st.lists(st.integers(-(2 ** 62), 2 ** 62) | st.integers(-4, 4), max_size=6)  # CPython: no wrap
 
@@ -229,6 +254,8 @@ CASES = [
     (mutate_the_argument, ["list[float]", "list[int]"], st.tuples(FLIST, ILIST)),
     (insertion_sort_in_place, ["list[float]"], st.tuples(FLIST)),
     (insertion_sort_in_place, ["list[int]"], st.tuples(ILIST)),
+    (lcs_table, [I64, I64], st.tuples(IARR, IARR)),
+    (shared_rows, [int], st.tuples(SMALL)),
 ]
 
 

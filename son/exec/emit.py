@@ -552,6 +552,8 @@ def _new_array(n: Node, ops: list[str]) -> str:
 def _new_list(n: Node, ops: list[str]) -> str:
     """``[value] * length``, the value cast so numba types the list as son does (an
     empty list's element type comes from it too)."""
+    if not isinstance(n.dtype, str):  # a list of lists: the row object, repeated
+        return f"[{ops[1]}] * {_as_int(n.inputs[1], ops[0])}"
     cast = "bool" if n.dtype == "bool" else _NP_DTYPE[n.dtype]
     return f"[{cast}({_strip(ops[1])})] * {_as_int(n.inputs[1], ops[0])}"
 

@@ -113,11 +113,22 @@ class Lists:
         site = (_LEARNED, self.path, at.lineno, at.col_offset)
         guess = dtype is None and site not in self.learned
         dtype = dtype or self.learned.get(site, "float64")
-        lst = self.op(at, NewList, self.scope.ctrl, self.con(0), self.con(_ZERO[dtype]), dtype=dtype)
+        lst = self.op(at, NewList, self.scope.ctrl, self.con(0), self.filler(at, dtype), dtype=dtype)
         self.learned.setdefault(LIST_GUESSES, {})[lst] = (site, guess)
         return lst
 
-    def element_dtype(self, at: ast.AST, v: Node) -> str:
+    def filler(self, at: ast.AST, dtype) -> Node:
+        """A value of element kind ``dtype`` (an empty list for a list of lists)."""
+        if isinstance(dtype, str):
+            return self.con(_ZERO[dtype])
+        inner = self.filler(at, dtype.dtype)
+        return self.op(at, NewList, self.scope.ctrl, self.con(0), inner, dtype=dtype.dtype)
+
+    def element_dtype(self, at: ast.AST, v: Node):
+        """The element kind of a list that holds ``v``: a dtype name, or the ``ListType``
+        of a list of lists; a located refusal for anything else."""
+        if is_list(v):
+            return v.type
         k = _kind(v)
         if isinstance(v, Opt) or v.type is NONE:
             raise self.unsupported(at, "None (or a value that may be None) in a list (son's lists hold "
@@ -145,7 +156,7 @@ class Lists:
                 self.learned[site] = have
                 self.learned[(site, "from")] = f"line {at.lineno + self.src.line0}"
             raise ListKindLearned()
-        h, w = _KIND_OF_DTYPE[have], _KIND_OF_DTYPE[want]
+        h, w = _kind_name(have), _kind_name(want)
         learned = [self.learned.get((m[0], "from")) for m in made if m is not None]
         origin = next((f" (it holds the {w}s put into it at {x})" for x in learned if x), "")
         raise self.error(at, f"cannot put {_a(h)} into a {lst.type}{origin}: son's lists hold one kind of "
@@ -311,6 +322,8 @@ class Lists:
         if len(e.args) > first:
             raise self.error(e, f"{ast.unparse(e.func)}() takes no positional arguments", "sort")
         reverse = None
+        if not isinstance(lst.type.dtype, str):
+            raise self.unsupported(e, "sorting a list of lists (son sorts numbers)")
         for k in e.keywords:
             if k.arg == "key" and not (isinstance(k.value, ast.Constant) and k.value.value is None):
                 raise self.unsupported(k.value, "sort with a key= function (sort the keys, or a list of "
@@ -427,7 +440,7 @@ class Lists:
         if op is ast.Add and is_list(a) and is_list(b):
             if a.type != b.type:  # an empty list learns the other's kind, else a located error
                 guessed = a if _origins_guessed(self, a) else b
-                self.check_element(at, guessed, self.con(_ZERO[(b if guessed is a else a).type.dtype]))
+                self.check_element(at, guessed, self.filler(at, (b if guessed is a else a).type.dtype))
             with kept(a, b):
                 out = self.list_of(at, self.list_items(at, a), a.type.dtype).keep()
                 self.extend(at, out, self.list_items(at, b))
@@ -562,6 +575,10 @@ class Lists:
 def _origins_guessed(p, lst: Node) -> bool:
     made = p.learned.get(LIST_GUESSES, {})
     return any(made.get(n, (None, False))[1] for n in _origins(lst))
+
+
+def _kind_name(dtype) -> str:
+    return _KIND_OF_DTYPE[dtype] if isinstance(dtype, str) else str(dtype)
 
 
 def _a(kind: str) -> str:

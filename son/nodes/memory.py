@@ -28,7 +28,7 @@ LENGTH = int_range(0, INT64_MAX)
 DTYPES = ("float64", "int64", "bool")
 
 
-_PYTHON_SCALARS = (float, int, bool)
+_PYTHON_SCALARS = (float, int, bool, list)  # a list's items: Python values (rows too)
 
 
 class Load(Node):

@@ -202,18 +202,22 @@ class ArrayType(Type):
 
 
 class ListType(Type):
-    """A Python list whose elements are all of one kind ('float64', 'int64', 'bool',
-    named as numpy's dtypes so lists and arrays share the element tables).  Its length
-    and elements live in memory: a list is read and written through the memory state."""
+    """A Python list whose elements are all of one kind: 'float64', 'int64', 'bool'
+    (named as numpy's dtypes so lists and arrays share the element tables), or lists of
+    one ``ListType`` (a list of rows).  Its length and elements live in memory: a list is
+    read and written through the memory state."""
 
     __slots__ = ("dtype",)
 
-    def __init__(self, dtype: str):
-        super().__init__(f"list[{_ELEM_NAMES[dtype]}]", ("l", dtype))
+    def __init__(self, dtype):
+        inner = dtype.name if isinstance(dtype, ListType) else _ELEM_NAMES[dtype]
+        super().__init__(f"list[{inner}]", ("l", dtype))
         self.dtype = dtype
 
     @property
-    def elem(self) -> ScalarType:
+    def elem(self) -> Type:
+        if isinstance(self.dtype, ListType):
+            return self.dtype
         return {"float64": FLOAT, "int64": INT, "bool": BOOL}[self.dtype]
 
 
