@@ -20,7 +20,7 @@ def test_parse_a_function_defined_in_a_notebook_cell():
             "print(sum(ln.lstrip().startswith('return') for ln in son.nodes.ir(g).splitlines()))"),
         nbformat.v4.new_code_cell(
             "def bad(a):\n"
-            "    return [a]\n"
+            "    return {a}\n"
             "try:\n"
             "    son.parse(bad)\n"
             "except son.SonSyntaxError as e:\n"
@@ -29,4 +29,4 @@ def test_parse_a_function_defined_in_a_notebook_cell():
     NotebookClient(nb, timeout=120, kernel_name="python3").execute()
     out = [o["text"] for c in nb.cells for o in c.get("outputs", []) if o.get("name") == "stdout"]
     assert out[0].strip() == "1"  # one Return in the listing
-    assert out[1].strip() == "line 2 col 11 list"
+    assert out[1].strip() == "line 2 col 11 set"
