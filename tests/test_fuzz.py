@@ -444,3 +444,48 @@ def test_oracle_wraps_abs_passed_as_a_value():
     args = [(np.array([8, 2 ** 62], dtype=np.int64),)]
     assert expected_outcomes(src, args)[0] == [("ok", ("int", 16), (canon(args[0][0]),))]
     assert check(src, args, kernel=False).status == "ok"
+
+
+def test_generator_makes_programs_with_lists():
+    """A good share of the ordinary programs have list locals, and over a few hundred
+    programs every list construct the generator promises (son.fuzz.listgen) appears."""
+    sources = [generate(11, i, grad=False).source for i in range(300)]
+    with_lists = [s for s in sources if "    l0" in s]
+    assert len(with_lists) >= 60
+    text = "\n".join(with_lists)
+    for construct in (".append(", ".insert(", ".extend(", ".pop(", ".remove(", ".sort(", ".reverse()",
+                      "sorted(", "list(range(", "del l", "] * ", " in l", "for el", "enumerate(l",
+                      "zip(l", "reversed(l", ".index(", ".count(", "len(l", ": list[", "return l"):
+        assert construct in text, construct
+    tree = ast.parse(text)
+    assert any(isinstance(n, ast.ListComp) for n in ast.walk(tree))
+    assert any(isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Subscript) for n in ast.walk(tree))
+
+
+def test_oracle_runs_lists_as_son_does():
+    """``xs += it`` changes the list in place (an alias sees it), a list's element wraps
+    as an int64 under ``xs[i] += v``, and ``list(array)`` holds Python scalars."""
+    src = ("import numpy as np\nimport numpy.typing as npt\n\n"
+           "def f(n: int, b: npt.NDArray[np.int64]):\n    xs = [n, 1]\n    ys = xs\n    xs += range(2)\n"
+           "    xs[0] += n\n    s = 0\n    for x in list(b):\n        s += x // n\n    return ys, s\n")
+    args = [(2 ** 62, np.array([3], dtype=np.int64)), (0, np.array([3], dtype=np.int64))]
+    outcomes, wraps = expected_outcomes(src, args)
+    assert outcomes[0] == ("ok", canon(([-2 ** 63, 1, 0, 1], 0)), (canon(args[0][1]),)) and wraps == 1
+    assert outcomes[1] == ("raise", "ZeroDivisionError")  # numpy's int64 // 0 would give 0
+    assert check(src, args, kernel=False).status == "ok"
+
+
+def test_son_declining_a_nan_identity_question_is_a_refusal():
+    """son raises NotImplementedError where CPython's answer depends on whether two NaNs
+    are one object: that argument tuple is not compared, the program counts as refused."""
+    src = "def f(x: float):\n    xs = [x, 1.0]\n    return x in xs\n"
+    r = check(src, [(math.nan,), (2.0,)], kernel=False)
+    assert r.status == "refused" and r.declined == {0} and "NotImplementedError" in r.detail, r.failures
+
+
+def test_a_refusal_on_a_line_cpython_never_reaches_is_not_a_generator_reject():
+    dead = check("def f(n: int):\n    return n\n    return {n}\n", [(1,)], kernel=False)
+    assert dead.status == "refused" and "never reaches" in dead.detail
+    live = check("def f(n: int):\n    if n > 5:\n        return {n}\n    return n\n", [(1,), (9,)],
+                 kernel=False)
+    assert live.status == "reject"

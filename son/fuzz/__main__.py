@@ -1,10 +1,11 @@
 """``python -m son.fuzz --n 100000 --seed S --jobs J``: a differential fuzzing campaign.
 
 Prints a progress bar, then the number of programs, mismatches, crashes,
-generator rejects, refused kernels, programs that met int64 wrap-around, the
-seconds spent in each stage, how many programs reached each comparison of the
-gradient oracle (reverse vs forward mode, finite differences, singular points,
-the gradient kernel, refusals), and one line per failure with the regression
+generator rejects, refusals (kernels son.compile declined, run-time
+NotImplementedError), programs that met int64 wrap-around, the seconds spent
+in each stage, how many programs reached each comparison of the gradient oracle
+(reverse vs forward mode, finite differences, singular points, the gradient
+kernel, refusals), and one line per failure with the regression
 case its shrunk program was written to (``--out``).  Exit status 1 when
 anything failed.  The gradient oracle is on by default (``--no-grad`` switches
 it off and generates the primal-only program mix; ``--grad`` is accepted for old

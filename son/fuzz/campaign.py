@@ -100,7 +100,7 @@ class Totals:
         n = max(self.programs, 1)
         c = self.counts
         lines = [f"programs {self.programs}  ok {c['ok']}  mismatches {c['mismatch']}  crashes {c['crash']}  "
-                 f"generator rejects {c['reject']}  kernels refused {c['refused']}  "
+                 f"generator rejects {c['reject']}  refused {c['refused']}  "
                  f"int64 wrap-around met {self.wrapped}  wall {self.wall:.1f} s",
                  "stage        total s   ms/program"]
         for stage, s in sorted(self.times.items(), key=lambda kv: -kv[1]):

@@ -21,7 +21,9 @@ reads and writes with negative and out-of-range indices; ``np.zeros/ones/empty``
 tuple assignment; tuple, optional and complex locals; ``math``, ``operator``,
 ``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, complex
 powers...); function values (lambdas, helpers chosen at run time, ``map``,
-``functools.reduce``); complex and nested-tuple results.  It is biased towards what
+``functools.reduce``); complex and nested-tuple results; list locals of one element
+kind, their methods, indexing, slicing, searches, reductions, loops over them and
+lists returned (``listgen.py``).  It is biased towards what
 optimizers prove: constants carried through loop phis, dead branches, congruent
 expressions, twin induction variables, loop-invariant expressions.
 
@@ -62,6 +64,7 @@ from .gradgen import KINDS, GradPrograms
 from .gradgen import Func as _Func
 from .gradgen import choice as _choice
 from .gradgen import indent as _indent
+from .listgen import LIST_RETURNS, ListPrograms
 from .loopgen import FUEL, LoopPrograms
 
 __all__ = ["FUEL", "Program", "generate", "generate_args"]
@@ -114,7 +117,7 @@ class Program:
         return f"seed={self.seed} index={self.index}"
 
 
-class _Gen(LoopPrograms, GradPrograms):
+class _Gen(ListPrograms, LoopPrograms, GradPrograms):
     """The generator's state for one program (see ``generate``)."""
 
     def __init__(self, rng: random.Random):
@@ -135,6 +138,8 @@ class _Gen(LoopPrograms, GradPrograms):
         if self.recursive and self.recursive[0] is fn and kind == fn.ret and not fn.loops \
                 and r.random() < 0.1:  # not in a loop: calls per level stay few, the work small
             return self.recursive_call(fn, depth)
+        if fn.lists and depth > 0 and r.random() < 0.1 and (got := self.list_scalar(fn, kind, depth - 1)):
+            return got
         if depth <= 0 or r.random() < 0.25:
             return self.leaf(fn, kind)
         return getattr(self, f"expr_{kind}")(fn, depth - 1)
@@ -462,7 +467,8 @@ class _Gen(LoopPrograms, GradPrograms):
                 ("if", 4 if depth > 0 else 0), ("for", 2 if depth > 0 else 0),
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
                 ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0),
-                ("optional", 2 if fn.optionals else 0), ("complex", 2 if fn.complexes else 0)]
+                ("optional", 2 if fn.optionals else 0), ("complex", 2 if fn.complexes else 0),
+                ("list", 5 if fn.lists else 0)]
         kind = _choice(r, opts)
         ed = r.randint(1, 3)
         targets = [v for v in fn.mutable]
@@ -518,6 +524,8 @@ class _Gen(LoopPrograms, GradPrograms):
             a, dt = r.choice(fn.arrays)
             k = "int" if dt == "int64" else r.choice(["float", "float", "int"])
             return [f"{a}[{self.index(fn, a, 1)}] = {self.expr(fn, k, ed)}"]
+        if kind == "list":
+            return self.list_stmt(fn, depth, ed)
         if kind == "if":
             return self.if_stmt(fn, depth)
         if kind == "for":
@@ -528,10 +536,11 @@ class _Gen(LoopPrograms, GradPrograms):
             return self.twins(fn, depth)
         if kind == "jump":
             j = r.choice(["break", "continue"])
-            return [f"if {self.expr(fn, 'bool', 2)}:", f"    {j}"] if r.random() < 0.8 else [j]
+            return [f"if {self.expr(fn, 'bool', 2)}:", f"    {j}"] if r.random() < 0.8 or fn.lists else [j]
         # return
         ret = f"return {self.returned(fn, ed)}"
-        return [f"if {self.expr(fn, 'bool', 2)}:", f"    {ret}"] if r.random() < 0.8 else [ret]
+        # no dead code after it in a program with lists: son refuses lists merged there (listgen.py)
+        return [f"if {self.expr(fn, 'bool', 2)}:", f"    {ret}"] if r.random() < 0.8 or fn.lists else [ret]
 
     def pair(self, fn: _Func, ks: tuple[str, str], depth: int) -> str:
         """A tuple expression with elements of kinds ``ks``."""
@@ -579,6 +588,8 @@ class _Gen(LoopPrograms, GradPrograms):
         kind = fn.ret if kind is None else kind
         if kind == "complex":
             return self.complex_expr(fn, depth)
+        if kind in LIST_RETURNS:
+            return self.list_value(fn, LIST_RETURNS[kind], depth)
         if isinstance(kind, tuple):
             inner = ", ".join(self.returned(fn, depth, k) for k in kind)
             return f"({inner},)" if len(kind) == 1 else f"({inner})"
@@ -593,7 +604,7 @@ class _Gen(LoopPrograms, GradPrograms):
     def if_stmt(self, fn: _Func, depth: int) -> list[str]:
         r = self.rng
         cond = self.expr(fn, "bool", 2)
-        if r.random() < 0.15:  # a dead branch the peephole or SCCP can prove
+        if r.random() < 0.15 and not fn.lists:  # a dead branch the peephole or SCCP can prove
             cond = r.choice(["False", "1 > 2", "(3 * 0 != 0)", "True"])
         elif r.random() < 0.3 and fn.vars.get("int"):
             # an int tested against a value near a range limit: both arms refine it
@@ -711,6 +722,7 @@ class _Gen(LoopPrograms, GradPrograms):
                 fill = "0.5" if dt == "float64" else "3"
                 body += ["for j0 in range(len(m0)):", f"    m0[j0] = {fill}"]
             fn.arrays.append(("m0", dt))
+        body += self.list_locals(fn, body)
         body += self.recursion(fn, params)
         self.budget = r.randint(3, 14)
         body += self.block(fn, 3, self.budget)

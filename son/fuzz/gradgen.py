@@ -35,6 +35,7 @@ class Func:
         self.pairs: list[tuple[str, tuple[str, str]]] = []  # tuple locals: (name, element kinds)
         self.optionals: list[tuple[str, str]] = []    # locals that may be None: (name, kind)
         self.complexes: list[str] = []                # complex locals
+        self.lists: list[tuple[str, str]] = []        # list locals: (name, element kind)
         self.loops = 0
         self.fresh = 0
 

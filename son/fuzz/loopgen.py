@@ -223,7 +223,7 @@ class LoopPrograms:
         r = self.rng
         ints = [n for n, k in params if k == "int"]
         if not ints or fn.ret not in ("int", "float", "bool") or self.mixed or self.untyped \
-                or fn.optionals or r.random() > 0.12:  # (a return of a None son cannot prove dead)
+                or fn.optionals or fn.lists or r.random() > 0.12:  # (a None son cannot prove dead)
             return []
         n = r.choice(ints)
         for p, _ in params:  # never assigned: what the calls pass keeps its parameter's type

@@ -17,8 +17,10 @@ pass when ``son.debug`` is on (the campaign and the tests turn it on).
 Outcome of a program (``Result.status``): ``ok``; ``reject`` (son refused the
 program with ``SonSyntaxError``: a generator bug, counted apart); ``refused``
 (``son.compile`` declined a graph Numba cannot type, a documented limit of
-code generation, or a stage raised ``NotImplementedError`` where CPython's answer
-depends on its object identities: that argument tuple is not compared); ``mismatch`` (a stage disagrees with CPython) or ``crash``
+code generation; a stage raised ``NotImplementedError`` where CPython's answer
+depends on its object identities, and that argument tuple is not compared; or son
+refused a line CPython never reaches, ``reached_lines``); ``mismatch`` (a stage
+disagrees with CPython) or ``crash``
 (a stage raised something that is not an outcome: ``SonError``, an internal
 exception while parsing, optimizing or compiling, or a timeout).
 
@@ -32,6 +34,7 @@ import ast
 import math
 import operator
 import signal
+import sys
 import time
 import warnings
 from contextlib import contextmanager
@@ -549,6 +552,29 @@ def expected_outcomes(source: str, args: list[tuple], name: str = "f") -> tuple[
     return [_outcome(fn, a) for a in args], rt.wraps
 
 
+def reached_lines(source: str, args: list[tuple], name: str = "f") -> set[int]:
+    """The lines of ``source`` CPython runs on some argument tuple.  son refuses some
+    constructs on paths its types prove dead (a list merged after a statement that always
+    raises, son/frontend/core.py ``_kind``'s TOP): that is son's limit, not a generator
+    bug, and ``check`` counts it as ``refused``, not ``reject``."""
+    lines: set[int] = set()
+
+    def tracer(frame, event, arg):
+        if frame.f_code.co_filename != "<son-fuzz>":
+            return None
+        if event == "line":
+            lines.add(frame.f_lineno)
+        return tracer
+
+    old = sys.gettrace()
+    sys.settrace(tracer)
+    try:
+        expected_outcomes(source, args, name)
+    finally:
+        sys.settrace(old)
+    return lines
+
+
 def check(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
           timeout: float = 60.0, stop_at_first: bool = False) -> Result:
     """Run the program through CPython and every stage (see the module docstring)."""
@@ -611,6 +637,8 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
                 g, _ = pipeline.optimize(g)
         except SonSyntaxError as e:
             res.status, res.detail = "reject", str(e)
+            if e.lineno and e.lineno not in reached_lines(source, args, name):
+                res.status, res.detail = "refused", f"son refused a line CPython never reaches: {e}"
             _timed(times, stage, t)
             return
         except Exception as e:  # noqa: BLE001 - any other failure to build the graph is a crash
