@@ -144,7 +144,7 @@ class Lists:
     def check_element(self, at: ast.AST, lst: Node, v: Node) -> None:
         """``v`` may go into ``lst``: of its element kind, else the kind is learned for an
         empty list that was guessed (and the function parsed again) or a located error."""
-        if v.type is TOP:  # a value of dead code
+        if v.type is TOP or self.dead(self.scope):  # dead code: nothing is put anywhere
             return
         have, want = self.element_dtype(at, v), lst.type.dtype
         if have == want:
