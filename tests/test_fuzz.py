@@ -21,7 +21,7 @@ import son
 from son.driver.passes import PASSES
 from son.fuzz import PIPELINES, check, generate
 from son.fuzz.campaign import run
-from son.fuzz.oracle import DEVIATIONS, _Runtime, canon, expected_outcomes
+from son.fuzz.oracle import DEVIATIONS, _Runtime, canon, expected_outcomes, reached_lines
 from son.fuzz.shrinker import args_literal, regression_text, shrink
 from son.nodes import Constant
 from son.nodes.types import constant
@@ -489,3 +489,6 @@ def test_a_refusal_on_a_line_cpython_never_reaches_is_not_a_generator_reject():
     live = check("def f(n: int):\n    if n > 5:\n        return {n}\n    return n\n", [(1,), (9,)],
                  kernel=False)
     assert live.status == "reject"
+    # an augmented assignment's rewrite keeps its own line, not the function's span
+    raises = "def f(n: int):\n    n += 1\n    m = 1 >> -n\n    return [n, m]\n"
+    assert reached_lines(raises, [(5,)]) == {1, 2, 3}

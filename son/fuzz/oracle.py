@@ -319,10 +319,12 @@ class _Instrument(ast.NodeTransformer):
         t = node.target
         if isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice):
             thunk = ast.Lambda(ast.arguments([], [], None, [], [], None, []), node.value)
-            return ast.Expr(_hook("item_inplace", op, t.value, t.slice, thunk))
+            return ast.copy_location(ast.Expr(_hook("item_inplace", op, t.value, t.slice, thunk)), node)
         if not isinstance(t, ast.Name):
             return node
-        return ast.Assign([t], _hook("inplace", op, ast.Name(t.id, ast.Load()), node.value))
+        # the statement's own lines (``reached_lines``), not the enclosing function's span
+        value = _hook("inplace", op, ast.Name(t.id, ast.Load()), node.value)
+        return ast.copy_location(ast.Assign([t], value), node)
 
     def visit_For(self, node):
         self.generic_visit(node)
