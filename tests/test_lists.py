@@ -389,3 +389,34 @@ def test_guards_know_the_length_of_a_list_nothing_lengthens():
     for n in (-2, 0, 3):
         assert son.jit(fill_by_index)(n) == fill_by_index(n)
         assert son.jit(fill_then_append)(n) == fill_then_append(n)
+
+
+def empty_by_filter(p, n):
+    xs = [c for c in range(3) if c > 5]  # never appended to: its kind comes from the merge
+    return xs if p else [n]
+
+
+def running_min(x):
+    xs = [x, 1.0]
+    return [min(xs)], [max((q for q in [x > 0, True]), default=False)]
+
+
+def dead_list_code(p):
+    return 0
+    xs = [1] if p else [2]  # noqa: F821 - unreachable, as the fuzzer writes it
+    xs.reverse()
+    return 1
+
+
+@pytest.mark.parametrize("fn, args", [(empty_by_filter, (True, 4)), (empty_by_filter, (False, 4)),
+                                      (running_min, (2.5,)), (running_min, (-1.0,)),
+                                      (dead_list_code, (True,))])
+def test_found_by_the_fuzzer_refusals_of_valid_programs(fn, args):
+    """Refusals the list fuzzer found (helper campaign, seeds 40125-40129): an empty
+    list that nothing is put into merging with an int list; min/max of floats or bools
+    as a list item (a loop variable bound first in the body took an int placeholder);
+    a list method in unreachable code.  Each now compiles and agrees with CPython."""
+    want = fn(*args)
+    for peephole in (True, False):
+        assert son.interpret(son.parse(fn, args=list(args), peephole=peephole), *args) == want
+    assert son.jit(fn, fallback="error")(*args) == want

@@ -409,6 +409,9 @@ class ParserCore:
         if not any(live):  # a merge in dead code: every value counts
             live = [True] * len(vals)
         vals = self.optionals(vals, live) or self.unified_functions(vals, live) or vals
+        lists = [v for v, ok in zip(vals, live) if ok and is_list(v)]
+        if len({v.type for v in lists}) > 1:
+            self.unify_list_kinds(lists)  # an empty list of a guessed kind learns the other's
         packs = [v for v, ok in zip(vals, live) if ok and isinstance(v, Aggregate)]
         if packs:
             n = len(packs[0].elems)

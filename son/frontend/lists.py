@@ -49,7 +49,7 @@ from ..nodes import (
 from ..nodes.types import NONE, TOP
 from .core import _kind, is_array_value, is_list
 from .iteration import Counted
-from .scope import Cplx, Grid, Opt, Pack
+from .scope import Aggregate, Cplx, Grid, Opt, Pack
 
 #: a scalar kind -> the element dtype of a list of it
 DTYPE_OF_KIND = {"float": "float64", "int": "int64", "bool": "bool"}
@@ -97,12 +97,18 @@ class Lists:
         vals = self.exprs(e.elts)
         if not vals:
             return self.empty_list(e)
+        if all(v.type is TOP for v in vals):  # values of dead code: any list will do
+            return self.empty_list(e)
         with kept(*vals):
-            dtype = self.element_dtype(e, vals[0])
-            lst = self.op(e, NewList, self.scope.ctrl, self.con(len(vals)), vals[0], dtype=dtype)
+            first = next(v for v in vals if v.type is not TOP)
+            dtype = self.element_dtype(e, first)
+            lst = self.op(e, NewList, self.scope.ctrl, self.con(len(vals)), first, dtype=dtype)
             with kept(lst):
-                for i, v in enumerate(vals[1:], 1):
-                    self.element_dtype(e, v)  # a value that is no number: refused first
+                for i, v in enumerate(vals):
+                    if v is first:
+                        continue
+                    if v.type is not TOP:
+                        self.element_dtype(e, v)  # a value that is no number: refused first
                     self.check_element(e, lst, v)
                     self.scope.mem = self.op(e, Store, self.scope.ctrl, self.scope.mem, lst, self.con(i), v)
         return lst
@@ -162,6 +168,25 @@ class Lists:
         raise self.error(at, f"cannot put {_a(h)} into a {lst.type}{origin}: son's lists hold one kind of "
                              f"element; convert it with {w}(...), or annotate an empty list: "
                              f"xs: list[{h}] = []", "list")
+
+    def unify_list_kinds(self, lists: list[Node]) -> None:
+        """Lists of different kinds merging at a branch or a loop: an empty list whose
+        kind was a guess learns the kind of one that was not (and the function is parsed
+        again); else nothing (the merge is refused where the variable is read)."""
+        made = self.learned.get(LIST_GUESSES, {})
+
+        def guessed(lst):
+            return any(made.get(n, (None, False))[1] for n in _origins(lst))
+
+        known = [v.type.dtype for v in lists if not guessed(v)]
+        if not known:
+            return
+        learn = [made[n][0] for v in lists if v.type.dtype != known[0] and guessed(v)
+                 for n in _origins(v) if made.get(n, (None, False))[1]]
+        if learn:
+            for site in learn:
+                self.learned[site] = known[0]
+            raise ListKindLearned()
 
     def list_len(self, at: ast.AST, lst: Node) -> Node:
         return self.op(at, ListLen, self.scope.ctrl, self.scope.mem, lst)
@@ -229,6 +254,8 @@ class Lists:
         if not (isinstance(f, ast.Attribute) and f.attr in LIST_METHOD_NAMES and self.is_value(f.value)):
             return self.array_method(e)
         v = self.expr(f.value)
+        if v.type is TOP and not isinstance(v, Aggregate):  # a value of dead code: any result
+            return v
         if is_list(v):
             return self.list_method(e, v)
         with kept(v):

@@ -15,7 +15,7 @@ import ast
 from dataclasses import dataclass, field
 
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
-from ..nodes.types import BOTTOM, CTRL, INT, NONE, TOP, Type
+from ..nodes.types import BOOL, BOTTOM, CTRL, FLOAT, INT, NONE, NUMBER, TOP, Type
 from .core import assigned_names
 from .scope import Aggregate, Fn, Opt, Rng, Scope, describe, flag, shape
 
@@ -24,6 +24,11 @@ from .scope import Aggregate, Fn, Opt, Rng, Scope, describe, flag, shape
 class _LoopContext:
     breaks: list[Scope] = field(default_factory=list)
     continues: list[Scope] = field(default_factory=list)
+
+
+#: a loop variable bound first in the body whose back edge is an int or a float under one
+#: placeholder kind: the kind to try next
+_PLACEHOLDER_NEXT = {None: FLOAT, FLOAT: BOOL}
 
 
 class _TypeAssumptionFailed(Exception):
@@ -359,8 +364,13 @@ class Loops:
             actual = p.inputs[1].type.meet(p.inputs[2].type)
             if actual.meet(a) != a:
                 if name in fresh:
-                    # bound first in the loop: its kind is the back edge's; none for arrays
+                    # bound first in the loop: its kind is the back edge's; none for arrays.
+                    # An int or a float there may come from the placeholder itself (a running
+                    # min(best, x) of floats or bools): a float, then a bool placeholder is
+                    # tried before the variable is taken for an int or a float.
                     back = p.inputs[2].type.widen()
+                    if back is NUMBER:
+                        back = _PLACEHOLDER_NEXT.get(assumed.get(name), NUMBER)
                     assumed[name] = back if back.kind else BOTTOM
                 else:
                     assumed[name] = a.meet(actual).widen()
