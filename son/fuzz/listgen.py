@@ -97,13 +97,9 @@ class ListPrograms:
             fn.optionals = optionals
 
     def element(self, fn: Func, kind: str, depth: int) -> str:
-        """An element for a list of ``kind``: son gives ``min``/``max`` of floats or bools
-        (of an array, a list, a generator) the kind 'int or float', refused in a list, so
-        such an expression goes through ``float()`` or ``bool()`` (the identity there)."""
-        e = self.item(fn, kind, depth)
-        if kind != "int" and ("min(" in e or "max(" in e):
-            return f"{kind}({e})"
-        return e
+        """An element for a list of ``kind`` (``min``/``max`` of floats or bools included:
+        son types them float or bool, tests/test_lists.py)."""
+        return self.item(fn, kind, depth)
 
     def lists_of(self, fn: Func, kind: str | None = None) -> list[str]:
         return [n for n, k in fn.lists if kind is None or k == kind]
