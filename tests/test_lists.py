@@ -156,13 +156,7 @@ def sieve(n):
 
 def insertion_sort(a):
     xs = list(a)
-    for i in range(1, len(xs)):
-        x = xs[i]
-        j = i - 1
-        while j >= 0 and xs[j] > x:
-            xs[j + 1] = xs[j]
-            j -= 1
-        xs[j + 1] = x
+    insertion_sort_in_place(xs)  # an inlined helper changes the caller's list
     return xs
 
 

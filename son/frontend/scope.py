@@ -200,11 +200,10 @@ class Rng(Aggregate):
         return self.inputs[3]
 
 
-class View(Aggregate):
-    """A 1-D basic slice of an array, as numpy makes one (son/frontend/arrays.py): the
-    elements are the base array, the view's first index in it, its step and its length
-    (ints).  Element k is ``base[start + k * step]``, so a write through the view is a
-    write to the base, ordered with every other access by the one memory state."""
+class Strided(Aggregate):
+    """An array seen through a start and strides (``View``, ``Grid``): its first two
+    elements are the 1-D base array of the graph and the index in it of the first
+    element, so every view of one array reads and writes the one base, in memory order."""
 
     __slots__ = ()
 
@@ -215,6 +214,14 @@ class View(Aggregate):
     @property
     def start(self) -> Node:
         return self.inputs[2]
+
+
+class View(Strided):
+    """A 1-D basic slice of an array, as numpy makes one (son/frontend/arrays.py): the
+    elements are the base array, the view's first index in it, its step and its length
+    (ints).  Element k is ``base[start + k * step]``."""
+
+    __slots__ = ()
 
     @property
     def step(self) -> Node:
@@ -225,22 +232,13 @@ class View(Aggregate):
         return self.inputs[4]
 
 
-class Grid(Aggregate):
+class Grid(Strided):
     """An n-D array (2-D or 3-D) or a view of one, as numpy holds it
-    (son/frontend/ndarrays.py): the elements are a 1-D base array, the index in it of
-    element ``(0, 0, ...)``, the ``ndim`` dimensions and the ``ndim`` strides (in
-    elements, any sign).  Element ``(i, j, ...)`` is ``base[start + i*s0 + j*s1 + ...]``,
-    so every view of one array writes and reads the one base, in memory order."""
+    (son/frontend/ndarrays.py): the elements are a 1-D base array, the index of element
+    ``(0, 0, ...)`` in it, the ``ndim`` dimensions and the ``ndim`` strides (in elements,
+    any sign).  Element ``(i, j, ...)`` is ``base[start + i*s0 + j*s1 + ...]``."""
 
     __slots__ = ()
-
-    @property
-    def base(self) -> Node:
-        return self.inputs[1]
-
-    @property
-    def start(self) -> Node:
-        return self.inputs[2]
 
     @property
     def ndim(self) -> int:
