@@ -414,3 +414,19 @@ def test_found_by_the_fuzzer_refusals_of_valid_programs(fn, args):
     for peephole in (True, False):
         assert son.interpret(son.parse(fn, args=list(args), peephole=peephole), *args) == want
     assert son.jit(fn, fallback="error")(*args) == want
+
+
+def nested_generator_max(v0, v2):
+    l1 = [v0]
+    l2 = [0.5, 1.5]
+    l1.insert(len(l1), max((float(11) for g2 in l2 for g3 in range(3)), default=float(v2)))
+    return l1
+
+
+def test_a_reduction_over_a_nested_generator_keeps_its_items_kind():
+    """Seed 43125 i220: the inner loop of max(... for a in xs for b in ys) had learned
+    int-or-float under the outer loop's int placeholder; the outer loop now makes nested
+    loops forget that when it tries a float placeholder."""
+    for peephole in (True, False):
+        g = son.parse(nested_generator_max, argtypes=[float, int], peephole=peephole)
+        assert son.interpret(g, 1.0, 3) == nested_generator_max(1.0, 3) == [1.0, 11.0]

@@ -230,6 +230,13 @@ class Loops:
             self.stmts(s.orelse)
         self.scope = self.merge([self.scope, *ctx.breaks])
 
+    def _forget_in_other_loops(self, name: str, assumed: dict) -> None:
+        """Drop what loops other than the one learning in ``assumed`` learned about
+        ``name`` (a nested loop took the placeholder's kind for the variable's own)."""
+        for key, other in self.learned.items():
+            if type(key) is int and isinstance(other, dict) and other is not assumed:
+                other.pop(name, None)
+
     def _as_learned(self, name: str, v: Node, assumed: dict) -> Node:
         """``v``, the value of loop variable (or tuple element) ``name`` on entry, as a value
         that may be None where a failed attempt learned that it is one."""
@@ -371,6 +378,8 @@ class Loops:
                     back = p.inputs[2].type.widen()
                     if back is NUMBER:
                         back = _PLACEHOLDER_NEXT.get(assumed.get(name), NUMBER)
+                        if back is not NUMBER:  # what nested loops learned under the old one
+                            self._forget_in_other_loops(name, assumed)
                     assumed[name] = back if back.kind else BOTTOM
                 else:
                     assumed[name] = a.meet(actual).widen()
