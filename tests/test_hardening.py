@@ -277,6 +277,6 @@ def test_a_kernel_numba_rejects_is_a_son_error_with_the_source(monkeypatch):
     assert "TypingError" in str(err) and "add_text" in str(err)
     assert "\x1b[" not in str(err)  # numba's colour codes are stripped
 
-    jf = son.jit(add_text)
+    jf = son.jit(add_text, fallback="error")
     with pytest.raises(KernelCompileError, match="numba could not compile"):
         jf(1)

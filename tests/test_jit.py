@@ -220,7 +220,7 @@ def add(x, y):
 @pytest.mark.parametrize("args, message", [
     (({1: 2}, 1), "unsupported argument dict"),
     (([1, 2.5], 1), "a list of float and int"),
-    ((np.zeros((2, 2)), 1), "2-D"),
+    ((np.zeros((1, 1, 1, 1)), 1), "4-D"),
     ((np.zeros(3, dtype=np.float32), 1), "float32"),
     (("a", 1), "unsupported argument str"),
     ((None, 1), "unsupported argument NoneType"),

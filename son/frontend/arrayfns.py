@@ -47,7 +47,8 @@ class ArrayFunctions:
             with kept(a):
                 return self.grid_copy(e, a)
         if not is_array_value(a):
-            raise self.error(e, f"{a.type.widen()} has no method {f.attr}()", ast.unparse(f))
+            what = f"a {a.ndim}-D array" if isinstance(a, Grid) else str(a.type.widen())
+            raise self.error(e, f"{what} has no method {f.attr}() in son", ast.unparse(f))
         if f.attr in _UNDEFINED:
             raise self.unsupported(e, f"{ast.unparse(f)}() (which of two equal zeros numpy's max and "
                                       "min return depends on its SIMD kernels: use max(a) or a loop)")

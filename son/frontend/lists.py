@@ -261,7 +261,8 @@ class Lists:
         with kept(v):
             r = self.array_method(e, v)
         if r is None:
-            raise self.error(e, f"{v.type.widen()} has no method {f.attr}()", ast.unparse(f))
+            what = f"a {v.ndim}-D array" if isinstance(v, Grid) else str(v.type.widen())
+            raise self.error(e, f"{what} has no method {f.attr}() in son", ast.unparse(f))
         return r
 
     def list_method(self, e: ast.Call, lst: Node) -> Node:
