@@ -145,7 +145,7 @@ class Arrays:
     def store(self, at, arr: Node, idx: Node, value: Node) -> None:
         if is_list(arr):
             with kept(arr, idx, value):
-                self.check_element(at, arr, value)
+                value = self.check_element(at, arr, value)
         if isinstance(value, Opt) or value.type is NONE:
             value = self.stored_none(at, arr, idx, value)
         if _kind(value) is None:

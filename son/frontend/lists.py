@@ -32,6 +32,7 @@ from ..nodes import (
     LT,
     Add,
     BitAnd,
+    IsFloat,
     IsNan,
     ListLen,
     ListOp,
@@ -44,6 +45,8 @@ from ..nodes import (
     Refine,
     Store,
     Sub,
+    ToFloat,
+    ToInt,
     kept,
 )
 from ..nodes.types import NONE, TOP
@@ -102,14 +105,15 @@ class Lists:
         with kept(*vals):
             first = next(v for v in vals if v.type is not TOP)
             dtype = self.element_dtype(e, first)
-            lst = self.op(e, NewList, self.scope.ctrl, self.con(len(vals)), first, dtype=dtype)
+            fill = self.one_kind(e, first, dtype) if _kind(first) == "number" else first
+            lst = self.op(e, NewList, self.scope.ctrl, self.con(len(vals)), fill, dtype=dtype)
             with kept(lst):
                 for i, v in enumerate(vals):
                     if v is first:
                         continue
                     if v.type is not TOP:
                         self.element_dtype(e, v)  # a value that is no number: refused first
-                    self.check_element(e, lst, v)
+                    v = self.check_element(e, lst, v)
                     self.scope.mem = self.op(e, Store, self.scope.ctrl, self.scope.mem, lst, self.con(i), v)
         return lst
 
@@ -139,22 +143,29 @@ class Lists:
         if isinstance(v, Opt) or v.type is NONE:
             raise self.unsupported(at, "None (or a value that may be None) in a list (son's lists hold "
                                        "numbers of one kind)")
+        if k == "number":  # an int or a float decided at run time: checked where it is put
+            return "float64"
         if k not in DTYPE_OF_KIND:
-            what = ("a value that is an int or a float" if k == "number" else "a tuple" if isinstance(v, Pack)
+            what = ("a tuple" if isinstance(v, Pack)
                     else "a complex number" if isinstance(v, Cplx) else "a list" if is_list(v)
                     else f"a {v.type.widen()} value")
             raise self.unsupported(at, f"{what} in a list (son's lists hold ints, floats or bools, one "
                                        "kind per list)")
         return DTYPE_OF_KIND[k]
 
-    def check_element(self, at: ast.AST, lst: Node, v: Node) -> None:
-        """``v`` may go into ``lst``: of its element kind, else the kind is learned for an
-        empty list that was guessed (and the function parsed again) or a located error."""
+    def check_element(self, at: ast.AST, lst: Node, v: Node) -> Node:
+        """``v`` as it goes into ``lst``: of its element kind, else the kind is learned for
+        an empty list that was guessed (and the function parsed again) or a located error.
+        A value that is an int or a float decided at run time goes into a list of floats
+        (ints) only where it is one: elsewhere son raises ``NotImplementedError``, as a
+        list of one kind cannot hold what CPython would put there."""
         if v.type is TOP or self.dead(self.scope):  # dead code: nothing is put anywhere
-            return
+            return v
         have, want = self.element_dtype(at, v), lst.type.dtype
+        if _kind(v) == "number" and want in ("float64", "int64"):
+            return self.one_kind(at, v, want)
         if have == want:
-            return
+            return v
         made = [self.learned.get(LIST_GUESSES, {}).get(n) for n in _origins(lst)]
         sites = [site for site, guess in filter(None, made) if guess]
         if sites:
@@ -168,6 +179,17 @@ class Lists:
         raise self.error(at, f"cannot put {_a(h)} into a {lst.type}{origin}: son's lists hold one kind of "
                              f"element; convert it with {w}(...), or annotate an empty list: "
                              f"xs: list[{h}] = []", "list")
+
+    def one_kind(self, at: ast.AST, v: Node, dtype: str) -> Node:
+        """``v`` (an int or a float decided at run time) as a ``dtype`` element: a guard
+        that it is one (``NotImplementedError`` where not), then a cast that is its value."""
+        with kept(v):
+            is_float = self.op(at, IsFloat, v)
+            wrong = is_float if dtype == "int64" else self.op(at, Not, is_float)
+            kind = "an int" if dtype == "float64" else "a float"
+            self.guard(wrong, NotImplementedError, f"son's list of {_KIND_OF_DTYPE[dtype]}s cannot hold "
+                                                   f"{kind} (CPython's lists hold any kinds)")
+            return self.op(at, ToFloat if dtype == "float64" else ToInt, v)
 
     def unify_list_kinds(self, lists: list[Node]) -> None:
         """Lists of different kinds merging at a branch or a loop: an empty list whose
@@ -193,8 +215,9 @@ class Lists:
 
     def append(self, at: ast.AST, lst: Node, v: Node) -> None:
         with kept(lst, v):
-            self.check_element(at, lst, v)
-            self.scope.mem = self.op(at, ListOp, self.scope.ctrl, self.scope.mem, lst, v, method="append")
+            v = self.check_element(at, lst, v)
+            with kept(v):
+                self.scope.mem = self.op(at, ListOp, self.scope.ctrl, self.scope.mem, lst, v, method="append")
 
     def list_of(self, at: ast.AST, src: Counted, dtype: str | None = None) -> Node:
         """A new list of ``src``'s items (``list(it)``, a copy, a comprehension's loop)."""
@@ -303,9 +326,10 @@ class Lists:
         with kept(i, v):
             i = self.as_int_argument(e.args[0], i)
             with kept(i):
-                self.check_element(e, lst, v)
-                self.scope.mem = self.op(e, ListOp, self.scope.ctrl, self.scope.mem, lst, i, v,
-                                         method="insert")
+                v = self.check_element(e, lst, v)
+                with kept(v):
+                    self.scope.mem = self.op(e, ListOp, self.scope.ctrl, self.scope.mem, lst, i, v,
+                                             method="insert")
         return self.con(None)
 
     def _list_pop(self, e, lst):
