@@ -34,6 +34,7 @@ from __future__ import annotations
 import math
 import operator
 import re
+import sys
 import threading
 from dataclasses import dataclass
 from typing import Callable
@@ -231,6 +232,98 @@ def _compare_atoms(n: Node) -> tuple[int, ...]:
 
 # ---------------------------------------------------------------- helper functions
 #: functions a kernel may call, written into its module before it (only those used)
+#: math.hypot as the running CPython computes it (Modules/mathmodule.c's vector_norm), not
+#: libm's: both scaled by a power of two below 1 (a subnormal larger one first divided by
+#: DBL_MIN), squared and summed without loss, one sqrt, then a differential correction.
+#: 3.10 and 3.11 split each square in three sums (hi*hi, 2*hi*lo, lo*lo); 3.12 and later
+#: sum an exact product (Dekker's split here, fma there) and its low part.  Bit for bit.
+_HYPOT_PROLOGUE = """
+def _hypot(x, y):
+    x = abs(x)
+    y = abs(y)
+    if x == math.inf or y == math.inf:
+        return math.inf  # before NaN: hypot(inf, nan) is inf
+    if x != x or y != y:
+        return math.nan
+    big = x if x > y else y
+    if big == 0.0:
+        return big
+    tiny = 1.0
+    if math.frexp(big)[1] < -1023:  # 2**-e would overflow: CPython scales by DBL_MIN first
+        tiny = 2.2250738585072014e-308
+        x /= tiny
+        y /= tiny
+        big /= tiny
+    scale = math.ldexp(1.0, -math.frexp(big)[1])
+"""
+_HYPOT_311 = _HYPOT_PROLOGUE + """
+    csum, frac1, frac2, frac3 = 1.0, 0.0, 0.0, 0.0
+    for i in range(2):
+        v = (x if i == 0 else y) * scale
+        t = v * 134217729.0  # Veltkamp's split: 2**27 + 1
+        hi = t - (t - v)
+        lo = v - hi
+        v = hi * hi
+        old = csum
+        csum += v
+        frac1 += (old - csum) + v
+        v = 2.0 * hi * lo
+        old = csum
+        csum += v
+        frac2 += (old - csum) + v
+        frac3 += lo * lo
+    h = math.sqrt(csum - 1.0 + (frac1 + frac2 + frac3))
+    t = h * 134217729.0
+    hi = t - (t - h)
+    lo = h - hi
+    v = -hi * hi
+    old = csum
+    csum += v
+    frac1 += (old - csum) + v
+    v = -2.0 * hi * lo
+    old = csum
+    csum += v
+    frac2 += (old - csum) + v
+    v = -lo * lo
+    old = csum
+    csum += v
+    frac3 += (old - csum) + v
+    v = csum - 1.0 + (frac1 + frac2 + frac3)
+    return tiny * ((h + v / (2.0 * h)) / scale)
+"""
+_HYPOT_312 = _HYPOT_PROLOGUE + """
+    csum, frac1, frac2 = 1.0, 0.0, 0.0
+    h = 0.0
+    for i in range(3):  # x*x, y*y, then -h*h for the correction
+        if i == 0:
+            a = x * scale
+            b = a
+        elif i == 1:
+            a = y * scale
+            b = a
+        else:
+            h = math.sqrt(csum - 1.0 + (frac1 + frac2))
+            a = -h
+            b = h
+        t = a * 134217729.0  # Veltkamp's split: 2**27 + 1
+        ah = t - (t - a)
+        al = a - ah
+        t = b * 134217729.0
+        bh = t - (t - b)
+        bl = b - bh
+        p = ah * bh
+        q = ah * bl + al * bh
+        z = p + q
+        frac1 += p - z + q + al * bl
+        s = csum + z
+        frac2 += (csum - s) + z
+        csum = s
+    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
+    return tiny * (h / scale)
+"""
+_HYPOT = _HYPOT_311 if sys.version_info < (3, 12) else _HYPOT_312
+
+
 HELPERS = {
     "_tape_grow": '''
 def _tape_grow(a, n):
@@ -274,59 +367,7 @@ def _int_truediv(a, b):
     q = float(m) * 2.0 ** (e + 1)
     return -q if (a < 0) != (b < 0) else q
 ''',
-    "_hypot": '''
-def _hypot(x, y):
-    """math.hypot as CPython 3.11 computes it (vector_norm in Modules/mathmodule.c), not
-    libm's: both scaled by a power of two below 1, squared and summed exactly (Dekker's
-    split products, compensated sums), one sqrt, then a differential correction; a
-    subnormal larger argument divides instead of scaling.  Bit for bit (tests)."""
-    x = abs(x)
-    y = abs(y)
-    if x == math.inf or y == math.inf:
-        return math.inf  # before NaN: hypot(inf, nan) is inf
-    if x != x or y != y:
-        return math.nan
-    big = x if x > y else y
-    if big == 0.0:
-        return big
-    e = math.frexp(big)[1]
-    if e < -1023:  # 2**-e would overflow: CPython divides by the larger one instead
-        csum, frac = 1.0, 0.0
-        for a in (x / big, y / big):
-            a *= a
-            s = csum + a
-            frac += (csum - s) + a
-            csum = s
-        return big * math.sqrt(csum - 1.0 + frac)
-    scale = math.ldexp(1.0, -e)
-    csum, frac1, frac2 = 1.0, 0.0, 0.0
-    for i in range(3):  # x*x, y*y, then -h*h for the correction
-        if i == 0:
-            a = x * scale
-            b = a
-        elif i == 1:
-            a = y * scale
-            b = a
-        else:
-            h = math.sqrt(csum - 1.0 + (frac1 + frac2))
-            a = -h
-            b = h
-        t = a * 134217729.0  # Veltkamp's split: 2**27 + 1
-        ah = t - (t - a)
-        al = a - ah
-        t = b * 134217729.0
-        bh = t - (t - b)
-        bl = b - bh
-        p = ah * bh
-        q = ah * bl + al * bh
-        z = p + q
-        frac1 += p - z + q + al * bl
-        s = csum + z
-        frac2 += (csum - s) + z
-        csum = s
-    h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
-    return h / scale
-''',
+    "_hypot": _HYPOT,
     "_store_int64": '''
 def _store_int64(v):
     """A float stored into an int64 array, as numpy does it: NaN and values outside int64 raise."""

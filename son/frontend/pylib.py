@@ -13,6 +13,7 @@ Complex arithmetic and ``cmath`` are in ``pycomplex.py``.
 """
 
 import math
+import sys
 
 import numpy as np
 
@@ -351,8 +352,11 @@ def pow3(a, b, m):
     return r + _INT64_MIN if m == 0 else r - m
 
 
-# -- math.hypot of any number of arguments: CPython 3.11's vector_norm on a tuple (the
-# kernels' two-argument _hypot in son/exec/emit.py is the same algorithm)
+# -- math.hypot of any number of arguments: the running CPython's vector_norm on a tuple
+# (the kernels' two-argument _hypot in son/exec/emit.py is the same algorithm)
+
+_HYPOT_311 = sys.version_info < (3, 12)
+_DBL_MIN = 2.2250738585072014e-308
 
 def _square_into(a, b, csum, frac1, frac2):
     """csum + a*b with the product split exactly (Veltkamp, Dekker) and the sum
@@ -373,6 +377,10 @@ def _square_into(a, b, csum, frac1, frac2):
 
 
 def hypot_n(xs):
+    """``math.hypot(*xs)`` as the running CPython computes it (vector_norm; the kernels'
+    two-argument ``_hypot`` in son/exec/emit.py is the same): a subnormal largest value
+    scales every value by 1/DBL_MIN first, then 3.10/3.11 sum each square in three
+    parts, 3.12 and later an exact product and its low part."""
     big = 0.0
     nan = False
     for x in xs:
@@ -386,25 +394,51 @@ def hypot_n(xs):
         return _NAN
     if big == 0.0 or len(xs) <= 1:
         return big
-    e = frexp(big)[1]
-    if e < -1023:  # 2**-e would overflow: divide by the largest instead
-        csum, frac = 1.0, 0.0
+    tiny = 1.0
+    if frexp(big)[1] < -1023:  # 2**-e would overflow: CPython scales by DBL_MIN first
+        tiny = _DBL_MIN
+        big = big / tiny
+    scale = 2.0 ** (-frexp(big)[1])
+    if _HYPOT_311:
+        csum, frac1, frac2, frac3 = 1.0, 0.0, 0.0, 0.0
         for x in xs:
-            a = math.fabs(x) / big
-            a *= a
-            s = csum + a
-            frac += (csum - s) + a
-            csum = s
-        return big * math.sqrt(csum - 1.0 + frac)
-    scale = 2.0 ** (-e)
+            csum, frac1, frac2, frac3 = _split_square_into(math.fabs(x) / tiny * scale, 1.0, csum, frac1,
+                                                           frac2, frac3)
+        h = math.sqrt(csum - 1.0 + (frac1 + frac2 + frac3))
+        csum, frac1, frac2, frac3 = _split_square_into(h, -1.0, csum, frac1, frac2, frac3)
+        return tiny * ((h + (csum - 1.0 + (frac1 + frac2 + frac3)) / (2.0 * h)) / scale)
     csum, frac1, frac2 = 1.0, 0.0, 0.0
     for x in xs:
-        a = math.fabs(x) * scale
+        a = math.fabs(x) / tiny * scale
         csum, frac1, frac2 = _square_into(a, a, csum, frac1, frac2)
     h = math.sqrt(csum - 1.0 + (frac1 + frac2))
     csum, frac1, frac2 = _square_into(-h, h, csum, frac1, frac2)
     h += (csum - 1.0 + (frac1 + frac2)) / (2.0 * h)
-    return h / scale
+    return tiny * (h / scale)
+
+
+def _split_square_into(x, sign, csum, frac1, frac2, frac3):
+    """CPython 3.10/3.11's step: ``sign * x*x`` added as hi*hi, 2*hi*lo and lo*lo (x split
+    by Veltkamp), the first two compensated in ``frac1``/``frac2``; the last one goes into
+    ``frac3`` (compensated too for the correction step, ``sign`` -1)."""
+    t = x * 134217729.0
+    hi = t - (t - x)
+    lo = x - hi
+    v = sign * (hi * hi)
+    old = csum
+    csum += v
+    frac1 += (old - csum) + v
+    v = sign * (2.0 * hi * lo)
+    old = csum
+    csum += v
+    frac2 += (old - csum) + v
+    if sign > 0.0:
+        return csum, frac1, frac2, frac3 + lo * lo
+    v = -(lo * lo)
+    old = csum
+    csum += v
+    frac3 += (old - csum) + v
+    return csum, frac1, frac2, frac3
 
 
 # -- math.gamma and math.lgamma: CPython's own (mathmodule.c's m_tgamma and m_lgamma:
