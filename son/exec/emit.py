@@ -233,10 +233,11 @@ def _compare_atoms(n: Node) -> tuple[int, ...]:
 # ---------------------------------------------------------------- helper functions
 #: functions a kernel may call, written into its module before it (only those used)
 #: math.hypot as the running CPython computes it (Modules/mathmodule.c's vector_norm), not
-#: libm's: both scaled by a power of two below 1 (a subnormal larger one first divided by
-#: DBL_MIN), squared and summed without loss, one sqrt, then a differential correction.
-#: 3.10 and 3.11 split each square in three sums (hi*hi, 2*hi*lo, lo*lo); 3.12 and later
-#: sum an exact product (Dekker's split here, fma there) and its low part.  Bit for bit.
+#: libm's: both scaled by a power of two below 1, squared and summed without loss, one
+#: sqrt, then a differential correction.  3.10 and 3.11 split each square in three sums
+#: (hi*hi, 2*hi*lo, lo*lo) and divide by a subnormal largest value instead of scaling;
+#: 3.12 and later sum an exact product (Dekker's split here, fma there) and its low part,
+#: and first scale a subnormal largest value by 1/DBL_MIN.  Bit for bit.
 _HYPOT_PROLOGUE = """
 def _hypot(x, y):
     x = abs(x)
@@ -249,14 +250,23 @@ def _hypot(x, y):
     if big == 0.0:
         return big
     tiny = 1.0
-    if math.frexp(big)[1] < -1023:  # 2**-e would overflow: CPython scales by DBL_MIN first
-        tiny = 2.2250738585072014e-308
+    if math.frexp(big)[1] < -1023:  # 2**-e would overflow
+        if OLD_SUBNORMALS:  # 3.10, 3.11: divide by the largest, one compensated sum
+            csum, frac = 1.0, 0.0
+            for i in range(2):
+                v = (x if i == 0 else y) / big
+                v *= v
+                s = csum + v
+                frac += (csum - s) + v
+                csum = s
+            return big * math.sqrt(csum - 1.0 + frac)
+        tiny = 2.2250738585072014e-308  # 3.12 and later: scale by 1/DBL_MIN first
         x /= tiny
         y /= tiny
         big /= tiny
     scale = math.ldexp(1.0, -math.frexp(big)[1])
 """
-_HYPOT_311 = _HYPOT_PROLOGUE + """
+_HYPOT_311 = _HYPOT_PROLOGUE.replace("OLD_SUBNORMALS", "True") + """
     csum, frac1, frac2, frac3 = 1.0, 0.0, 0.0, 0.0
     for i in range(2):
         v = (x if i == 0 else y) * scale
@@ -291,7 +301,7 @@ _HYPOT_311 = _HYPOT_PROLOGUE + """
     v = csum - 1.0 + (frac1 + frac2 + frac3)
     return tiny * ((h + v / (2.0 * h)) / scale)
 """
-_HYPOT_312 = _HYPOT_PROLOGUE + """
+_HYPOT_312 = _HYPOT_PROLOGUE.replace("OLD_SUBNORMALS", "False") + """
     csum, frac1, frac2 = 1.0, 0.0, 0.0
     h = 0.0
     for i in range(3):  # x*x, y*y, then -h*h for the correction

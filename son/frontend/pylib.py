@@ -378,9 +378,9 @@ def _square_into(a, b, csum, frac1, frac2):
 
 def hypot_n(xs):
     """``math.hypot(*xs)`` as the running CPython computes it (vector_norm; the kernels'
-    two-argument ``_hypot`` in son/exec/emit.py is the same): a subnormal largest value
-    scales every value by 1/DBL_MIN first, then 3.10/3.11 sum each square in three
-    parts, 3.12 and later an exact product and its low part."""
+    two-argument ``_hypot`` in son/exec/emit.py is the same): 3.10/3.11 sum each square
+    in three parts and divide by a subnormal largest value; 3.12 and later sum an exact
+    product and its low part, a subnormal largest value first scaled by 1/DBL_MIN."""
     big = 0.0
     nan = False
     for x in xs:
@@ -395,8 +395,17 @@ def hypot_n(xs):
     if big == 0.0 or len(xs) <= 1:
         return big
     tiny = 1.0
-    if frexp(big)[1] < -1023:  # 2**-e would overflow: CPython scales by DBL_MIN first
-        tiny = _DBL_MIN
+    if frexp(big)[1] < -1023:  # 2**-e would overflow
+        if _HYPOT_311:  # 3.10, 3.11: divide by the largest, one compensated sum
+            csum, frac = 1.0, 0.0
+            for x in xs:
+                a = math.fabs(x) / big
+                a *= a
+                s = csum + a
+                frac += (csum - s) + a
+                csum = s
+            return big * math.sqrt(csum - 1.0 + frac)
+        tiny = _DBL_MIN  # 3.12 and later: scale by 1/DBL_MIN first
         big = big / tiny
     scale = 2.0 ** (-frexp(big)[1])
     if _HYPOT_311:

@@ -2,8 +2,8 @@
 ulp below CPython 3.11's.  The kernel's helper followed CPython 3.12's vector_norm (an
 exact product and its low part), and 3.10/3.11 sum each square in three parts (hi*hi,
 2*hi*lo, lo*lo): the helper (son/exec/emit.py ``_HYPOT``) and pylib's n-argument
-``hypot_n`` now follow the running CPython's version, and scale a subnormal largest
-value by 1/DBL_MIN first, as CPython does (they divided by the largest value)."""
+``hypot_n`` now follow the running CPython's version (3.12 also scales a subnormal
+largest value by 1/DBL_MIN first, where 3.11 divides by it)."""
 
 # ruff: noqa  (a generated program)
 
