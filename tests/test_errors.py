@@ -616,7 +616,7 @@ def test_the_subset_still_parses_after_errors():
     """A failed parse leaves nothing behind that breaks the next one."""
     for _ in range(2):
         with pytest.raises(SonSyntaxError):
-            son.parse_source("def f(a):\n    return [a]\n", filename=FILE)
+            son.parse_source("def f(a):\n    return {a}\n", filename=FILE)
     g = son.parse_source("def f(a, b):\n    return a * b + 1\n", filename=FILE)
     g.verify()
     assert son.interpret(g, 3, 4) == 13
