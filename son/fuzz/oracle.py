@@ -592,8 +592,9 @@ def check(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
         res.status = "crash" if any(f.kind == "crash" for f in res.failures) else "mismatch"
     elif res.declined and res.status == "ok":
         res.status = "refused"
-        res.detail = (f"son raised NotImplementedError on args #{min(res.declined)}, where CPython's "
-                      "answer depends on its internals (a NaN's identity or place after a sort)")
+        res.detail = (f"son raised NotImplementedError on args #{min(res.declined)}: a documented refusal "
+                      "at run time (a NaN's identity or place after a sort, a value of another kind "
+                      "than its list's)")
     return res
 
 
