@@ -180,6 +180,15 @@ class Lists:
                              f"element; convert it with {w}(...), or annotate an empty list: "
                              f"xs: list[{h}] = []", "list")
 
+    def refuse_at_run_time(self, pred: Node, why: str) -> None:
+        """Where ``pred`` holds, CPython's answer depends on what son does not model (an
+        object's identity, its sort's order of comparisons, a list holding two kinds):
+        son raises ``NotImplementedError(why)`` there, a documented refusal that is
+        never a different answer (docs/decisions.md, Lists; tests/test_lists.py, and the
+        fuzz oracle counts it as a refusal of that argument tuple).  Where ``pred`` is
+        false, which is almost everywhere, the program runs on unchanged."""
+        self.guard(pred, NotImplementedError, why)
+
     def one_kind(self, at: ast.AST, v: Node, dtype: str) -> Node:
         """``v`` (an int or a float decided at run time) as a ``dtype`` element: a guard
         that it is one (``NotImplementedError`` where not), then a cast that is its value."""
@@ -187,8 +196,8 @@ class Lists:
             is_float = self.op(at, IsFloat, v)
             wrong = is_float if dtype == "int64" else self.op(at, Not, is_float)
             kind = "an int" if dtype == "float64" else "a float"
-            self.guard(wrong, NotImplementedError, f"son's list of {_KIND_OF_DTYPE[dtype]}s cannot hold "
-                                                   f"{kind} (CPython's lists hold any kinds)")
+            self.refuse_at_run_time(wrong, f"son's list of {_KIND_OF_DTYPE[dtype]}s cannot hold {kind} "
+                                           "(CPython's lists hold any kinds)")
             return self.op(at, ToFloat if dtype == "float64" else ToInt, v)
 
     def unify_list_kinds(self, lists: list[Node]) -> None:
@@ -416,9 +425,8 @@ class Lists:
 
         self.counted_loop(at, at, self.list_items(at, lst), lambda x: self.scope.set(item, x), body,
                           [found, item])
-        self.guard(self.scope.get(found), NotImplementedError,
-                   "son does not sort a list of floats that holds a NaN (CPython's order then depends "
-                   "on its sort algorithm's comparisons)")
+        self.refuse_at_run_time(self.scope.get(found), "son does not sort a list of floats that holds a "
+                                "NaN (CPython's order then depends on its sort algorithm's comparisons)")
         self.scope.remove(found)
         self.scope.remove(item)
 
@@ -479,8 +487,8 @@ class Lists:
         with kept(x, y):
             if "float" in (_kind(x), _kind(y)) or "number" in (_kind(x), _kind(y)):
                 both = self.op(at, BitAnd, self.nan_test(at, x), self.nan_test(at, y))
-                self.guard(both, NotImplementedError, "son cannot tell whether two NaNs in a list "
-                                                       "comparison are one object (CPython's answer)")
+                self.refuse_at_run_time(both, "son cannot tell whether two NaNs in a list comparison are "
+                                              "one object (CPython's answer)")
             return self.compare(at, EQ, x, y)
 
     def nan_test(self, at, x: Node) -> Node:
