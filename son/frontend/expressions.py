@@ -363,8 +363,8 @@ class Expressions:
             return self.complex_compare(at, cls, a, b)
         if isinstance(a, Pack) or isinstance(b, Pack):
             return self.tuple_compare(at, cls, a, b)
-        if (is_list(a) or is_list(b)) and cls in (EQ, NE):
-            return self.list_equal(at, a, b, cls is NE)
+        if is_list(a) or is_list(b):
+            return self.list_compare(at, cls, a, b)
         if _kind(a) is None or _kind(b) is None:
             if _dead_value(a) or _dead_value(b):  # a value of a path the types prove dead
                 return self.dead_value()

@@ -382,18 +382,21 @@ class Lists:
         positional arguments)."""
         if len(e.args) > first:
             raise self.error(e, f"{ast.unparse(e.func)}() takes no positional arguments", "sort")
-        reverse = None
-        if not isinstance(lst.type.dtype, str):
-            raise self.unsupported(e, "sorting a list of lists (son sorts numbers)")
+        reverse = key = None
         for k in e.keywords:
             if k.arg == "key" and not (isinstance(k.value, ast.Constant) and k.value.value is None):
-                raise self.unsupported(k.value, "sort with a key= function (sort the keys, or a list of "
-                                                "tuples, yourself)")
+                key = k.value
             elif k.arg == "reverse":
                 reverse = k.value
             elif k.arg != "key":
                 raise self.error(e, f"sort() got an unexpected keyword argument {k.arg!r}", "sort")
-        flip = self.truth(self.expr(reverse), reverse) if reverse is not None else self.con(False)
+        if key is None and not isinstance(lst.type.dtype, str):
+            raise self.unsupported(e, "sorting a list of lists (son sorts numbers; give a key=)")
+        with kept(lst):
+            flip = self.truth(self.expr(reverse), reverse) if reverse is not None else self.con(False)
+        if key is not None:
+            self.key_sort(e, lst, key, flip, fresh=first > 0)
+            return
         if lst.type.dtype == "float64":
             self.no_nan_sort(e, lst)
         if flip.type.is_constant:
@@ -410,7 +413,8 @@ class Lists:
             self.scope.mem = self.op(e, ListOp, self.scope.ctrl, self.scope.mem, lst, method="sort")
             self.scope = self.merge([keep, self.scope])
 
-    def no_nan_sort(self, at, lst: Node) -> None:
+    def no_nan_sort(self, at, lst: Node, why: str = "son does not sort a list of floats that holds a "
+                    "NaN (CPython's order then depends on its sort algorithm's comparisons)") -> None:
         """A float list with a NaN sorts as CPython's timsort happens to leave it (every
         comparison with NaN is false); numba's port may differ there, so son refuses
         that case at run time: ``NotImplementedError`` before the sort."""
@@ -425,8 +429,7 @@ class Lists:
 
         self.counted_loop(at, at, self.list_items(at, lst), lambda x: self.scope.set(item, x), body,
                           [found, item])
-        self.refuse_at_run_time(self.scope.get(found), "son does not sort a list of floats that holds a "
-                                "NaN (CPython's order then depends on its sort algorithm's comparisons)")
+        self.refuse_at_run_time(self.scope.get(found), why)
         self.scope.remove(found)
         self.scope.remove(item)
 

@@ -51,6 +51,7 @@ from .core import ParserCore, assigned_names
 from .expressions import Expressions
 from .functions import Functions
 from .iteration import Iteration
+from .listops import MADE_AT, ListOps
 from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_site
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
@@ -65,7 +66,7 @@ from .tuples import Tuples
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Statements, Loops, Iteration, Lists, Expressions, Names, NDArrays, Arrays,
+class FunctionParser(ListOps, Statements, Loops, Iteration, Lists, Expressions, Names, NDArrays, Arrays,
                      ArrayFunctions, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
@@ -166,6 +167,7 @@ def _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned
     ``guessed``: the parameters that are such lists (an empty example argument)."""
     for _ in range(64):
         learned.pop(LIST_GUESSES, None)
+        learned.pop(MADE_AT, None)
         params = [(n, ListType(learned[param_site(n)]) if param_site(n) in learned else t) for n, t in flat]
         learned[GUESSED_PARAMS] = {n for n in guessed if param_site(n) not in learned}
         try:

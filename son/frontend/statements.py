@@ -55,6 +55,10 @@ class Statements:
             v.kill()
 
     def stmt_Assign(self, s):
+        if isinstance(s.value, ast.GeneratorExp) and any(
+                isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) for t in s.targets):
+            raise self.unsupported(s.value, "a generator expression assigned to a slice (CPython runs it "
+                                            "after reading the bounds: write list(...))")
         v = self.expr_any(s.value)
         with kept(v):
             for t in s.targets:
@@ -78,6 +82,8 @@ class Statements:
             with kept(v, base):
                 if isinstance(base, Grid):
                     self.store_grid(target, base, v)
+                elif isinstance(target.slice, ast.Slice) and is_list(base):
+                    self.list_store_slice(target, v, base)
                 elif isinstance(target.slice, ast.Slice):
                     self.store_slice(target, v, base)
                 else:  # a value that may be None: read in store()
@@ -90,8 +96,16 @@ class Statements:
 
     def stmt_Delete(self, s):
         for t in s.targets:
-            if not (isinstance(t, ast.Subscript) and not isinstance(t.slice, ast.Slice)):
-                raise self.unsupported(s, "del statement of anything but a list item (son deletes xs[i])")
+            if not isinstance(t, ast.Subscript):
+                raise self.unsupported(s, "del statement of anything but list items (son deletes xs[i] "
+                                          "and xs[i:j:k])")
+            if isinstance(t.slice, ast.Slice):
+                lst = self.expr(t.value)
+                if not is_list(lst):
+                    raise self.error(t, f"del of a slice of a {lst.type.widen()} value (son deletes list "
+                                        "items)", "del")
+                self.list_delete_slice(t, lst)
+                continue
             lst, i = self.subscript_parts(t)
             if not is_list(lst):
                 raise self.error(t, f"del of an item of a {lst.type.widen()} value (son deletes list "
