@@ -390,8 +390,8 @@ class Lists:
                 reverse = k.value
             elif k.arg != "key":
                 raise self.error(e, f"sort() got an unexpected keyword argument {k.arg!r}", "sort")
-        if key is None and not isinstance(lst.type.dtype, str):
-            raise self.unsupported(e, "sorting a list of lists (son sorts numbers; give a key=)")
+        if not isinstance(lst.type.dtype, str):
+            raise self.unsupported(e, "sorting a list of lists (son sorts numbers)")
         with kept(lst):
             flip = self.truth(self.expr(reverse), reverse) if reverse is not None else self.con(False)
         if key is not None:
