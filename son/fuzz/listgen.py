@@ -10,13 +10,16 @@ annotated one, or a bare ``[]`` whose first ``append`` teaches son its kind).
 
 Statements: ``append``, ``insert``, ``extend`` and ``+=`` (of literals, ranges,
 arrays, comprehensions, slices and lists), ``*=``, ``pop()``/``pop(i)`` into a local,
-``remove``, ``clear``, ``reverse``, ``sort``, item assignment and augmented
-assignment, ``del xs[i]``, rebinding and aliasing (``l1 = l0``: both names see every
-change), and ``for`` over a list, ``enumerate``/``zip``/``reversed`` of lists.  Reads
-and searches are mostly guarded (``if xs:``, ``if v in xs:``) so that a run usually
-goes on; unguarded ones raise IndexError or ValueError now and then, as CPython does.
+``remove``, ``clear``, ``reverse``, ``sort`` (with a ``key=``: a builtin, a lambda,
+a math function), item assignment and augmented assignment, slice assignment
+(``xs[i:j] = ...``, extended slices too) and ``del xs[i]``, ``del xs[i:j:k]``,
+rebinding and aliasing (``l1 = l0``: both names see every change), and ``for``
+over a list, ``enumerate``/``zip``/``reversed`` of lists.  Reads and searches are
+mostly guarded (``if xs:``, ``if v in xs:``) so that a run usually goes on;
+unguarded ones raise IndexError or ValueError now and then, as CPython does.
 Expressions: ``xs[i]``, ``len``, ``sum``/``min``/``max``/``any``/``all`` of lists and
-of generator expressions over them, ``in``, ``==``, ``index``, ``count``, ``bool``,
+of generator expressions over them, ``in``, ``==`` and the orderings, ``index``,
+``count``, ``bool``,
 slices measured, summed or indexed.  A program may return a list, alone or in a
 tuple.
 
@@ -131,7 +134,8 @@ class ListPrograms:
             src = r.choice(same) if same and r.random() < 0.7 else self.list_expr(fn, kind, d)
             rev = r.choice(["", "", ", reverse=True", ", reverse=False",
                             f", reverse={self.item(fn, 'bool', 1)}"])
-            return f"sorted({src}{rev})"
+            key = f", key={self.sort_key(kind)}" if r.random() < 0.4 else ""
+            return f"sorted({src}{key}{rev})"
         if form == "copy":
             s = r.choice(same)
             return r.choice([f"{s}.copy()", f"list({s})", f"{s}[:]", self.list_slice(fn, s)])
@@ -264,7 +268,8 @@ class ListPrograms:
         if form == "compare":
             other = self.lists_of(fn, k)
             rhs = r.choice(other) if r.random() < 0.5 else self.list_expr(fn, k, 0)
-            return r.choice([f"({name} {r.choice(['==', '!='])} {rhs})", f"bool({name})", f"(not {name})"])
+            op = r.choice(['==', '!=', '<', '<=', '>', '>='])
+            return r.choice([f"({name} {op} {rhs})", f"bool({name})", f"(not {name})"])
         if form == "gen":
             return self.list_reduction(fn, kind, depth, self.list_generator(fn, name, k, kind, depth))
         return self.list_reduction(fn, kind, depth, name, k)
@@ -349,7 +354,14 @@ class ListPrograms:
                           ("imul", 1 if top and self.growth > 0 else 0), ("pop", 3), ("remove", 1),
                           ("clear", 1), ("reverse", 1), ("sort", 1), ("set", 3), ("aug", 2),
                           ("del", 1), ("rebind", 2), ("alias", 1), ("for", 4 if depth > 0 else 0),
-                          ("read", 2)])
+                          ("read", 2), ("keysort", 1), ("setslice", 2), ("delslice", 1)])
+        if form == "keysort":
+            rev = r.choice(["", ", reverse=True", f", reverse={self.item(fn, 'bool', 1)}"])
+            return [f"{name}.sort(key={self.sort_key(k)}{rev})"]
+        if form == "setslice":
+            return [f"{name}[{self.slice_text(name)}] = {self.slice_value(fn, name, k)}"]
+        if form == "delslice":
+            return [f"del {name}[{self.slice_text(name)}]"]
         if form == "append":
             return [f"{name}.append({self.element(fn, k, ed)})"]
         if form == "insert":
@@ -401,6 +413,31 @@ class ListPrograms:
                 v = r.choice(targets)
                 return [f"{v} = {self.list_scalar(fn, self.kind_of(fn, v), ed) or self.item(fn, 'int', 1)}"]
         return [f"{name} = {self.list_expr(fn, k, ed)}"]
+
+    def sort_key(self, k: str) -> str:
+        """A key function for a list of kind ``k``: a builtin, a lambda or a math function."""
+        return self.rng.choice({"int": ["abs", "lambda v: v % 3", "lambda v: -v", "float"],
+                                "float": ["abs", "lambda v: -v", "lambda v: v * v", "math.floor", "int"],
+                                "bool": ["lambda v: not v", "int", "abs"]}[k])
+
+    def slice_text(self, name: str) -> str:
+        """The bounds of a slice of list ``name``: plain (any lengths) or extended."""
+        r = self.rng
+        b = ["", "", "0", "1", "-1", "2", "-2", f"len({name})", "100"]
+        if r.random() < 0.7:
+            return f"{r.choice(b)}:{r.choice(b)}"
+        return f"{r.choice(b)}:{r.choice(b)}:{r.choice(['2', '-1', '-2', '3', '1'])}"
+
+    def slice_value(self, fn: Func, name: str, k: str) -> str:
+        """What a slice of ``name`` is given: a few elements, a slice or copy of a list of
+        its kind, or the list itself (bounded growth per statement)."""
+        r = self.rng
+        x = r.random()
+        if x < 0.5:
+            return f"[{', '.join(self.element(fn, k, 1) for _ in range(r.randint(0, 3)))}]"
+        if x < 0.8:
+            return f"{r.choice(self.lists_of(fn, k))}[{r.choice([':2', '::-1', '1:3', ':'])}]"
+        return name if not fn.loops else f"{name}[:2]"
 
     def list_for(self, fn: Func, depth: int, name: str, k: str) -> list[str]:
         """``for`` over a list, ``enumerate``/``reversed`` of one, ``zip`` of it with a list,
