@@ -168,6 +168,8 @@ class GradFunction(Specialized):
             kernel.check(flat)  # a SonError naming a wrong argument, before any call
             raw = kernel
         run = self._shape(raw, self._nvalues(self.inner.graph_for(types)))
+        if sum(type(a) is list for a in flat) > 1:
+            run = _distinct_lists(run, f"son.{self.mode}({self.py_func.__name__})")
         self._runners[key] = run
         self._kernels[key] = kernel
         self._last = (g, kernel)
@@ -218,6 +220,20 @@ class GradFunction(Specialized):
 
     def __repr__(self) -> str:
         return f"<son.{self.mode} {self.py_func.__qualname__}: {len(self._runners)} specializations>"
+
+
+def _distinct_lists(run: Callable, what: str) -> Callable:
+    """``run`` refusing one list passed as two arguments (a primal and a tangent too): the
+    transforms give each list argument its own tangent or adjoint list, so two names for
+    one list would give a wrong derivative.  O(arguments) per call."""
+    def checked(*args):
+        ids = [id(a) for a in args if type(a) is list]
+        if len(set(ids)) != len(ids):
+            raise SonError(f"{what}: one list is passed as two arguments; derivatives need distinct "
+                           "lists (pass a copy, list(xs))")
+        return run(*args)
+
+    return checked
 
 
 def _make(mode: str, default_argnums, doc: str):

@@ -612,6 +612,8 @@ def _new_list(n: Node, ops: list[str]) -> str:
 def _list_op(n: Node, ops: list[str]) -> str:
     if n.method == "sort_reverse":
         return f"{ops[1]}.sort(reverse=True)"
+    if n.method == "grow":  # k copies of a value appended (reverse mode's undoing of a clear)
+        return f"{ops[1]}.extend([{_strip(ops[3])}] * {_strip(ops[2])})"
     return f"{ops[1]}.{n.method}({', '.join(_strip(o) for o in ops[2:])})"
 
 

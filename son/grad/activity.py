@@ -13,10 +13,28 @@ families, O(B + E) per alias class for ``_reloadable``.  See ``son.grad.reverse`
 from __future__ import annotations
 
 from ..errors import SonError
-from ..nodes import ArrayType, Graph, Load, NewArray, Node, Phi, Proj, Store
+from ..nodes import ArrayType, Graph, ListOp, ListType, Load, NewArray, NewList, Node, Phi, Proj, Store
 from ..nodes.memory import TapeGrow
 from ..nodes.types import MEM
+from .forward import float_list
 from .rules import is_differentiable
+
+
+def is_aggregate(t) -> bool:
+    """An array or a list: an object in memory whose items reverse mode gives adjoints."""
+    return isinstance(t, (ArrayType, ListType))
+
+
+def put_value(u: Node) -> Node | None:
+    """The item that Store, list method or NewList ``u`` puts into its array or list."""
+    t = type(u)
+    if t is Store:
+        return u.inputs[4]
+    if t is NewList:
+        return u.inputs[2]
+    if t is ListOp and u.method in ("append", "insert"):
+        return u.inputs[-1]
+    return None
 
 
 def _where(g: Graph, n: Node) -> str:
@@ -59,29 +77,35 @@ class Activity:
                 if u in act or u.is_cfg:
                     continue
                 t = type(u)
-                if t is Store:
-                    if u.inputs[4] is n and is_differentiable(n):
+                if t is Store or t is ListOp:
+                    if put_value(u) is n and is_differentiable(n):
                         activate(u.inputs[2])
-                    if u.inputs[2] is n or u.inputs[4] is n:
+                    if u.inputs[2] is n or put_value(u) is n:
                         act.add(u)
+                    continue
+                if t is NewList and u.inputs[2] is n and is_differentiable(n):
+                    activate(u)
                     continue
                 if t is Load and u.inputs[2] is not n:
                     continue
-                if u.type is MEM or not (is_differentiable(u) or isinstance(u.type, ArrayType)):
+                if u.type is MEM or not (is_differentiable(u) or is_aggregate(u.type)):
                     continue
-                if isinstance(u.type, ArrayType):
+                if is_aggregate(u.type):
                     activate(u)
                     continue
                 act.add(u)
                 work.append(u)
         # the Stores into active arrays (an array may become active after its Stores were seen)
-        work_stores = {u for n in act if isinstance(n.type, ArrayType)
-                       for u in n.outputs if type(u) is Store and u.inputs[2] is n}
+        # (and every list method and NewList of an active list: the backward sweep undoes
+        # each change of its length, in reverse, on the adjoint list)
+        work_stores = {u for n in act if is_aggregate(n.type)
+                       for u in n.outputs if type(u) in (Store, ListOp) and u.inputs[2] is n}
         act &= self._reaching()  # a Store reaches nothing by itself: kept with its array
         self.active = act | {n for n in work_stores if n.inputs[2] in act}
         self.arrays: dict[Node, Node | None] = {}  # active primal array -> its adjoint (later)
         self.grown: list[Node] = []  # roots of active families with a TapeGrow (adjoint at J)
-        for rep in {self.fam[n] for n in act if isinstance(n.type, ArrayType)}:
+        self.list_roots: list[Node] = []  # roots of active list families (adjoint at J)
+        for rep in {self.fam[n] for n in act if is_aggregate(n.type)}:
             self._check_family(rep)
             for m in self.members[rep]:
                 self.arrays[m] = None
@@ -102,7 +126,7 @@ class Activity:
                 parent[x], x = root, parent[x]
             return root
 
-        arrays = [n for n in self.P.nodes() if n.type is not MEM and isinstance(n.type, ArrayType)]
+        arrays = [n for n in self.P.nodes() if n.type is not MEM and is_aggregate(n.type)]
         for n in arrays:
             parent[n] = n
         for n in arrays:
@@ -145,6 +169,9 @@ class Activity:
                            f"{_where(P, n)}; allocate float arrays before any loop or branch")
         (n,) = roots
         t = type(n)
+        if isinstance(n.type, ListType):
+            self._check_list_root(n)
+            return
         ok = ((t is Proj and n.inputs[0] is P.start and not grows)
               or (t is NewArray and S.block_of[n] in self.glob))
         if not ok or n.type.dtype != "float64":
@@ -154,6 +181,24 @@ class Activity:
                            f"{_where(P, n)}; allocate float arrays before any loop or branch")
         if grows:
             self.grown.append(n)
+
+    def _check_list_root(self, n: Node) -> None:
+        """An active list family needs one adjoint list: its root must be a ``list[float]``
+        parameter or a ``NewList`` of floats outside loops in a block dominating every
+        Return (its adjoint list is made at the start of the backward sweep, of the
+        list's final length, and every change of the list's length is undone on it in
+        reverse), else ``SonError`` naming the construct."""
+        P, t = self.P, type(n)
+        ok = n.type.dtype == "float64" and (
+            (t is Proj and n.inputs[0] is P.start) or (t is NewList and self.S.block_of[n] in self.glob))
+        if not ok:
+            what = ("a list of lists (its rows)" if not float_list(n.type) or type(n) is Load else
+                    "a list made inside a loop or a branch (a copy, a slice, a comprehension, + or "
+                    "[...] there)" if t is NewList else f"a list made by {n.label}")
+            raise SonError(f"grad of {P.name}: not yet differentiable: {what}, {_where(P, n)}; reverse "
+                           "mode differentiates float lists made before any loop or branch, and "
+                           "list[float] parameters (son.jvp, forward mode, takes any list)")
+        self.list_roots.append(n)
 
     def _reaching(self) -> set[Node]:
         """Float values (and arrays) whose derivative can reach a returned value: backward
@@ -165,7 +210,7 @@ class Activity:
         while work:
             n = work.pop()
             if n in seen or n.is_cfg or n.type is MEM or not (
-                    is_differentiable(n) or isinstance(n.type, ArrayType)):
+                    is_differentiable(n) or is_aggregate(n.type)):
                 continue  # ints and bools pass no derivative on
             seen.add(n)
             work.extend(x for x in n.inputs[1:] if x is not None)
@@ -174,7 +219,10 @@ class Activity:
                 fams.add(rep)
                 for arr in self.members[rep]:
                     work.append(arr)
-                    work.extend(u.inputs[4] for u in arr.outputs if type(u) is Store and u.inputs[2] is arr)
+                    work.extend(put_value(u) for u in arr.outputs
+                                if type(u) in (Store, ListOp) and u.inputs[2] is arr and put_value(u))
+                    if type(arr) is NewList:
+                        work.append(arr.inputs[2])
         return seen
 
     def _reloadable(self, load: Node) -> bool:

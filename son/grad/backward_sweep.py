@@ -36,8 +36,11 @@ from ..nodes import (
     ArrayLen,
     ArrayType,
     Constant,
+    ListOp,
+    ListType,
     Load,
     NewArray,
+    NewList,
     Node,
     Phi,
     Proj,
@@ -46,6 +49,7 @@ from ..nodes import (
     Sub,
 )
 from ..nodes.types import FLOAT, INT, MEM
+from .activity import is_aggregate
 from .rules import is_differentiable, product
 from .ssa import Block
 
@@ -159,6 +163,7 @@ class BackwardSweep:
         zero = b.const(0.0)
         for var in self.adj_vars.values():
             b.write(var, blk, zero)
+        self._make_list_adjoints(blk)
         for root in self.grown:  # one adjoint for every version of a tape: its largest
             rep = self.fam[root]
             adj = b.raw(NewArray, blk.ctrl, b.read(f"$cap:{rep.nid}", blk), dtype="float64",
@@ -284,13 +289,16 @@ class BackwardSweep:
     def _adjoint(self, n: Node, blk: Block, got: dict) -> None:
         """Propagate the adjoint of active node ``n`` to its inputs, in ``blk``."""
         b, t = self.b, type(n)
-        if t in (Proj, Constant, NewArray, Phi) or (n.type is not MEM and isinstance(n.type, ArrayType)):
+        need = [(i, got[v] if type(v) is tuple else v) for i, v in self.needs.get(n, ())]
+        if t is ListOp or (t is NewList and n in self.arrays):
+            self._list_adjoint(n, blk, need)
+            return
+        if t in (Proj, Constant, NewArray, Phi) or (n.type is not MEM and is_aggregate(n.type)):
             return
         vbar = None
         if n in self.adj_vars:
             vbar = b.read(self.adj_vars[n], blk)
             b.write(self.adj_vars[n], blk, b.const(0.0))
-        need = [(i, got[v] if type(v) is tuple else v) for i, v in self.needs.get(n, ())]
         if t is Load or t is Store:
             idx = need[0][1]
             abar = self.arrays[n.inputs[2]]
@@ -318,7 +326,10 @@ class BackwardSweep:
         for i in self.argnums:
             p = P.param(i)
             t = P.params[i][1]
-            if isinstance(t, ArrayType):
+            if isinstance(t, ListType):  # the adjoint list, back to the length at entry
+                vals.append(self.arrays[p] if p is not None and self.arrays.get(p) is not None else
+                            b.raw(NewList, b.entry_ctrl, self.len0[i], b.const(0.0), dtype="float64"))
+            elif isinstance(t, ArrayType):
                 if p is not None and self.arrays.get(p) is not None:
                     vals.append(self.arrays[p])
                 else:

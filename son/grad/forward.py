@@ -48,9 +48,12 @@ from ..nodes import (
     CProj,
     Graph,
     If,
+    ListLen,
+    ListOp,
     ListType,
     Load,
     NewArray,
+    NewList,
     Node,
     Phi,
     Proj,
@@ -64,6 +67,7 @@ from .rules import DISCRETE, NOT_DIFFERENTIABLE, PARTIALS, Builder, is_different
 __all__ = ["TANGENT_ARRAY_NODES", "jvp_graph", "tangent_params"]
 
 F64 = ArrayType("float64")
+FLIST = ListType("float64")
 
 #: class of a node that produces a float64 array from other arrays (e.g. a tape grown
 #: into a bigger copy) -> ``fn(b, node, tangent_of) -> tangent array node``, where
@@ -84,6 +88,13 @@ def _is_f64(n: Node | None) -> bool:
     return n is not None and n.type == F64
 
 
+def float_list(t) -> bool:
+    """Is ``t`` a list of floats, or of lists of ... of floats (items carry derivatives)?"""
+    while isinstance(t, ListType):
+        t = t.dtype
+    return t == "float64"
+
+
 def tangent_params(graph: Graph, argnums: tuple[int, ...]) -> list[tuple[str, object]]:
     """The tangent parameters ``jvp_graph`` appends: ``(name, type)`` per argnum.
     Raises ``SonError`` for an argnum that is out of range or not float / float64[]."""
@@ -99,9 +110,9 @@ def tangent_params(graph: Graph, argnums: tuple[int, ...]) -> list[tuple[str, ob
             raise SonError(f"{graph.name}: argnum {k!r} is not a parameter index "
                            f"({len(graph.params)} parameters)")
         name, t = graph.params[k]
-        if not (t == FLOAT or t == F64):
+        if not (t == FLOAT or t == F64 or t == FLIST):
             raise SonError(f"{graph.name}: cannot differentiate with respect to parameter {name!r} of type "
-                           f"{t}: only float and float64-array parameters carry derivatives")
+                           f"{t}: only float, float64-array and list[float] parameters carry derivatives")
         d = f"{name}_dot"
         while d in names:
             d += "_"
@@ -150,17 +161,14 @@ def _leaves(forms) -> list:
 
 
 def refuse_calls(graph: Graph) -> None:
-    """Recursive calls and lists are not differentiated yet: a clear refusal, never a wrong
-    derivative (the Call would need a forward and an adjoint function of its own)."""
+    """Recursive calls and n-D arrays are not differentiated yet: a clear refusal, never a
+    wrong derivative (the Call would need a forward and an adjoint function of its own)."""
     if any(type(n) is Call for n in graph.nodes()):
         raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself (son "
                        "compiles recursion but does not differentiate through it yet)")
     if any(isinstance(f, str) and f.startswith("array") for f in _leaves(graph.arg_forms or ())):
         raise SonError(f"grad of {graph.name}: not yet differentiable: it takes an n-D array (son "
                        "compiles 2-D and 3-D arrays but differentiates 1-D ones only)")
-    if any(isinstance(n.type, ListType) for n in graph.nodes()):
-        raise SonError(f"grad of {graph.name}: not yet differentiable: it uses a list (son compiles "
-                       "lists but does not differentiate through them yet: use a numpy array)")
 
 
 def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:
@@ -203,11 +211,18 @@ class _Forward:
         active: set[Node] = set()
         arrays: set[Node] = set()
         work: list[Node] = []
+        lists = [n for n in nodes if float_list(n.type)]  # one alias class: see _activate_lists
 
         def activate_array(a: Node) -> None:
             for m in members.get(uf.find(a), [a]):
                 if m not in arrays:
                     arrays.add(m)
+                    work.append(m)
+
+        def activate_lists() -> None:
+            for m in lists:
+                if m not in active:
+                    active.add(m)
                     work.append(m)
 
         for k in self.argnums:
@@ -216,9 +231,13 @@ class _Forward:
                 continue
             if _is_f64(p):
                 activate_array(p)
+            elif float_list(p.type):
+                activate_lists()
             else:
                 active.add(p)
                 work.append(p)
+        if any(float_list(v.type) for r in g.returns() for v in r.values):
+            activate_lists()  # a returned list returns its tangent list
         while work:
             n = work.pop()
             for u in list(n.outputs):
@@ -226,11 +245,20 @@ class _Forward:
                 if t is Store:
                     if u.inputs[4] is n and n in active and _is_f64(u.inputs[2]):
                         activate_array(u.inputs[2])
+                    elif u.inputs[4] is n and is_differentiable(n) and float_list(u.inputs[2].type):
+                        activate_lists()
+                    continue
+                if t is ListOp or t is NewList:  # an active item put into a list
+                    if u.inputs[2] is not n and is_differentiable(n):
+                        activate_lists()
                     continue
                 if t is Load:
-                    if u.inputs[2] is n and n in arrays and is_differentiable(u) and u not in active:
+                    if u.inputs[2] is n and (n in arrays or float_list(n.type)) and is_differentiable(u) \
+                            and u not in active:
                         active.add(u)
                         work.append(u)
+                    continue
+                if t is ListLen:
                     continue
                 if _is_f64(u):
                     if u not in arrays and (t is Phi or t in TANGENT_ARRAY_NODES):
@@ -280,9 +308,10 @@ class _Forward:
                 self.atan[a] = self._phi(a, F64)
         for n in sorted(active, key=lambda n: n.nid):
             if type(n) is Phi:
-                self.tan[n] = self._phi(n, FLOAT)
+                self.tan[n] = self._phi(n, n.type if float_list(n.type) else FLOAT)
             elif type(n) is Proj:
-                self.tan[n] = tparam_of[n.index - 2]
+                k = n.index - 2
+                self.tan[n] = tparam_of[k] if k in tparam_of else self._zero_list_param(n, entry)
         self._check_lengths(entry, tparam_of)
         for a in sorted(arrays, key=lambda n: n.nid):
             if a not in self.atan:  # an array-producing node registered by another module
@@ -300,7 +329,8 @@ class _Forward:
                     continue
                 self.tan[n] = self._tangent(n)
         # stores into active arrays, then the phis' inputs, then the returns
-        for s in [n for n in nodes if type(n) is Store and n.inputs[2] in arrays]:
+        for s in [n for n in nodes if (type(n) is Store and n.inputs[2] in arrays)
+                  or (type(n) in (Store, ListOp) and n.inputs[2] in active)]:
             self._store(s)
         for p, tp in self.phis:
             for i, x in enumerate(p.inputs[1:], 1):
@@ -320,10 +350,14 @@ class _Forward:
         g, b = self.g, self.b
         for k, td in tparam_of.items():
             p = g.param(k)
-            if not _is_f64(td) or p is None:
+            if not (_is_f64(td) or float_list(td.type)) or p is None:
                 continue
             users = [u for u in entry.outputs]
-            test = If(g, entry, b.node(NE, b.node(ArrayLen, p), b.node(ArrayLen, td)))
+            if _is_f64(td):
+                n, nd = b.node(ArrayLen, p), b.node(ArrayLen, td)
+            else:
+                n, nd = b.node(ListLen, entry, self.mem0, p), b.node(ListLen, entry, self.mem0, td)
+            test = If(g, entry, b.node(NE, n, nd))
             bad, ok = CProj(g, test, 0), CProj(g, test, 1)
             g.stop.add_input(Raise(g, bad, self.mem0, ValueError,
                                    f"tangent {td.name!r} must have the length of {p.name!r}"))
@@ -344,10 +378,26 @@ class _Forward:
         t = self.tan.get(x)
         return t if t is not None else self.b.const(0.0)
 
+    def _zero_list_param(self, p: Node, entry: Node) -> Node:
+        """The tangent list of a list parameter that is not differentiated: zeros of its
+        length at entry (a list of lists would need its rows: refused)."""
+        if p.type != FLIST:
+            raise SonError(f"{self.g.name}: not yet differentiable: parameter {p.name!r} of type {p.type} "
+                           "is a list of lists beside lists that carry derivatives (pass list[float] "
+                           "parameters, or build the table inside the function)")
+        b = self.b
+        return b.pin(NewList(self.g, entry, b.node(ListLen, entry, self.mem0, p), b.const(0.0), "float64"))
+
     def _tangent(self, n: Node) -> Node | None:
         b, t = self.b, type(n)
         if t is Load:
-            return b.pin(Load(self.g, n.inputs[0], n.inputs[1], self.atan[n.inputs[2]], n.inputs[3]))
+            lst = n.inputs[2]
+            shadow = self.atan[lst] if lst in self.atan else self.tan[lst]
+            return b.pin(Load(self.g, n.inputs[0], n.inputs[1], shadow, n.inputs[3]))
+        if t is NewList:  # ``[v] * n`` has ``[vdot] * n`` (a row repeated: its tangent row repeated)
+            fill = n.inputs[2]
+            fdot = self.tan[fill] if float_list(fill.type) else self._item_tangent(fill)
+            return b.pin(NewList(self.g, n.inputs[0], n.inputs[1], fdot, n.dtype))
         ps = PARTIALS[t](b, n, list(n.inputs), n)
         terms = []
         for x, p in zip(n.inputs, ps):
@@ -362,11 +412,29 @@ class _Forward:
             acc = b.node(Add, acc, x)
         return acc
 
-    def _store(self, s: Store) -> None:
-        """The tangent Store after ``s``: its users read the tangent Store instead."""
-        v = s.inputs[4]
-        vdot = self._value(v) if is_differentiable(v) else self.b.const(0.0)
-        sd = Store(self.g, s.inputs[0], s, self.atan[s.inputs[2]], s.inputs[3], vdot)
+    def _item_tangent(self, v: Node) -> Node:
+        """The tangent of ``v`` put into an array or a list: its tangent list for a row."""
+        if float_list(v.type):
+            return self.tan[v]
+        return self._value(v) if is_differentiable(v) else self.b.const(0.0)
+
+    def _store(self, s: Node) -> None:
+        """The tangent Store (or list method) after ``s``, on the tangent array or list:
+        ``s``'s users read the tangent one's memory instead."""
+        lst = s.inputs[2]
+        shadow = self.atan[lst] if lst in self.atan else self.tan[lst]
+        if type(s) is Store:
+            sd = Store(self.g, s.inputs[0], s, shadow, s.inputs[3], self._item_tangent(s.inputs[4]))
+        else:
+            m = s.method
+            if m in ("sort", "sort_reverse"):
+                raise SonError(f"{self.g.name}: not yet differentiable: sorting a list whose items carry "
+                               "derivatives (list.sort / sorted: the tangent would need the permutation "
+                               "the sort took)")
+            args = list(s.inputs[3:])
+            if m in ("append", "insert"):
+                args[-1] = self._item_tangent(args[-1])
+            sd = ListOp(self.g, s.inputs[0], s, shadow, *args, method=m)
         sd.keep()
         for u in list(s.outputs):
             if u is not sd:
@@ -380,8 +448,13 @@ class _Forward:
             if v in self.atan:
                 return self.atan[v]
             return self.b.pin(NewArray(self.g, r.inputs[0], self.b.node(ArrayLen, v), "float64", "zeros"))
+        if float_list(v.type):
+            return self.tan[v]
         if isinstance(v.type, ArrayType):
             raise SonError(f"{self.g.name}: returns a {v.type} array, which has no tangent (only float64 "
                            "arrays do)")
+        if isinstance(v.type, ListType):
+            raise SonError(f"{self.g.name}: returns a {v.type}, which has no tangent (only lists of floats "
+                           "do)")
         return self._value(v)
 

@@ -26,7 +26,24 @@ transform."""
 
 from __future__ import annotations
 
-from ..nodes import Add, ArrayLen, CProj, Graph, If, Max, NewArray, Node, Phi, Proj, Raise, Return, Store
+from ..nodes import (
+    Add,
+    ArrayLen,
+    CProj,
+    Graph,
+    If,
+    ListLen,
+    ListOp,
+    ListType,
+    Max,
+    NewArray,
+    Node,
+    Phi,
+    Proj,
+    Raise,
+    Return,
+    Store,
+)
 from ..nodes.memory import TapeGrow
 from ..nodes.types import BOTTOM, FLOAT, INT, MEM
 from .ssa import Block
@@ -69,8 +86,9 @@ class ForwardSweep:
         self._store_reach: dict = {}
         self._stores: dict = {}  # alias class -> the Stores into it
         for n in P.nodes():
-            if type(n) is Store:
+            if type(n) is Store or type(n) is ListOp:  # a list method moves items too
                 self._stores.setdefault(self._alias_class(n.inputs[2]), []).append(n)
+        self.len_before: dict[Node, Node] = {}  # active ListOp clear -> the length it cleared
         self._nvars = 0
         self.edge_pushes: list = []
         for root in self.grown:
@@ -109,6 +127,7 @@ class ForwardSweep:
                     self.cfgmap[c] = blk.ctrl
             if pb is S.entry:
                 b.write("mem", blk, b.raw(Proj, g.start, 1, "mem"))
+                self._entry_lengths(blk)
             if type(pb.head) is CProj and pb in self.live:
                 self._exit_record(pb.preds[0], pb, blk)
             for ph in pb.phis:
@@ -127,6 +146,17 @@ class ForwardSweep:
         for ph, c in phis:
             for i, v in enumerate(ph.inputs[1:]):
                 c.set_input(i + 1, self.fm[v])
+
+    def _entry_lengths(self, blk: Block) -> None:
+        """The length at entry of each differentiated list parameter: its gradient's
+        length where nothing active reaches it (``_finish``)."""
+        b, P = self.b, self.P
+        self.len0: dict[int, Node] = {}
+        for i in self.argnums:
+            name, t = P.params[i]
+            if isinstance(t, ListType):
+                arg = b.raw(Proj, self.g.start, 2 + i, name)
+                self.len0[i] = b.raw(ListLen, blk.ctrl, b.read("mem", blk), arg)
 
     def _on_chain(self, blk: Block) -> bool:
         ch = self.b.chain
@@ -169,7 +199,7 @@ class ForwardSweep:
 
     def _clone(self, n: Node, pb, blk: Block) -> None:
         b = self.b
-        if n.type is MEM and type(n) is not Store:
+        if n.type is MEM and type(n) is not Store and type(n) is not ListOp:
             return  # Start's memory: the builder threads memory
         ins: list[Node | None] = []
         for k, x in enumerate(n.inputs):
@@ -181,14 +211,16 @@ class ForwardSweep:
                 ins.append(b.read("mem", blk))
             else:
                 ins.append(self.fm[x])
+        if type(n) is ListOp and n.method == "clear" and n in self.active:
+            self.len_before[n] = b.raw(ListLen, ins[0], ins[1], ins[2])
         c = b.pin(clone_node(self.g, n, ins))
         self.fm[n] = c
         self.home[c] = pb
         self.orig[c] = n
         if type(n) is Store or c.type is MEM:
             b.write("mem", blk, c)
-        if n not in self.arrays:
-            return
+        if n not in self.arrays or isinstance(n.type, ListType):
+            return  # (a list's adjoint is made at the start of the backward sweep)
         rep = self.fam[n]
         if self.roots[rep][0] in self.grown:  # a tape: track its largest capacity
             var = f"$cap:{rep.nid}"

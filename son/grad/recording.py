@@ -30,11 +30,13 @@ from ..nodes import (
     Div,
     IEEEDiv,
     If,
+    ListOp,
     Load,
     Min,
     Mul,
     Neg,
     NewArray,
+    NewList,
     Node,
     Not,
     Phi,
@@ -220,7 +222,9 @@ class Recording:
             t = type(n)
             if t is Load or t is Store:
                 wanted = [(3, fm[n.inputs[3]])]
-            elif t in (Proj, Constant, NewArray, Phi, TapeGrow):
+            elif t is ListOp:
+                wanted = self._list_op_needs(n)
+            elif t in (Proj, Constant, NewArray, Phi, TapeGrow, NewList):
                 continue
             else:
                 rule = PARTIALS.get(t)
@@ -231,11 +235,27 @@ class Recording:
                 wanted = [(i, p) for i, p in enumerate(parts)
                           if p is not None and n.inputs[i] in self.active]
             need = []
-            partial = t is not Load and t is not Store
+            partial = t not in (Load, Store, ListOp)
             for i, v in wanted:
                 b.pin(v)
                 need.append((i, v if self._available(v) else self._slot(v, pb, blk, seen, slots, partial)))
             self.needs[n] = need
+
+    def _list_op_needs(self, n: Node) -> list[tuple]:
+        """What the adjoint of list method ``n`` needs from the forward sweep: the index
+        of an ``insert`` or a ``pop``, the length a ``clear`` removed (``append`` and
+        ``reverse`` need nothing: the adjoint list's length is the primal's there).
+        ``sort`` is refused: undoing it needs the permutation it took."""
+        m = n.method
+        if m in ("insert", "pop"):
+            return [(3, self.fm[n.inputs[3]])]
+        if m == "clear":
+            return [(0, self.len_before[n])]
+        if m in ("sort", "sort_reverse"):
+            raise SonError(f"grad of {self.P.name}: not yet differentiable: sorting a list whose items "
+                           f"carry derivatives, {_where(self.P, n)} (reverse mode would need the "
+                           "permutation the sort took; son.jvp refuses it too)")
+        return []
 
     def _slot(self, v: Node, pb, blk: Block, seen: dict, slots: list, partial: bool = False) -> tuple:
         """How the adjoint of ``pb`` gets forward value ``v``: recomputed (``("re", v)``),

@@ -82,13 +82,14 @@ from __future__ import annotations
 
 from .. import config
 from ..errors import SonError
-from ..nodes import ArrayType, Graph, Return, without_refinements
+from ..nodes import ArrayType, Graph, ListType, Return, without_refinements
 from ..peephole import Peephole
 from .accumulate import Accumulation
 from .activity import Activity
 from .backward_sweep import BackwardSweep
 from .forward import refuse_calls
 from .forward_sweep import ForwardSweep, clone_node
+from .list_adjoints import ListAdjoints
 from .recording import Recording
 from .ssa import Builder
 from .tape import Tapes
@@ -114,7 +115,7 @@ def tape_plan(graph: Graph, argnums: tuple[int, ...] = (0,)) -> dict[int, int]:
     return {pb.id: 8 * k for pb, k in r.pushed.items() if k}
 
 
-class _Reverse(Activity, ForwardSweep, Recording, BackwardSweep, Accumulation):
+class _Reverse(Activity, ForwardSweep, Recording, BackwardSweep, ListAdjoints, Accumulation):
     """One reverse-mode transform (see the module docstring)."""
 
     def __init__(self, graph: Graph, argnums: tuple[int, ...], with_value: bool):
@@ -151,10 +152,10 @@ class _Reverse(Activity, ForwardSweep, Recording, BackwardSweep, Accumulation):
             if not 0 <= i < len(P.params):
                 raise SonError(f"grad of {P.name}: argnum {i} out of range ({len(P.params)} parameters)")
             name, t = P.params[i]
-            if not (t.kind == "float" or (isinstance(t, ArrayType) and t.dtype == "float64")):
+            if not (t.kind == "float" or (isinstance(t, (ArrayType, ListType)) and t.dtype == "float64")):
                 raise SonError(f"grad of {P.name}: cannot differentiate with respect to parameter "
-                               f"{name!r} of type {t}; only float and float64-array parameters "
-                               "carry derivatives")
+                               f"{name!r} of type {t}; only float, float64-array and list[float] "
+                               "parameters carry derivatives")
         self.rets = [b for b in self.S.blocks if type(b.term) is Return]
         if not self.rets:
             raise SonError(f"grad of {P.name}: the function never returns")

@@ -137,16 +137,16 @@ PARTIALS: dict[type, Rule] = {}
 
 #: classes the transforms handle structurally, not through a rule
 STRUCTURAL: set[type] = {Phi, Load, Store, NewArray, ArrayLen, Constant, Proj, Start, Stop, Region, Loop,
-                         If, CProj, Return, Raise, XCtrl, TapeGrow}
+                         If, CProj, Return, Raise, XCtrl, TapeGrow, NewList, ListOp}
 
 #: classes whose values are never floats (ints, bools): no derivative flows through them
 DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitOr, BitXor, Shl, Shr, Invert,
                                        ToInt, ToBool, IsFloat, IsNan, IsInf, IsFinite, MathError, OutOfBounds,
-                                       Never, Refine})
+                                       Never, Refine, ListLen})
 
 #: float-valued classes without a rule: differentiating through one is a SonError (the
 #: transforms refuse a recursive graph up front: son.grad.forward.refuse_calls)
-NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, NewList, ListLen, ListOp})
+NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem})
 
 M = MATH_NODES
 

@@ -4,7 +4,9 @@
   ListLen(ctrl, mem, list)         its length in memory state ``mem``
   ListOp(ctrl, mem, list, args...) a method that changes the list (``append``,
                                    ``insert``, ``pop``, ``sort``, ``reverse``,
-                                   ``clear``): the next memory state
+                                   ``clear``; ``grow(k, v)`` appends ``v`` k times,
+                                   reverse mode's undoing of a clear): the next
+                                   memory state
 
 An element is read and written with the arrays' ``Load`` and ``Store`` (a list is
 indexed as an array is, after the same bounds guard); its length changes, so unlike
@@ -24,7 +26,7 @@ from .types import BOTTOM, MEM, TOP, ListType, Type, bounds
 
 #: the methods a ListOp may call, with their operand counts (after the list)
 LIST_METHODS = {"append": 1, "insert": 2, "pop": 1, "sort": 0, "sort_reverse": 0, "reverse": 0,
-                "clear": 0}
+                "clear": 0, "grow": 2}
 
 
 class NewList(Node):
@@ -106,6 +108,8 @@ class ListOp(Node):
         m = self.method
         if m == "sort_reverse":
             lst.sort(reverse=True)
+        elif m == "grow":  # (count, value): reverse mode's undoing of a clear
+            lst.extend([args[1]] * args[0])
         else:
             getattr(lst, m)(*args)
 
