@@ -5,7 +5,8 @@ written (``Func``), weighted choice and indentation.
 A gradient program is a float function of a few float parameters (and maybe an int
 count and a bool) built from *shapes*: an accumulator round a loop whose trip count
 may depend on the input, two coupled accumulators, a value that may become infinite,
-a comparison that picks between expressions, a branch, a math call.  Every shape
+a comparison that picks between expressions, a branch, a math call, a float list
+changed in a loop by index writes and methods and reduced.  Every shape
 reaches the result, so every part of the program is differentiated.  Each method is
 O(its lines)."""
 
@@ -60,7 +61,7 @@ class GradPrograms:
         made: list[str] = []
         for _ in range(r.randint(1, 3)):
             shape = choice(r, [("acc", 6), ("coupled", 2), ("inf", 2), ("cmp", 2), ("branch", 2),
-                                ("math", 2)])
+                                ("math", 2), ("list", 2)])
             lines, v = getattr(self, f"grad_{shape}")(fn)
             body += lines
             fn.vars["float"].append(v)  # an int-started accumulator too: int or float at run time
@@ -126,6 +127,21 @@ class GradPrograms:
             step = [f"if {cond}:"] + indent(step) + ["else:", f"    {other}"]
         start = r.choice(["1", "1", "3", "-2", "2", "0.5"])
         return [f"{acc} = {start}"] + self._grad_loop(fn, step), acc
+
+    def grad_list(self, fn: Func) -> tuple[list[str], str]:
+        """A float list made before a loop, changed in it by index writes and methods
+        (append, insert, pop, reverse) and reduced to the result: reverse mode's adjoint
+        list undoes each change, forward mode mirrors it on a tangent list."""
+        r = self.rng
+        lst, acc, x, y = self.fresh(fn, "xs"), self.fresh(fn, "acc"), self._x(fn), self._x(fn)
+        start = r.choice([f"[{x}, {x} * {y}]", f"[{x}] * 2", "[0.0] * 3", f"[{y}, 0.5, {x}]"])
+        ops = [f"{lst}.append({x} * {{i}} + {y})", f"{lst}[{{i}} % len({lst})] = {lst}[-1] * {x} + 0.5",
+               f"{lst}.insert({{i}} % 3 - 1, {y} * {x})", f"{lst}.reverse()",
+               f"if len({lst}) > 2:\n    {lst}.pop({{i}} % 2)", f"{lst}[0] = {lst}[0] * {y} - {lst}[-1]"]
+        step = [line for op in r.sample(ops, r.choice([1, 2, 3])) for line in op.split("\n")]
+        end = r.choice([f"{acc} = sum({lst}) * {x}", f"{acc} = {lst}[0] * {lst}[-1] + len({lst})",
+                        f"{acc} = 0.0\nfor v_{lst} in {lst}:\n    {acc} = {acc} + v_{lst} * v_{lst}"])
+        return [f"{lst} = {start}"] + self._grad_loop(fn, step) + end.split("\n"), acc
 
     def grad_coupled(self, fn: Func) -> tuple[list[str], str]:
         """Two int-started accumulators that feed each other."""

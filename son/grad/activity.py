@@ -100,7 +100,9 @@ class Activity:
         # each change of its length, in reverse, on the adjoint list)
         work_stores = {u for n in act if is_aggregate(n.type)
                        for u in n.outputs if type(u) in (Store, ListOp) and u.inputs[2] is n}
-        act &= self._reaching()  # a Store reaches nothing by itself: kept with its array
+        reaching = self._reaching()
+        self._refuse_rows(act | reaching)
+        act &= reaching  # a Store reaches nothing by itself: kept with its array
         self.active = act | {n for n in work_stores if n.inputs[2] in act}
         self.arrays: dict[Node, Node | None] = {}  # active primal array -> its adjoint (later)
         self.grown: list[Node] = []  # roots of active families with a TapeGrow (adjoint at J)
@@ -181,6 +183,18 @@ class Activity:
                            f"{_where(P, n)}; allocate float arrays before any loop or branch")
         if grows:
             self.grown.append(n)
+
+    def _refuse_rows(self, nodes: set[Node]) -> None:
+        """A row read from a list of float lists that a derivative may flow into or out
+        of is refused: two reads of one row are two nodes, and the adjoint of the row
+        would have to be found again from the table's (a wrong gradient otherwise).
+        O(nodes)."""
+        for n in nodes:
+            if type(n) is Load and float_list(n.type):
+                raise SonError(f"grad of {self.P.name}: not yet differentiable: a list of lists (its rows), "
+                               f"{_where(self.P, n)}; reverse mode differentiates float lists made before "
+                               "any loop or branch, and list[float] parameters (son.jvp, forward mode, "
+                               "takes lists of lists)")
 
     def _check_list_root(self, n: Node) -> None:
         """An active list family needs one adjoint list: its root must be a ``list[float]``

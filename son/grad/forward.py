@@ -68,6 +68,9 @@ __all__ = ["TANGENT_ARRAY_NODES", "jvp_graph", "tangent_params"]
 
 F64 = ArrayType("float64")
 FLIST = ListType("float64")
+#: list methods whose tangent is the same method on the tangent list (an item's tangent
+#: for the item); any other method of a list with tangents is refused
+_MIRRORED = frozenset({"append", "insert", "pop", "reverse", "clear", "grow"})
 
 #: class of a node that produces a float64 array from other arrays (e.g. a tape grown
 #: into a bigger copy) -> ``fn(b, node, tangent_of) -> tangent array node``, where
@@ -249,7 +252,7 @@ class _Forward:
                         activate_lists()
                     continue
                 if t is ListOp or t is NewList:  # an active item put into a list
-                    if u.inputs[2] is not n and is_differentiable(n):
+                    if (u.inputs[2] is n) == (t is NewList) and is_differentiable(n):
                         activate_lists()
                     continue
                 if t is Load:
@@ -431,6 +434,9 @@ class _Forward:
                 raise SonError(f"{self.g.name}: not yet differentiable: sorting a list whose items carry "
                                "derivatives (list.sort / sorted: the tangent would need the permutation "
                                "the sort took)")
+            if m not in _MIRRORED:
+                raise SonError(f"{self.g.name}: not yet differentiable: list.{m} of a list whose items "
+                               "carry derivatives")
             args = list(s.inputs[3:])
             if m in ("append", "insert"):
                 args[-1] = self._item_tangent(args[-1])

@@ -255,6 +255,9 @@ class Recording:
             raise SonError(f"grad of {self.P.name}: not yet differentiable: sorting a list whose items "
                            f"carry derivatives, {_where(self.P, n)} (reverse mode would need the "
                            "permutation the sort took; son.jvp refuses it too)")
+        if m not in ("append", "reverse"):
+            raise SonError(f"grad of {self.P.name}: not yet differentiable: list.{m} of a list whose "
+                           f"items carry derivatives, {_where(self.P, n)}")
         return []
 
     def _slot(self, v: Node, pb, blk: Block, seen: dict, slots: list, partial: bool = False) -> tuple:
