@@ -19,9 +19,11 @@ optimized graph for the primal's parameter types (for jvp too: the tangent
 parameters follow from them).
 
 Argument numbers: an int gives the gradient itself, a tuple a tuple of gradients
-(``value_and_grad``: ``(value, grad)`` resp. ``(value, (grads...))``).  Only float and
-float64-array parameters can be differentiated (an int argument is a ``SonError``: pass
-``2.0``, not ``2``).  ``jvp(f, argnums=None)`` takes a tangent for every parameter.
+(``value_and_grad``: ``(value, grad)`` resp. ``(value, (grads...))``).  Only float,
+float64-array and ``list[float]`` parameters can be differentiated (an int argument is a
+``SonError``: pass ``2.0``, not ``2``); a list's gradient or tangent is a list, and one
+list passed as two arguments is refused (``_distinct_lists``).  ``jvp(f, argnums=None)``
+takes a tangent for every parameter.
 
 Costs: a call with a known signature is a dict lookup on the argument types, the
 argument conversion and the kernel call; a new signature costs a parse, two pipelines,

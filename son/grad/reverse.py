@@ -65,6 +65,11 @@ sin(x)`` in a while loop records 16 bytes on the true side (the partial ``s``, t
 merge index) and 8 on the false side (``cos(x)`` is computed once, outside the
 loop); nested loops add 8 bytes per inner loop execution (its trip count).
 
+**Lists.**  A float list made outside loops in a block dominating every Return, or a
+``list[float]`` parameter, gets an adjoint list made at the start of the backward
+sweep and every change of the list's length undone on it in reverse
+(``list_adjoints.py``); a list parameter's gradient is that list.
+
 Not yet differentiable (``SonError`` naming the construct): active arrays allocated
 in loops or branches, or chosen by a Phi between two different arrays (two
 allocations, two parameters, or one of each).  A value is active when it depends on a
