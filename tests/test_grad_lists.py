@@ -239,7 +239,8 @@ def loop_made(x, n):
     s = 0.0
     for i in range(n):
         ys = [x * i, x]
-        s += ys[0] * ys[1]
+        ys.append(s)
+        s += ys[i % 3] * ys[1]
     return s
 
 
