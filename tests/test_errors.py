@@ -305,15 +305,15 @@ CATALOG = [
             d = {1: a}
             return a
         """, None, 2, 8, "dict", "dict"),
-    ("array_plus_number", """
+    ("array_plus_tuple", """
         def f(a):
-            return a + 1
+            return a + (1, 2)
         """, [ARR], 2, 11, "operator", "unsupported operand"),
-    ("number_times_array", """
+    ("bool_array_minus_bool_array", """
         def f(a, x):
-            y = x * 2.0
-            return y * a
-        """, [ARR, float], 3, 11, "operator", "unsupported operand"),
+            m = a > x
+            return m - (a < x)
+        """, [ARR, float], 3, 11, "operator", "boolean subtract"),
     ("array_as_condition", """
         def f(a):
             if a:

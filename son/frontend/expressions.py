@@ -239,7 +239,10 @@ class Expressions:
             return self.con(-(1 << 63))  # INT64_MIN written as a literal
         if isinstance(e.op, ast.Not):
             return self.op(e, Not, self.condition(e.operand))
-        x = self.expr(e.operand)
+        return self.unary_on(e, self.expr(e.operand))
+
+    def unary_on(self, e: ast.UnaryOp, x: Node) -> Node:
+        """``-x``, ``+x``, ``~x`` of the evaluated operand ``x``."""
         if isinstance(x, Cplx) and isinstance(e.op, (ast.USub, ast.UAdd)):
             return self.complex_negate(e, x, isinstance(e.op, ast.USub))
         if x.type is NONE:

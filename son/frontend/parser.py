@@ -62,11 +62,13 @@ from .signature import NDArraySpec, param_types
 from .source import FunctionSource
 from .statements import Statements
 from .tuples import Tuples
+from .ufuncs import Ufuncs
 
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(ListOps, Statements, Loops, Iteration, Lists, Expressions, Names, NDArrays, Arrays,
+class FunctionParser(Ufuncs, ListOps, Statements, Loops, Iteration, Lists, Expressions, Names, NDArrays,
+                     Arrays,
                      ArrayFunctions, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 

@@ -1,0 +1,656 @@
+"""Whole-array expressions: numpy's elementwise operators and ufuncs on arrays, views
+and n-D arrays, with numpy's broadcasting and result dtypes, as loops of the graph.
+
+An operator whose operand is an array computes nothing by itself while the
+expression is parsed: it is a ``Lazy`` of the parse, the result's shape and a function
+that builds one element from its index.  A chain such as ``np.sqrt(x * x + y * y) * w``
+is therefore one loop and one new array, with no temporary for ``x * x`` or the sum
+(NNVM's FuseOps for elementwise chains, done while parsing).  The chain becomes an
+array (``materialize``: one allocation, one loop nest in C order) where its value
+leaves the expression: bound to a name, returned, passed on, indexed, reduced.
+Operands are evaluated left to right as Python does; before an operand that may have
+an effect (any call but a ufunc's) is evaluated, the chains waiting to its left are
+materialized, so that operand cannot change an array they read before they read it.
+
+Each element follows numpy 2 (NEP 50: a Python scalar takes the array's dtype):
+``bool + bool`` is ``or`` and ``bool * bool`` ``and``; ``/`` divides as floats with
+IEEE results (``1/0`` is inf, no ZeroDivisionError); an int array's ``//`` and ``%``
+give 0 for a zero divisor; ``a ** c`` for a float array and a constant ``c`` in
+{2, 0.5, -1, 0, 1} is numpy's fast path (``np.square``, ``np.sqrt``, ...); an int to a
+negative int power is numpy's ValueError; comparisons of ints with floats compare
+float64 values; a ufunc of floats (``np.sqrt``, ``np.exp``, ...) gives NaN where
+``math`` raises.  Refused with a located error, where numpy's result would be of a
+dtype son does not have or depends on a value known only at run time: float ``//``
+and ``%``, ``bool - bool``, ``-`` of a bool array, a float ufunc of a bool array
+(float16), a float array to a power that is not a constant, shifts.  Broadcasting
+follows numpy: shapes aligned on the right, a dimension of 1 stretched, numpy's
+ValueError where two differ otherwise.  An n-D operand must be C-contiguous where the
+chain is made into an array (numpy would give the result another memory order, which
+a later sum would see): ``NotImplementedError`` otherwise.
+
+O(nodes of the chain) nodes per materialized chain; each element costs the chain's
+operations, its loads and no bounds check (the indices are in range by construction).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable
+
+import numpy as np
+
+from ..nodes import (
+    EQ,
+    GE,
+    GT,
+    LE,
+    LT,
+    NE,
+    Abs,
+    Add,
+    BitAnd,
+    BitOr,
+    BitXor,
+    FloorDiv,
+    IEEEDiv,
+    IEEEPow,
+    Invert,
+    IsFinite,
+    IsInf,
+    IsNan,
+    Load,
+    Mod,
+    Mul,
+    Neg,
+    NewArray,
+    Node,
+    Not,
+    Pow,
+    Store,
+    Sub,
+    ToFloat,
+    ToInt,
+    kept,
+)
+from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
+from ..nodes.types import TOP
+from .core import _kind, dtype_of, is_array_value
+from .scope import Grid, View
+
+_KIND = {"float64": "float", "int64": "int", "bool": "bool"}
+_DTYPE = {v: k for k, v in _KIND.items()}
+_BINARY = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: IEEEDiv, ast.FloorDiv: FloorDiv,
+           ast.Mod: Mod, ast.Pow: Pow, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor}
+_COMPARE = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE}
+_SYMBOL = {Add: "+", Sub: "-", Mul: "*", IEEEDiv: "/", FloorDiv: "//", Mod: "%", Pow: "**", BitAnd: "&",
+           BitOr: "|", BitXor: "^"}
+#: exponents numpy's ``a ** c`` computes another way for a float array (``fast_scalar_power``)
+_FAST_POWERS = (2, 0.5, -1, 0, 1)
+#: ufuncs of one or two arrays that are the scalar nodes elementwise (bool results)
+_PREDICATES = {np.isnan: IsNan, np.isinf: IsInf, np.isfinite: IsFinite}
+_ABS = (abs, np.abs, np.absolute)
+#: numpy 2's np.floor of an int array is the array itself (int64); earlier numpys gave floats
+_INT_ROUNDING_IS_IDENTITY = np.floor(np.int64(1)).dtype.kind != "f"
+
+
+class Lazy:
+    """An elementwise chain being parsed: its shape (``dims``, kept nodes), numpy's
+    result ``dtype``, ``item(idx)`` building the element at an index tuple, the n-D
+    arrays it reads (``grids``, for the C-order check) and the nodes it keeps alive."""
+
+    __slots__ = ("dims", "dtype", "item", "grids", "held", "is_leaf")
+
+    def __init__(self, dims: list[Node], dtype: str, item: Callable[[list[Node]], Node],
+                 grids: list[Grid], held: list[Node], is_leaf: bool = False):
+        self.dims, self.dtype, self.item, self.grids, self.held = dims, dtype, item, grids, held
+        #: reads an array as it is (nothing to compute before an operand to its right)
+        self.is_leaf = is_leaf
+
+    @property
+    def kind(self) -> str:
+        return _KIND[self.dtype]
+
+    def release(self) -> None:
+        for n in self.held:
+            n.unkeep()
+        self.held = []
+
+
+def _is_arrayish(v) -> bool:
+    return isinstance(v, (Lazy, Grid)) or (isinstance(v, Node) and is_array_value(v))
+
+
+def _pure(e: ast.expr) -> bool:
+    """Can evaluating ``e`` change an array (or anything) a pending chain reads?  No call
+    but a ufunc-looking one (``np.x(...)``, ``abs``), no assignment expression."""
+    for x in ast.walk(e):
+        if isinstance(x, (ast.NamedExpr, ast.Lambda, ast.ListComp, ast.GeneratorExp, ast.Await)):
+            return False
+        if isinstance(x, ast.Call):
+            f = x.func
+            if not (isinstance(f, ast.Attribute) and isinstance(f.value, ast.Name) and f.value.id in
+                    ("np", "numpy") or isinstance(f, ast.Name) and f.id == "abs"):
+                return False
+    return True
+
+
+class Ufuncs:
+    """FunctionParser's whole-array expressions (a mixin, ahead of Expressions, Calls
+    and Statements in the parser's bases: it takes their operators on arrays)."""
+
+    # -- entry points -------------------------------------------------------------------
+    def expr_BinOp(self, e):
+        return self.materialized(e, self.ew_binop(e))
+
+    def expr_UnaryOp(self, e):
+        if not isinstance(e.op, (ast.USub, ast.UAdd, ast.Invert)):
+            return super().expr_UnaryOp(e)
+        return self.materialized(e, self.ew_unary(e))
+
+    def expr_Compare(self, e):
+        if len(e.ops) != 1 or type(e.ops[0]) not in _COMPARE:
+            return super().expr_Compare(e)
+        return self.materialized(e, self.ew_compare(e))
+
+    def call_object(self, e: ast.Call, fn, name: str) -> Node:
+        if getattr(e, "son_rebound", False) or not self.is_ufunc(fn):
+            return super().call_object(e, fn, name)
+        return self.materialized(e, self.ew_call(e, fn, name))
+
+    def stmt_AugAssign(self, s):
+        t = s.target
+        if isinstance(t, ast.Name) and type(s.op) in _BINARY:
+            cur = self.scope.get(t.id)
+            if cur is not None and (is_array_value(cur) or isinstance(cur, Grid)):
+                self.in_place(s, self.read(t.id, t))
+                return
+        if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) and type(s.op) in _BINARY:
+            base = self.expr(t.value)
+            if is_array_value(base):
+                with kept(base):
+                    view = self.slice_view(t, base)
+                with kept(view):
+                    self.in_place(s, view)
+                return
+            with kept(base):
+                raise self.unsupported(t, "augmented assignment to a slice of anything but a 1-D array")
+        super().stmt_AugAssign(s)
+
+    # -- operands -----------------------------------------------------------------------
+    def ew_operand(self, e: ast.expr):
+        """``e``'s value: a ``Lazy`` for an elementwise chain, else its node."""
+        if isinstance(e, ast.BinOp):
+            return self.ew_binop(e)
+        if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd, ast.Invert)):
+            return self.ew_unary(e)
+        if isinstance(e, ast.Compare) and len(e.ops) == 1 and type(e.ops[0]) in _COMPARE:
+            return self.ew_compare(e)
+        if isinstance(e, ast.Call) and not e.keywords and not any(isinstance(a, ast.Starred) for a in e.args):
+            fn = self.ufunc_of(e)
+            if fn is not None:
+                return self.ew_call(e, fn, ast.unparse(e.func))
+        if not _pure(e):
+            self.force_pending(e)
+        return self.expr(e)
+
+    def ufunc_of(self, e: ast.Call):
+        """The ufunc ``e`` calls (a dotted global name), else None."""
+        if not isinstance(e.func, (ast.Name, ast.Attribute)) or self.is_value(e.func):
+            return None
+        fn = self.resolve_quiet(e.func)  # None: the ordinary call path says why
+        return fn if self.is_ufunc(fn) else None
+
+    @staticmethod
+    def is_ufunc(fn) -> bool:
+        try:
+            if fn in _ABS or fn in _PREDICATES or fn is np.where:
+                return True
+            spec = MATH_FUNCTIONS.get(fn)
+        except TypeError:  # unhashable
+            return False
+        return spec is not None and spec[1]
+
+    def pending(self) -> list:
+        stack = getattr(self, "_ew_pending", None)
+        if stack is None:
+            stack = self._ew_pending = []
+        return stack
+
+    def force_pending(self, at: ast.AST) -> None:
+        """Materialize every chain waiting for an operand to its right (that operand
+        may write an array the chain reads)."""
+        for holder in self.pending():
+            v = holder[0]
+            if isinstance(v, Lazy) and not v.is_leaf:
+                holder[0] = self.leaf(at, self.materialize(at, v))
+
+    def operands(self, es: list[ast.expr]) -> list:
+        """The operands of one operator or ufunc, left to right; each waits (pending,
+        kept) while those to its right are evaluated."""
+        vals, stack = [], self.pending()
+        try:
+            for x in es:
+                v = self.ew_operand(x)
+                if isinstance(v, Node):
+                    v.keep()
+                holder = [v]
+                stack.append(holder)
+                vals.append(holder)
+        finally:
+            del stack[len(stack) - len(vals):]
+        out = [h[0] for h in vals]
+        for v in out:
+            if isinstance(v, Node):
+                v.unkeep()
+        return out
+
+    # -- chains -------------------------------------------------------------------------
+    def leaf(self, at: ast.AST, a: Node) -> Lazy:
+        """An array, a view or an n-D array as a chain's operand."""
+        if isinstance(a, Grid):
+            base, start, dims, strides, grids = a.base, a.start, list(a.dims), list(a.strides), [a]
+            dtype = base.type.dtype
+        elif isinstance(a, View):
+            base, start, dims, strides, grids = a.base, a.start, [a.length], [a.step], []
+            dtype = dtype_of(a)
+        else:
+            base, start, strides, grids = a, self.con(0), [self.con(1)], []
+            dims = [self.length(at, a)]
+            dtype = dtype_of(a)
+        held = [base, start, *dims, *strides, *grids]
+        for n in held:
+            n.keep()
+
+        def item(idx):
+            k = start
+            for i, s in zip(idx, strides):
+                with kept(k):
+                    k = self.op(at, Add, k, self.op(at, Mul, i, s))
+            with kept(k):
+                return self.op(at, Load, self.scope.ctrl, self.scope.mem, base, k)
+
+        return Lazy(dims, dtype, item, grids, held, is_leaf=True)
+
+    def scalar_kind(self, at: ast.AST, x: Node, symbol: str) -> str:
+        k = _kind(x)
+        if k is None:
+            raise self.error(at, f"unsupported operand type(s) for {symbol}: an array and {x.type.widen()}",
+                             "operator")
+        if k == "number":
+            if x.type is TOP:
+                return "float"  # a value of dead code: any kind will do
+            raise self.unsupported(at, f"an array {symbol} a value that may be an int or a float (numpy's "
+                                       "result dtype would depend on it: convert it with float() or int())")
+        return k
+
+    def broadcast(self, at: ast.AST, parts: list) -> tuple[list[Node], list]:
+        """The shape numpy broadcasts ``parts`` (chains and scalars) to, with numpy's
+        ValueError where two dimensions differ and neither is 1; and for each part a
+        function from an index of that shape to the part's element."""
+        rank = max(len(p.dims) for p in parts if isinstance(p, Lazy))
+        dims: list[Node | None] = [None] * rank
+        for p in parts:
+            if not isinstance(p, Lazy):
+                continue
+            for j, d in enumerate(p.dims):
+                axis = rank - len(p.dims) + j
+                cur = dims[axis]
+                if cur is None or cur is d:
+                    dims[axis] = d
+                    continue
+                with kept(cur, d):
+                    one_a = self.op(at, EQ, cur, self.con(1)).keep()
+                    stretch = self.op(at, BitOr, one_a, self.op(at, EQ, d, self.con(1)))
+                    bad = self.op(at, BitAnd, self.op(at, NE, cur, d), self.op(at, Not, stretch))
+                    self.guard(bad, ValueError, "operands could not be broadcast together")
+                    dims[axis] = self.op(at, Add, cur, self.op(at, Mul, self.op(at, Sub, d, cur),
+                                                               self.op(at, ToInt, one_a)))
+                    one_a.unkeep()
+                dims[axis].keep()
+        readers = []
+        for p in parts:
+            if not isinstance(p, Lazy):
+                readers.append(lambda idx, x=p: x)
+                continue
+            factors = []
+            for j, d in enumerate(p.dims):
+                axis = rank - len(p.dims) + j
+                if d is dims[axis]:
+                    factors.append(None)  # the same length: the same index
+                elif d.type.is_constant and d.type.con == 1:
+                    factors.append(self.con(0))
+                else:
+                    factors.append(self.op(at, ToInt, self.op(at, NE, d, self.con(1))).keep())
+            p.held += [f for f in factors if f is not None]
+
+            def read(idx, p=p, factors=factors):
+                own = idx[len(idx) - len(p.dims):]
+                return p.item([i if f is None else self.op(at, Mul, i, f) for i, f in zip(own, factors)])
+
+            readers.append(read)
+        return dims, readers
+
+    def combine(self, at: ast.AST, parts: list, dtype: str, element) -> Lazy:
+        """The chain whose element is ``element(at, *elements of parts)``."""
+        dims, readers = self.broadcast(at, parts)
+        held = [d for d in dims]  # kept by broadcast
+        grids = []
+        for p in parts:
+            if isinstance(p, Lazy):
+                held += p.held
+                grids += p.grids
+            else:
+                p.keep()
+                held.append(p)
+
+        def item(idx):
+            xs = []
+            try:
+                for r in readers:
+                    xs.append(r(idx).keep())
+                return element(*xs)
+            finally:
+                for x in xs:
+                    x.unkeep()
+
+        return Lazy(dims, dtype, item, grids, held)
+
+    def materialized(self, at: ast.AST, v):
+        """A chain's value as an array; anything else as it is."""
+        if not isinstance(v, Lazy):
+            return v
+        return self.materialize(at, v)
+
+    def materialize(self, at: ast.AST, lz: Lazy) -> Node:
+        """A new C-order array of the chain's elements (a 1-D array, else a ``Grid``):
+        one allocation, one loop per dimension."""
+        self.require_c_order(at, lz)
+        size = lz.dims[0]
+        for d in lz.dims[1:]:
+            with kept(size):
+                size = self.op(at, Mul, size, d)
+        with kept(size):
+            base = self.op(at, NewArray, self.scope.ctrl, size, dtype=lz.dtype, fill="empty").keep()
+        out = base if len(lz.dims) == 1 else self.c_order(at, base, self.con(0), list(lz.dims)).keep()
+
+        def store(idx):
+            x = lz.item(idx)
+            with kept(x):
+                to = self.flat_index(at, out, idx) if isinstance(out, Grid) else idx[0]
+                with kept(to):
+                    self.scope.mem = self.op(at, Store, self.scope.ctrl, self.scope.mem, base, to, x)
+
+        self.grid_loops(at, list(lz.dims), store)
+        lz.release()
+        out.unkeep()
+        if out is not base:
+            base.unkeep()
+        return out
+
+    def require_c_order(self, at: ast.AST, lz: Lazy) -> None:
+        """numpy gives a chain of n-D arrays the memory order of its operands; son's
+        arrays are C-ordered, so an operand in another order is refused at run time."""
+        for g in lz.grids:
+            with kept(g):
+                expect = self.con(1)
+                bad = self.con(False)
+                for d, s in zip(reversed(g.dims), reversed(g.strides)):
+                    with kept(expect, bad):
+                        off = self.op(at, BitAnd, self.op(at, NE, s, expect), self.op(at, GT, d, self.con(1)))
+                        with kept(off):
+                            bad = self.op(at, BitOr, bad, off)
+                        with kept(bad):
+                            expect = self.op(at, Mul, expect, d)
+                with kept(bad):
+                    empty = self.op(at, EQ, expect, self.con(0))
+                    with kept(empty):
+                        bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
+                self.refuse_at_run_time(bad, "an n-D array that is not C-contiguous in a whole-array "
+                                             "expression (numpy would keep its memory order)")
+
+    # -- operators ----------------------------------------------------------------------
+    def ew_binop(self, e: ast.BinOp):
+        a, b = self.operands([e.left, e.right])
+        if not (_is_arrayish(a) or _is_arrayish(b)):
+            return self.binop(e, type(e.op), a, b)
+        parts = [self.as_part(e, x) for x in (a, b)]
+        op = _BINARY.get(type(e.op))
+        if op is None:
+            raise self.unsupported(e, f"operator {type(e.op).__name__} on arrays")
+        return self.arith_chain(e, op, parts, e.right)
+
+    def as_part(self, at: ast.AST, x):
+        if isinstance(x, Lazy):
+            return x
+        if isinstance(x, Grid) or (isinstance(x, Node) and is_array_value(x)):
+            return self.leaf(at, x)
+        return x
+
+    def kinds(self, at: ast.AST, parts: list, symbol: str) -> list[str]:
+        return [p.kind if isinstance(p, Lazy) else self.scalar_kind(at, p, symbol) for p in parts]
+
+    def arith_chain(self, at: ast.AST, op: type, parts: list, right: ast.expr) -> Lazy:
+        sym = _SYMBOL[op]
+        ka, kb = self.kinds(at, parts, sym)
+        both_bool = ka == kb == "bool"
+        floats = "float" in (ka, kb)
+        if op is Sub and both_bool:
+            raise self.error(at, "numpy boolean subtract, the `-` operator, is not supported (use ^ or "
+                                 "logical_xor)", "operator")
+        if op in (FloorDiv, Mod) and (floats or both_bool):
+            raise self.unsupported(at, f"{sym} of {'float' if floats else 'bool'} arrays (numpy's result "
+                                       "differs from Python's for a zero divisor, or is int8)")
+        if op in (BitAnd, BitOr, BitXor) and floats:
+            raise self.error(at, f"ufunc for {sym} not supported for float arrays", "operator")
+        if op is IEEEDiv:
+            return self.combine(at, parts, "float64", lambda x, y: self.op(
+                at, IEEEDiv, self.float_of(at, x), self.float_of(at, y)))
+        if op is Pow:
+            return self.power_chain(at, parts, ka, kb, right)
+        if both_bool and op in (Add, Mul, BitAnd, BitOr, BitXor):
+            logical = {Add: BitOr, Mul: BitAnd}.get(op, op)
+            return self.combine(at, parts, "bool", lambda x, y: self.op(at, logical, x, y))
+        if op in (FloorDiv, Mod):  # ints: 0 for a zero divisor, as numpy
+            def divide(x, y):
+                zero = self.op(at, EQ, y, self.con(0)).keep()
+                with kept(x, y):
+                    q = self.op(at, op, self.int_of(at, x), self.op(at, Add, self.int_of(at, y),
+                                                                    self.op(at, ToInt, zero)))
+                with kept(q):
+                    r = self.op(at, Mul, q, self.op(at, ToInt, self.op(at, Not, zero)))
+                zero.unkeep()
+                return r
+            return self.combine(at, parts, "int64", divide)
+        kind = "float" if floats else "int"
+        conv = self.float_of if floats else self.int_of
+        return self.combine(at, parts, _DTYPE[kind], lambda x, y: self.op(at, op, conv(at, x), conv(at, y)))
+
+    def power_chain(self, at: ast.AST, parts: list, ka: str, kb: str, right: ast.expr) -> Lazy:
+        base, exp = parts
+        if ka == kb == "bool":
+            raise self.unsupported(at, "** of bools (numpy's result is int8)")
+        if ka != "float" and kb != "float":  # ints: numpy's ValueError for a negative exponent
+            def ipow(x, y):
+                with kept(x, y):
+                    y = self.int_of(at, y)
+                    with kept(y):
+                        self.guard(self.op(at, LT, y, self.con(0)), ValueError,
+                                   "Integers to negative integer powers are not allowed.")
+                        return self.op(at, Pow, self.int_of(at, x), y, ctrl=self.scope.ctrl)
+            # the guard is in the loop: made an array at once, so no later operand
+            # can raise first where numpy raised this
+            lz = self.combine(at, parts, "int64", ipow)
+            return self.leaf(at, self.materialize(at, lz))
+        if isinstance(base, Lazy) and ka == "float" and not isinstance(exp, Lazy):
+            if not exp.type.is_constant:
+                raise self.unsupported(right, "a float array to a power that is not a constant (numpy "
+                                              "computes a ** 2, a ** 0.5, a ** -1 another way, chosen "
+                                              "by the exponent's value)")
+            c = exp.type.con
+            if c in _FAST_POWERS:
+                return self.combine(at, [base], "float64", lambda x: self.fast_power(at, x, c))
+        return self.combine(at, parts, "float64", lambda x, y: self.op(
+            at, IEEEPow, self.float_of(at, x), self.float_of(at, y)))
+
+    def fast_power(self, at: ast.AST, x: Node, c) -> Node:
+        if c == 2:
+            return self.op(at, Mul, x, x)
+        if c == 0.5:
+            return self.op(at, MATH_NODES["Sqrt"], x, np=True)
+        if c == -1:
+            return self.op(at, IEEEDiv, self.con(1.0), x)
+        if c == 0:
+            return self.con(1.0)
+        return x
+
+    def float_of(self, at: ast.AST, x: Node) -> Node:
+        return x if x.type.kind == "float" else self.op(at, ToFloat, x)
+
+    def int_of(self, at: ast.AST, x: Node) -> Node:
+        return self.op(at, ToInt, x) if x.type.kind == "bool" else x
+
+    def ew_unary(self, e: ast.UnaryOp):
+        if isinstance(e.op, ast.USub) and isinstance(e.operand, ast.Constant):
+            return super().expr_UnaryOp(e)  # a negative literal (INT64_MIN among them)
+        (x,) = self.operands([e.operand])
+        if not _is_arrayish(x):
+            return self.unary_on(e, x)
+        part = self.as_part(e, x)
+        k = part.kind
+        if isinstance(e.op, ast.Invert):
+            if k == "float":
+                raise self.error(e, "ufunc 'invert' not supported for float arrays", "operator")
+            cls = Not if k == "bool" else Invert
+            return self.combine(e, [part], part.dtype, lambda v: self.op(e, cls, v))
+        if k == "bool":
+            raise self.error(e, "numpy boolean negative, the `-` operator, is not supported (use ~)",
+                             "operator")
+        if isinstance(e.op, ast.UAdd):
+            return part
+        return self.combine(e, [part], part.dtype, lambda v: self.op(e, Neg, v))
+
+    def ew_compare(self, e: ast.Compare):
+        a, b = self.operands([e.left, e.comparators[0]])
+        cls = _COMPARE[type(e.ops[0])]
+        if not (_is_arrayish(a) or _is_arrayish(b)):
+            return self.compare(e, cls, a, b)
+        parts = [self.as_part(e, x) for x in (a, b)]
+        ka, kb = self.kinds(e, parts, "comparison")
+        conv = self.float_of if "float" in (ka, kb) else (lambda at, x: x)
+        return self.combine(e, parts, "bool", lambda x, y: self.op(e, cls, conv(e, x), conv(e, y)))
+
+    # -- ufuncs ---------------------------------------------------------------------------
+    def ew_call(self, e: ast.Call, fn, name: str):
+        if e.keywords:
+            raise self.error(e, f"{name}() with keyword arguments on arrays", name)
+        arity = 3 if fn is np.where else 1 if fn in _ABS or fn in _PREDICATES else MATH_FUNCTIONS[fn][0].arity
+        if len(e.args) != arity:
+            return super().call_object(e, fn, name)
+        vals = self.operands(list(e.args))
+        if not any(_is_arrayish(v) for v in vals):
+            for v in vals:
+                if isinstance(v, Node):
+                    v.keep()
+            try:
+                return self.call_on(e, vals, [])
+            finally:
+                for v in vals:
+                    if isinstance(v, Node):
+                        v.unkeep()
+        parts = [self.as_part(e, v) for v in vals]
+        kinds = self.kinds(e, parts, name)
+        if fn is np.where:
+            return self.where_chain(e, parts, kinds)
+        if fn in _ABS:
+            return self.combine(e, parts, parts[0].dtype, lambda x: self.op(e, Abs, x))
+        if fn in _PREDICATES:
+            cls = _PREDICATES[fn]
+            return self.combine(e, parts, "bool", lambda x: self.op(e, cls, x) if x.type.kind == "float"
+                                else self.con(fn is np.isfinite))
+        cls = MATH_FUNCTIONS[fn][0]
+        if "bool" in kinds:
+            raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16)")
+        if cls.__name__ in ("Floor", "Ceil", "Trunc") and kinds == ["int"] and _INT_ROUNDING_IS_IDENTITY:
+            return parts[0]  # numpy 2: the ints themselves
+        if cls.__name__ == "Fmod" and "float" not in kinds:
+            raise self.unsupported(e, f"{name}() of int arrays (C's integer remainder)")
+        return self.combine(e, parts, "float64",
+                            lambda *xs: self.op(e, cls, *(self.float_of(e, x) for x in xs), np=True))
+
+    def where_chain(self, e: ast.Call, parts: list, kinds: list[str]) -> Lazy:
+        """``np.where(c, x, y)``: ``x``'s element where ``c``'s is true, else ``y``'s, in
+        the dtype numpy gives the two."""
+        kx, ky = kinds[1:]
+        kind = "float" if "float" in (kx, ky) else "bool" if kx == ky == "bool" else "int"
+        conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+
+        def pick(c, x, y):
+            with kept(c):
+                x = conv(e, x)
+                with kept(x):
+                    y = conv(e, y)
+                    with kept(y):
+                        return self.choose(self.truth(c, e), x, y)
+
+        return self.combine(e, parts, _DTYPE[kind], pick)
+
+    # -- in place -----------------------------------------------------------------------
+    def in_place(self, s: ast.AugAssign, target: Node) -> None:
+        """``a += b`` for an array ``a``: numpy's ufunc with ``a`` as its output, so every
+        name of ``a`` (and its base) sees the new values.  ``b`` is made an array first
+        where it reads arrays (numpy's result where the two overlap); its shape must
+        broadcast to ``a``'s, and the result's kind be one ``a`` holds."""
+        with kept(target):
+            (b,) = self.operands([s.value])
+            if _is_arrayish(b):
+                b = self.leaf(s, self.materialize(s, b) if isinstance(b, Lazy) else b)
+            else:
+                b.keep()
+            try:
+                part = self.leaf(s, target)
+                op = _BINARY[type(s.op)]
+                lz = self.arith_chain(s, op, [part, b], s.value)
+            finally:
+                if isinstance(b, Node):
+                    b.unkeep()
+        if len(lz.dims) != len(part.dims):
+            lz.release()
+            raise self.error(s, "non-broadcastable output operand (the result has more dimensions than the "
+                                "array assigned to)", "operator")
+        own = _KIND[dtype_of(target.base if isinstance(target, Grid) else target)]
+        if lz.kind != own and not (own == "float" or (own == "int" and lz.kind == "bool")):
+            lz.release()
+            raise self.error(s, f"numpy cannot cast the result ({lz.dtype}) into the {_DTYPE[own]} array "
+                                "it is assigned to in place", "operator")
+        with kept(target):
+            for d, want in zip(lz.dims, part.dims):
+                if d is not want:
+                    with kept(d, want):
+                        self.guard(self.op(s, NE, d, want), ValueError,
+                                   "non-broadcastable output operand")
+            base, start, strides = _layout(self, target)
+
+            def store(idx):
+                x = lz.item(idx)
+                with kept(x):
+                    x = self.float_of(s, x) if own == "float" else self.int_of(s, x) if own == "int" else x
+                    with kept(x):
+                        k = start
+                        for i, st in zip(idx, strides):
+                            with kept(k):
+                                k = self.op(s, Add, k, self.op(s, Mul, i, st))
+                        with kept(k):
+                            self.scope.mem = self.op(s, Store, self.scope.ctrl, self.scope.mem, base, k, x)
+
+            self.grid_loops(s, list(part.dims), store)
+            lz.release()
+            part.release()
+
+
+def _layout(p, a: Node) -> tuple[Node, Node, list[Node]]:
+    """The base, the start and the strides of an array, a view or an n-D array."""
+    if isinstance(a, Grid):
+        return a.base, a.start, list(a.strides)
+    if isinstance(a, View):
+        return a.base, a.start, [a.step]
+    return a, p.con(0), [p.con(1)]
