@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from ..nodes import NewArray, Node, kept
+from ..nodes import IEEEDiv, NewArray, Node, ToFloat, kept
 from ..nodes.types import TOP
 from .core import _kind, dtype_of, is_array_value
 from .scope import Grid
@@ -28,7 +28,7 @@ _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int
            bool: "bool", np.bool_: "bool"}
 #: array methods son compiles -> the numpy function they are
 _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
-            "sum": np.sum}
+            "sum": np.sum, "mean": np.mean}
 _UNDEFINED = {"max": "np.max", "min": "np.min", "amax": "np.max", "amin": "np.min"}
 
 
@@ -73,9 +73,17 @@ class ArrayFunctions:
         if rest or e.keywords:
             raise self.error(e, f"{name}() with arguments other than the array", name)
         dtype = dtype_of(a)
+        if fn is np.mean:
+            if dtype != "float64":
+                raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in "
+                                          "blocks its buffers decide: convert it, or write sum(a) / len(a))")
+            with kept(a):
+                total = self.inline(e, sum_float, [a])
+                with kept(total):
+                    n = self.op(e, ToFloat, self.length(e, a))
+                    return self.op(e, IEEEDiv, total, n)  # numpy's nan for an empty array
         if fn is np.sum and dtype == "float64":
-            raise self.unsupported(e, f"{name}() of a float array (numpy adds floats pairwise, in "
-                                      "blocks its buffers decide: write sum(a) or a loop)")
+            return self.inline(e, sum_float, [a])
         impl = {np.copy: {"float64": copy_float64, "int64": copy_int64, "bool": copy_bool}[dtype],
                 np.argmax: argmax, np.argmin: argmin, np.any: any_true, np.all: all_true,
                 np.sum: sum_ints}[fn]
@@ -125,7 +133,7 @@ NUMPY_CALLS = {
     np.empty_like: lambda p, e, n: p.call_like(e, n, "empty"),
     np.arange: lambda p, e, n: p.call_arange(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
-       for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum)},
+       for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean)},
 }
 
 
@@ -191,6 +199,79 @@ def all_true(a):
         if not x:
             return False
     return True
+
+
+def sum_float(a):
+    """numpy's sum of a float array: ``0.0 +`` its pairwise sum (numpy's
+    ``pairwise_sum``: fewer than 8 elements added in order; up to 128 in 8 running sums
+    combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), the rest in order; more split at
+    half, rounded down to a multiple of 8, and the halves' sums added).  The recursion
+    runs on explicit stacks: the blocks still to sum, and the sums of left halves
+    waiting for their right half, each with its depth in the split tree (a block's sum
+    meets its left sibling's at the top of the stack when the depths agree).  Checked
+    bit for bit against numpy on arrays of every length and stride
+    (tests/test_ufuncs.py)."""
+    starts = np.empty(128, dtype=np.int64)  # made first: gradients take no array made in a branch
+    sizes = np.empty(128, dtype=np.int64)
+    depths = np.empty(128, dtype=np.int64)
+    sums = np.empty(64)
+    sum_depths = np.empty(64, dtype=np.int64)
+    n = len(a)
+    if n < 8:
+        s = 0.0
+        for i in range(n):
+            s += a[i]
+        return s
+    starts[0] = 0
+    sizes[0] = n
+    depths[0] = 0
+    top = 1
+    done = 0
+    while top > 0:
+        top -= 1
+        s = starts[top]
+        m = sizes[top]
+        d = depths[top]
+        if m > 128:
+            h = m // 2
+            h -= h % 8
+            starts[top] = s + h  # the right half, summed after the left one
+            sizes[top] = m - h
+            depths[top] = d + 1
+            starts[top + 1] = s
+            sizes[top + 1] = h
+            depths[top + 1] = d + 1
+            top += 2
+            continue
+        r0 = a[s]
+        r1 = a[s + 1]
+        r2 = a[s + 2]
+        r3 = a[s + 3]
+        r4 = a[s + 4]
+        r5 = a[s + 5]
+        r6 = a[s + 6]
+        r7 = a[s + 7]
+        end = m - m % 8
+        for i in range(8, end, 8):
+            r0 += a[s + i]
+            r1 += a[s + i + 1]
+            r2 += a[s + i + 2]
+            r3 += a[s + i + 3]
+            r4 += a[s + i + 4]
+            r5 += a[s + i + 5]
+            r6 += a[s + i + 6]
+            r7 += a[s + i + 7]
+        v = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+        for i in range(end, m):
+            v += a[s + i]
+        while done > 0 and sum_depths[done - 1] == d:
+            done -= 1
+            v = sums[done] + v
+            d -= 1
+        sums[done] = v
+        sum_depths[done] = d
+        done += 1
+    return 0.0 + sums[0]
 
 
 def sum_ints(a):
