@@ -56,7 +56,7 @@ class ListOps:
         if not self.peephole.enabled:
             return n
         t = type(n)
-        if t is NewList:
+        if t is NewList and self.scope is not None:
             self.learned.setdefault(MADE_AT, {})[n] = self.scope.mem
         elif t is ListLen or t is Load:
             x = self._fold_new_list_read(n)
