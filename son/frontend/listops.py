@@ -2,8 +2,9 @@
 comparisons, and the parse-time folds of lists nothing has changed.
 
 ``xs.sort(key=f)`` and ``sorted(it, key=f, reverse=r)`` do what CPython's list.sort
-does with a key: the list looks empty while ``f`` runs (a key that reads or changes
-the list sees that; a change raises CPython's ValueError), ``f`` is called once per
+does with a key: the list looks empty while ``f`` runs (a key that reads the list
+sees ``[]``; one that calls a list method is refused, as CPython's ValueError for a
+list changed during the sort depends on its allocation), ``f`` is called once per
 item in order, then a stable sort orders the items by their keys (with ``reverse``:
 the list reversed, sorted, reversed again, so equal keys keep their order).  The sort
 is a bottom-up merge sort written in son's Python at the end of this module and
@@ -44,6 +45,8 @@ from .scope import Pack
 
 #: learned[MADE_AT]: each new list of the parse -> the memory state where it was made
 MADE_AT = "list made at"
+#: learned[LIST_OPS]: how many list methods the parse has built (a key that calls one)
+LIST_OPS = "list methods built"
 _OPS = {LT: "<", LE: "<=", GT: ">", GE: ">="}
 
 
@@ -53,9 +56,11 @@ class ListOps:
     # -- parse-time folds -------------------------------------------------------------
     def peep(self, n: Node) -> Node:
         n = super().peep(n)
+        t = type(n)
+        if t is ListOp:
+            self.learned[LIST_OPS] = self.learned.get(LIST_OPS, 0) + 1
         if not self.peephole.enabled:
             return n
-        t = type(n)
         if t is NewList and self.scope is not None:
             self.learned.setdefault(MADE_AT, {})[n] = self.scope.mem
         elif t is ListLen or t is Load:
@@ -159,7 +164,12 @@ class ListOps:
             item = self.temp()
 
             def body():
+                methods = self.learned.get(LIST_OPS, 0)
                 kx = self.call_key(key, self.scope.get(item))
+                if not fresh and self.learned.get(LIST_OPS, 0) != methods:
+                    raise self.unsupported(key, "a sort key that calls a list method (CPython's list.sort "
+                                                "raises ValueError if the list was changed in any way "
+                                                "while the keys run, which son cannot see)")
                 if kx.type is not TOP and (_kind(kx) is None or isinstance(kx, Pack) or kx.type is NONE):
                     raise self.unsupported(key, "a sort key that does not give numbers")
                 self.append(key, keys, kx)
@@ -167,9 +177,6 @@ class ListOps:
             self.counted_loop(e, e, self.list_items(e, items), lambda x: self.scope.set(item, x), body,
                               [item])
             self.scope.remove(item)
-            if not fresh:
-                self.guard(self.op(e, NE, self.list_len(e, lst), self.con(0)), ValueError,
-                           "list modified during sort")
             if keys.type.dtype == "float64":
                 self.no_nan_sort(e, keys, "son does not sort by float keys among which is a NaN (CPython's "
                                           "order then depends on its sort algorithm's comparisons)")
