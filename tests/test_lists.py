@@ -335,6 +335,10 @@ def test_what_depends_on_cpython_internals_raises_instead_of_guessing(run):
     ("def f(a):\n    xs = list(a)\n    xs.sort(key=lambda v: (v, v))\n    return xs\n", [F],
      "sort key that does not give numbers"),
     ("def f(n):\n    xs = [[1]]\n    return xs < [[2]]\n", [int], "ordering comparison of lists of lists"),
+    ("def f(n):\n    xs = [[1], [2]]\n    xs[:1] = [[3]]\n    return xs\n", [int],
+     "slice assignment to a list of lists"),
+    ("def f(n):\n    xs = [[1], [2]]\n    del xs[::2]\n    return xs\n", [int],
+     "del of a slice of a list of lists"),
     ("def f(n):\n    xs = [1, 2]\n    xs.sort(key=lambda v: xs.append(v) or v)\n    return xs\n", [int],
      "sort key that calls a list method"),
     ("def f(n):\n    xs = [[1], [0]]\n    xs.sort()\n    return xs\n", [int], "sorting a list of lists"),
@@ -506,7 +510,15 @@ def slice_assignment_forms(n, i, j, a):
     ws[1:1] = (n, i)
     vs = []
     vs[:] = [True, False]
-    return xs, ys, zs, ws, vs
+    us = []  # its kind learned from the range
+    us[1:] = range(i)
+    return xs, ys, zs, ws, vs, us
+
+
+def slice_gets_a_number(n, k):
+    xs = [1, 2]
+    xs[:n:k] = n  # CPython: ValueError for k == 0 (the bounds first), else TypeError
+    return xs
 
 
 def slice_deletion(n, i, j, k):
@@ -536,6 +548,7 @@ CASES_21 = [
     (int_key_sorts, ["list[int]", int], st.tuples(ILIST, st.integers(-3, 4))),
     (slice_assignment, [int] * 5, st.tuples(SMALL, SMALL, SMALL, st.integers(-3, 3), st.integers(0, 4))),
     (slice_assignment_forms, [int, int, int, F], st.tuples(SMALL, SMALL, SMALL, FARR)),
+    (slice_gets_a_number, [int, int], st.tuples(SMALL, st.integers(-1, 1))),
     (slice_deletion, [int] * 4, st.tuples(SMALL, SMALL, SMALL, st.integers(-3, 3))),
     (list_ordering, [F, F], st.tuples(FARR, FARR)),
     (list_ordering, [I64, I64], st.tuples(IARR, IARR)),

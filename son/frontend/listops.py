@@ -38,10 +38,10 @@ import ast
 
 from ..nodes import GE, GT, LE, LT, NE, ListLen, ListOp, Load, Max, Min, NewList, Node, Not, Store, kept
 from ..nodes.types import NONE, TOP, ArrayType, bounds
-from .core import _kind, is_list
+from .core import _kind, dtype_of, is_array_value, is_list
 from .iteration import Counted
 from .lists import _origins_guessed
-from .scope import Pack
+from .scope import Pack, Rng
 
 #: learned[MADE_AT]: each new list of the parse -> the memory state where it was made
 MADE_AT = "list made at"
@@ -195,9 +195,15 @@ class ListOps:
     # -- slice assignment and deletion ------------------------------------------------
     def list_store_slice(self, target: ast.Subscript, value: Node, lst: Node) -> None:
         """``lst[i:j:k] = value`` (``value`` already evaluated, as CPython does first)."""
+        if not isinstance(lst.type.dtype, str):
+            raise self.unsupported(target, "slice assignment to a list of lists (son cannot store a row "
+                                           "through a subscript yet)")
         with kept(value, lst):
             self._reconcile(target, lst, value)
             view = self.slice_view(target, lst)
+        if _kind(value) is not None and not is_array_value(value):  # after the bounds, as CPython
+            self.guard(self.con(True), TypeError, "can only assign an iterable")
+            return
         with kept(value, lst, view):
             copy = self._items_copy(target, lst, value).keep()
             self.inline_list_helper(target, list_assign_slice,
@@ -206,6 +212,9 @@ class ListOps:
 
     def list_delete_slice(self, target: ast.Subscript, lst: Node) -> None:
         """``del lst[i:j:k]``."""
+        if not isinstance(lst.type.dtype, str):
+            raise self.unsupported(target, "del of a slice of a list of lists (son cannot store a row "
+                                           "through a subscript yet)")
         with kept(lst):
             view = self.slice_view(target, lst)
         with kept(lst, view):
@@ -220,6 +229,10 @@ class ListOps:
             dtype = kinds[0] if kinds else None
         elif is_list(value):
             dtype = value.type.dtype
+        elif isinstance(value, Rng):
+            dtype = "int64"
+        elif is_array_value(value):
+            dtype = dtype_of(value)
         else:
             return
         if dtype is None or dtype == lst.type.dtype:
