@@ -73,8 +73,8 @@ from ..nodes import (
     kept,
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
-from ..nodes.types import TOP
-from .core import _kind, dtype_of, is_array_value
+from ..nodes.types import TOP, ArrayType
+from .core import _kind, dtype_of
 from .scope import Grid, View
 
 _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
@@ -116,8 +116,14 @@ class Lazy:
         self.held = []
 
 
+def _is_array(v) -> bool:
+    """An array, a view or an n-D array; not a value of dead code (TOP), which the
+    scalar paths take."""
+    return isinstance(v, (View, Grid)) or (isinstance(v, Node) and isinstance(v.type, ArrayType))
+
+
 def _is_arrayish(v) -> bool:
-    return isinstance(v, (Lazy, Grid)) or (isinstance(v, Node) and is_array_value(v))
+    return isinstance(v, Lazy) or _is_array(v)
 
 
 def _pure(e: ast.expr) -> bool:
@@ -161,24 +167,30 @@ class Ufuncs:
         t = s.target
         if isinstance(t, ast.Name) and type(s.op) in _BINARY:
             cur = self.scope.get(t.id)
-            if cur is not None and (is_array_value(cur) or isinstance(cur, Grid)):
+            if cur is not None and _is_array(cur):
                 self.in_place(s, self.read(t.id, t))
                 return
-        if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Slice) and type(s.op) in _BINARY:
+        items = t.slice.elts if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Tuple) else \
+            [getattr(t, "slice", None)]
+        sliced = any(isinstance(x, ast.Slice) for x in items)
+        if isinstance(t, ast.Subscript) and type(s.op) in _BINARY and sliced:
             base = self.expr(t.value)
-            if is_array_value(base):
-                with kept(base):
-                    view = self.slice_view(t, base)
-                with kept(view):
-                    self.in_place(s, view)
-                return
             with kept(base):
-                raise self.unsupported(t, "augmented assignment to a slice of anything but a 1-D array")
+                if isinstance(base, Grid):
+                    view = self.grid_pick(t, base)
+                elif _is_array(base) and isinstance(t.slice, ast.Slice):
+                    view = self.slice_view(t, base)
+                else:
+                    raise self.unsupported(t, "augmented assignment to a slice of anything but an array")
+            with kept(view):
+                self.in_place(s, view)
+            return
         super().stmt_AugAssign(s)
 
     # -- operands -----------------------------------------------------------------------
-    def ew_operand(self, e: ast.expr):
-        """``e``'s value: a ``Lazy`` for an elementwise chain, else its node."""
+    def ew_operand(self, e: ast.expr, any_value: bool = False):
+        """``e``'s value: a ``Lazy`` for an elementwise chain, else its node (with
+        ``any_value``, one that may be None as it is: ``expr_any``)."""
         if isinstance(e, ast.BinOp):
             return self.ew_binop(e)
         if isinstance(e, ast.UnaryOp) and isinstance(e.op, (ast.USub, ast.UAdd, ast.Invert)):
@@ -191,7 +203,7 @@ class Ufuncs:
                 return self.ew_call(e, fn, ast.unparse(e.func))
         if not _pure(e):
             self.force_pending(e)
-        return self.expr(e)
+        return self.expr_any(e) if any_value else self.expr(e)
 
     def ufunc_of(self, e: ast.Call):
         """The ufunc ``e`` calls (a dotted global name), else None."""
@@ -224,13 +236,13 @@ class Ufuncs:
             if isinstance(v, Lazy) and not v.is_leaf:
                 holder[0] = self.leaf(at, self.materialize(at, v))
 
-    def operands(self, es: list[ast.expr]) -> list:
+    def operands(self, es: list[ast.expr], any_value: bool = False) -> list:
         """The operands of one operator or ufunc, left to right; each waits (pending,
         kept) while those to its right are evaluated."""
         vals, stack = [], self.pending()
         try:
             for x in es:
-                v = self.ew_operand(x)
+                v = self.ew_operand(x, any_value)
                 if isinstance(v, Node):
                     v.keep()
                 holder = [v]
@@ -364,7 +376,7 @@ class Ufuncs:
     def materialize(self, at: ast.AST, lz: Lazy) -> Node:
         """A new C-order array of the chain's elements (a 1-D array, else a ``Grid``):
         one allocation, one loop per dimension."""
-        self.require_c_order(at, lz)
+        self.require_c_order(at, lz.grids)
         size = lz.dims[0]
         for d in lz.dims[1:]:
             with kept(size):
@@ -387,10 +399,22 @@ class Ufuncs:
             base.unkeep()
         return out
 
-    def require_c_order(self, at: ast.AST, lz: Lazy) -> None:
-        """numpy gives a chain of n-D arrays the memory order of its operands; son's
-        arrays are C-ordered, so an operand in another order is refused at run time."""
-        for g in lz.grids:
+    def flat_view(self, at: ast.AST, a: Grid) -> View:
+        """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
+        reductions over all of them); another order is refused at run time."""
+        with kept(a):
+            self.require_c_order(at, [a])
+            size = a.dims[0]
+            for d in a.dims[1:]:
+                with kept(size):
+                    size = self.op(at, Mul, size, d)
+            return View(self.g, a.base, a.start, self.con(1), size)
+
+    def require_c_order(self, at: ast.AST, grids: list[Grid]) -> None:
+        """numpy gives a chain of n-D arrays the memory order of its operands, and sums
+        an array in its memory order; son's arrays are C-ordered, so an n-D operand in
+        another order is refused at run time (``NotImplementedError``)."""
+        for g in grids:
             with kept(g):
                 expect = self.con(1)
                 bad = self.con(False)
@@ -422,7 +446,7 @@ class Ufuncs:
     def as_part(self, at: ast.AST, x):
         if isinstance(x, Lazy):
             return x
-        if isinstance(x, Grid) or (isinstance(x, Node) and is_array_value(x)):
+        if _is_array(x):
             return self.leaf(at, x)
         return x
 
@@ -530,7 +554,7 @@ class Ufuncs:
         return self.combine(e, [part], part.dtype, lambda v: self.op(e, Neg, v))
 
     def ew_compare(self, e: ast.Compare):
-        a, b = self.operands([e.left, e.comparators[0]])
+        a, b = self.operands([e.left, e.comparators[0]], any_value=True)
         cls = _COMPARE[type(e.ops[0])]
         if not (_is_arrayish(a) or _is_arrayish(b)):
             return self.compare(e, cls, a, b)
@@ -602,8 +626,10 @@ class Ufuncs:
         broadcast to ``a``'s, and the result's kind be one ``a`` holds."""
         with kept(target):
             (b,) = self.operands([s.value])
-            if _is_arrayish(b):
-                b = self.leaf(s, self.materialize(s, b) if isinstance(b, Lazy) else b)
+            if isinstance(b, Lazy) or (_is_arrayish(b) and _may_alias(target, b)):
+                b = self.leaf(s, self.materialize(s, self.as_part(s, b)))  # read before any write
+            elif _is_arrayish(b):
+                b = self.leaf(s, b)
             else:
                 b.keep()
             try:
@@ -645,6 +671,17 @@ class Ufuncs:
             self.grid_loops(s, list(part.dims), store)
             lz.release()
             part.release()
+
+
+def _may_alias(a: Node, b: Node) -> bool:
+    """May the arrays (or views) ``a`` and ``b`` share memory?  Not where one's base is
+    an array this function made and the other's is another node."""
+    x, y = _base(a), _base(b)
+    return x is y or not (isinstance(x, NewArray) or isinstance(y, NewArray))
+
+
+def _base(a: Node) -> Node:
+    return a.base if isinstance(a, (Grid, View)) else a
 
 
 def _layout(p, a: Node) -> tuple[Node, Node, list[Node]]:
