@@ -318,6 +318,11 @@ def test_grad_oracle_knows_where_floats_run_out():
     sawtooth = "import math\n\ndef f(x0: float):\n    return math.fmod(x0, 1e-320)\n"  # seed 4125 i1988
     r = check_grad(sawtooth, [(1.5,)])
     assert not r.failures and r.counts["modes"] == 1 and r.counts["fd"] == 0, (r.failures, r.counts)
+    poles = "import math\n\ndef f(x0: float):\n    return math.lgamma(4294967296 / x0)\n"  # 44125 i1862
+    r = check_grad(poles, [(-1.5,)])  # a pole every unit of the argument: the stencil spans thousands
+    assert not r.failures and r.counts["modes"] == 1 and r.counts["fd"] == 0, (r.failures, r.counts)
+    r = check_grad("import math\n\ndef f(x0: float):\n    return math.sin(x0 * 3.0)\n", [(1.5,)])
+    assert not r.failures and r.counts["fd"] == 1  # a sine of a small argument keeps its stencil
 
 
 def test_grad_oracle_still_catches_an_inf_partial_times_a_zero_adjoint(monkeypatch):

@@ -144,6 +144,20 @@ class _Runtime:
         self.check_coarse(a, b)
         return self.seen(fn(a, b))
 
+    def periodic(self, fn, x):
+        """``sin``/``cos``/``tan`` (period 2pi, pi) or ``gamma``/``lgamma`` of a negative
+        argument (a pole at every integer): coarse where the period is below a thousandth
+        of ``x``, as ``check_coarse`` says of ``%`` (the stencil then spans whole periods
+        and sees an average slope: seed 44125 i1862, ``lgamma(2**32 / x)``)."""
+        name = getattr(fn, "__name__", "")
+        period = {"sin": 2 * math.pi, "cos": 2 * math.pi, "tan": math.pi}.get(name)
+        if period is None and name in ("gamma", "lgamma") and type(x) is float and x < 0:
+            period = 1.0
+        if period is not None and type(x) in (int, float) and math.isfinite(x) \
+                and period < 1e-3 * abs(x):
+            self.coarse += 1
+        return self.seen(fn(x))
+
     def power(self, a, b):
         """decisions.md: ``int ** negative int`` met at run time raises ValueError; a negative
         float to a fractional power raises ValueError (CPython: a complex number)."""
@@ -254,7 +268,9 @@ _CALL_HOOKS = {"abs": "abs", "int": "to_int", "round": "to_int", "math.floor": "
                "math.ceil": "to_int",
                "math.trunc": "to_int", "math.fmod": "fmod", "np.fmod": "fmod",
                "math.factorial": "wrap", "math.lcm": "wrap", "math.gcd": "wrap", "math.comb": "wrap",
-               "math.perm": "wrap"}
+               "math.perm": "wrap",
+               **dict.fromkeys(("math.sin", "math.cos", "math.tan", "np.sin", "np.cos", "np.tan",
+                                "math.gamma", "math.lgamma"), "periodic")}
 
 
 def _negative_int_constant(e: ast.expr) -> bool:
@@ -366,6 +382,8 @@ class _Instrument(ast.NodeTransformer):
             return _hook("wrap", node)
         if hook == "fmod" and len(node.args) == 2:
             return _hook("fmod", node.func, *node.args)
+        if hook == "periodic" and len(node.args) == 1 and not node.keywords:
+            return _hook("periodic", node.func, node.args[0])
         if func == "round" and len(node.args) + len(node.keywords) == 2:
             return _hook("wrap", node)  # round(x, ndigits): x's kind; an int's multiple may wrap
         if hook == "to_int":
