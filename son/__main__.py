@@ -395,10 +395,14 @@ def _target(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="son", description="Sea-of-Nodes optimizer research toolkit")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
-    tour = sub.add_parser("tour", help="parse, optimize, draw and run an example function",
-                          description="Parse an example function raw and with the peephole, print "
-                          "both graphs, draw the optimized one to DIR/tour.svg, and run both in the "
-                          "interpreter against CPython.")
+    tour = sub.add_parser("tour", help="one example function through every stage of son",
+                          description="Run one example function through every stage and print what "
+                          "each does: the raw parse and the parse-time peephole (both graphs as text "
+                          "IR, and the rules that fired), the pessimistic and optimistic pipelines "
+                          "compared (son.compare), the optimized graph drawn to DIR/tour.svg, its Global "
+                          "Code Motion schedule and the Numba kernel son.jit compiles from it (source "
+                          "printed), and the two graphs (interpreter) and the kernel run against "
+                          "CPython. Exits 1 if any of them disagrees with CPython.")
     tour.add_argument("--out", metavar="DIR", default="out", help="where tour.svg goes (default: out)")
     tour.set_defaults(run=_tour)
 

@@ -68,7 +68,8 @@ def run(out: str | Path = "out", stream: TextIO | None = None) -> int:
     def say(text: str = "") -> None:
         print(text, file=stream)
 
-    say("son tour: one function through the frontend, the peephole, dot and the interpreter")
+    say("son tour: one function through the frontend, the peephole, the optimistic passes, dot, "
+        "Global Code Motion, Numba and the interpreter")
     say()
     say(inspect.getsource(tour_example).rstrip())
     say(f"# with the global STEP = {STEP}")

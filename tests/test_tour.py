@@ -89,6 +89,15 @@ def test_cli_user_error_is_one_line_and_exit_2(tmp_path, capsys):
     assert err.startswith("son: error: cannot create output directory") and err.count("\n") == 1
 
 
+def test_tour_help_describes_every_step_the_tour_runs(capsys):
+    with pytest.raises(SystemExit):
+        main(["tour", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for step in ("raw parse", "parse-time peephole", "son.compare", "DIR/tour.svg", "Global Code Motion",
+                 "Numba kernel", "against CPython"):
+        assert step in text, step
+
+
 def test_no_command_prints_help_and_exits_2(capsys):
     r = subprocess.run([sys.executable, "-m", "son"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
