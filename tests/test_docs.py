@@ -36,7 +36,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ["README.md"]
+DOCS = ["README.md", "docs/extending.md"]
 
 _BLOCK = re.compile(r"(?:<!-- doc-test: (?P<marker>[^>]*?) -->\n)?```(?P<lang>\w*)\n(?P<body>.*?)```",
                     re.S)
@@ -176,6 +176,10 @@ def test_document_code_runs_as_written(doc, tmp_path):
 @pytest.mark.parametrize("doc", DOCS)
 def test_document_code_runs_as_written_slow_blocks_too(doc, tmp_path):
     run_document(doc, tmp_path, slow=True)
+
+
+def test_the_readme_links_the_extending_guide():
+    assert "(docs/extending.md)" in (ROOT / "README.md").read_text()
 
 
 def test_files_named_by_readme_commands_exist():
