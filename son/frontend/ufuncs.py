@@ -234,7 +234,7 @@ class Ufuncs:
         for holder in self.pending():
             v = holder[0]
             if isinstance(v, Lazy) and not v.is_leaf:
-                holder[0] = self.leaf(at, self.materialize(at, v))
+                holder[0] = self.temporary(at, v)
 
     def operands(self, es: list[ast.expr], any_value: bool = False) -> list:
         """The operands of one operator or ufunc, left to right; each waits (pending,
@@ -373,10 +373,13 @@ class Ufuncs:
             return v
         return self.materialize(at, v)
 
-    def materialize(self, at: ast.AST, lz: Lazy) -> Node:
+    def materialize(self, at: ast.AST, lz: Lazy, escapes: bool = True) -> Node:
         """A new C-order array of the chain's elements (a 1-D array, else a ``Grid``):
-        one allocation, one loop per dimension."""
-        self.require_c_order(at, lz.grids)
+        one allocation, one loop per dimension.  Where the array ``escapes`` (it is the
+        expression's value, not a temporary son reads once) its n-D operands must be in
+        C-like order, as numpy would then give it the same memory order."""
+        if escapes:
+            self.require_c_like_order(at, lz.grids)
         size = lz.dims[0]
         for d in lz.dims[1:]:
             with kept(size):
@@ -399,38 +402,60 @@ class Ufuncs:
             base.unkeep()
         return out
 
+    def temporary(self, at: ast.AST, lz: Lazy) -> Lazy:
+        """The chain made an array that only son reads, as an operand (it stands for
+        the chain's operands in the memory-order check of what it flows into)."""
+        grids = lz.grids
+        out = self.leaf(at, self.materialize(at, lz, escapes=False))
+        out.grids = grids
+        return out
+
     def flat_view(self, at: ast.AST, a: Grid) -> View:
         """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
-        reductions over all of them); another order is refused at run time."""
+        reductions over all of them, which numpy makes in memory order); another
+        layout is refused at run time."""
         with kept(a):
-            self.require_c_order(at, [a])
-            size = a.dims[0]
-            for d in a.dims[1:]:
-                with kept(size):
-                    size = self.op(at, Mul, size, d)
-            return View(self.g, a.base, a.start, self.con(1), size)
+            expect = self.con(1)
+            bad = self.con(False)
+            for d, s in zip(reversed(a.dims), reversed(a.strides)):
+                with kept(expect, bad):
+                    off = self.op(at, BitAnd, self.op(at, NE, s, expect), self.op(at, GT, d, self.con(1)))
+                    with kept(off):
+                        bad = self.op(at, BitOr, bad, off)
+                    with kept(bad):
+                        expect = self.op(at, Mul, expect, d)
+            with kept(bad, expect):
+                empty = self.op(at, EQ, expect, self.con(0))
+                with kept(empty):
+                    bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
+            self.refuse_at_run_time(bad, "a reduction of an n-D array that is not C-contiguous (numpy "
+                                         "adds it in its memory order)")
+            return View(self.g, a.base, a.start, self.con(1), expect)
 
-    def require_c_order(self, at: ast.AST, grids: list[Grid]) -> None:
-        """numpy gives a chain of n-D arrays the memory order of its operands, and sums
-        an array in its memory order; son's arrays are C-ordered, so an n-D operand in
-        another order is refused at run time (``NotImplementedError``)."""
+    def require_c_like_order(self, at: ast.AST, grids: list[Grid]) -> None:
+        """numpy gives a new array the memory order of its n-D operands (order 'K'); son's
+        are C-ordered, the same where every n-D operand's strides are positive and do not
+        grow from one axis to the next (over the axes longer than 1: slices of C arrays
+        are).  Another order (a transpose, a reversed axis) is refused at run time."""
         for g in grids:
             with kept(g):
-                expect = self.con(1)
+                long = [self.op(at, GT, d, self.con(1)).keep() for d in g.dims]
                 bad = self.con(False)
-                for d, s in zip(reversed(g.dims), reversed(g.strides)):
-                    with kept(expect, bad):
-                        off = self.op(at, BitAnd, self.op(at, NE, s, expect), self.op(at, GT, d, self.con(1)))
-                        with kept(off):
-                            bad = self.op(at, BitOr, bad, off)
+                for j in range(g.ndim):
+                    with kept(bad):  # axis j reversed, or before a longer-strided axis k
+                        t = self.op(at, LE, g.strides[j], self.con(0))
+                        bad = self.op(at, BitOr, bad, self.op(at, BitAnd, long[j], t))
+                    for k in range(j + 1, g.ndim):
                         with kept(bad):
-                            expect = self.op(at, Mul, expect, d)
-                with kept(bad):
-                    empty = self.op(at, EQ, expect, self.con(0))
-                    with kept(empty):
-                        bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
-                self.refuse_at_run_time(bad, "an n-D array that is not C-contiguous in a whole-array "
-                                             "expression (numpy would keep its memory order)")
+                            t = self.op(at, BitAnd, long[k], self.op(at, LT, g.strides[j], g.strides[k]))
+                            bad = self.op(at, BitOr, bad, self.op(at, BitAnd, long[j], t))
+                for x in long:
+                    x.unkeep()
+                for d in g.dims:  # an empty array has no order
+                    with kept(bad):
+                        bad = self.op(at, BitAnd, bad, self.op(at, NE, d, self.con(0)))
+                self.refuse_at_run_time(bad, "a whole-array expression of an n-D array whose memory order "
+                                             "is not C's (numpy would give the result that order)")
 
     # -- operators ----------------------------------------------------------------------
     def ew_binop(self, e: ast.BinOp):
@@ -503,8 +528,7 @@ class Ufuncs:
                         return self.op(at, Pow, self.int_of(at, x), y, ctrl=self.scope.ctrl)
             # the guard is in the loop: made an array at once, so no later operand
             # can raise first where numpy raised this
-            lz = self.combine(at, parts, "int64", ipow)
-            return self.leaf(at, self.materialize(at, lz))
+            return self.temporary(at, self.combine(at, parts, "int64", ipow))
         if isinstance(base, Lazy) and ka == "float" and not isinstance(exp, Lazy):
             if not exp.type.is_constant:
                 raise self.unsupported(right, "a float array to a power that is not a constant (numpy "
@@ -627,7 +651,7 @@ class Ufuncs:
         with kept(target):
             (b,) = self.operands([s.value])
             if isinstance(b, Lazy) or (_is_arrayish(b) and _may_alias(target, b)):
-                b = self.leaf(s, self.materialize(s, self.as_part(s, b)))  # read before any write
+                b = self.temporary(s, self.as_part(s, b))  # read before any write
             elif _is_arrayish(b):
                 b = self.leaf(s, b)
             else:
