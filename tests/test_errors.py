@@ -18,6 +18,8 @@ import pytest
 import son
 from son import SonError, SonSyntaxError
 
+ROOT = __import__('pathlib').Path(__file__).resolve().parent.parent
+
 FILE = "cat.py"
 ARR = "float64[]"
 
@@ -700,15 +702,59 @@ def _unannotated(a):
 
 
 def test_an_array_operation_on_an_unannotated_parameter_says_what_to_write():
-    with pytest.raises(SonSyntaxError, match="annotate it as 'a: np.ndarray'"):
+    with pytest.raises(SonSyntaxError, match="annotate 'a: np.ndarray'"):
         son.parse(_unannotated)
     assert son.interpret(son.parse(_unannotated, argtypes=["float64[]"]), np.zeros(3)) == 3
+
+
+_ARRAY_USES = {"len": "len(x)", "subscript": "x[0]", "store": "x[0] = 1.0", "for": "for v in x: pass",
+               "slice": "x[1:]", "shape": "x.shape", "method": "x.sum()", "sum": "sum(x)",
+               "builtin_of_array": "np.sum(x) + len(x)"}
+
+
+@pytest.mark.parametrize("use", list(_ARRAY_USES.values()), ids=list(_ARRAY_USES))
+def test_every_array_use_of_an_unannotated_parameter_names_it_and_every_fix(use):
+    text = f"def f(n, x):\n    {use}\n    return n\n"
+    with pytest.raises(SonSyntaxError) as info:
+        son.parse_source(text, filename="<hint>")
+    m = info.value.message
+    assert "x has no type" in m and "n has" not in m, m  # only the parameter the line reads
+    for fix in ("'x: np.ndarray'", "argtypes=", "args=", "--argtypes x=f64[]"):
+        assert fix in m, (fix, m)
+    assert m.count("annotate") == 1, m  # one hint, not the generic one beside it
+    son.parse_source(text, argtypes={"n": "int", "x": "float64[]"})  # the fix works
+
+
+def test_an_annotated_parameter_gets_no_hint_about_annotations():
+    with pytest.raises(SonSyntaxError) as info:
+        son.parse_source("def f(x: float):\n    return len(x)\n")
+    assert "annotate" not in info.value.message and "--argtypes" not in info.value.message
+
+
+def test_the_readmes_saxpy_under_son_ir_says_how_to_type_its_arrays(capsys):
+    from son.__main__ import main
+
+    saxpy = f"{ROOT}/docs/examples.py:saxpy"
+    assert main(["ir", saxpy]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("son: error: ") and "len() of a number value" in err and "--argtypes x=f64[]" in err
+    assert main(["ir", saxpy, "--argtypes", "x=f64[],y=f64[]"]) == 0
 
 
 def test_a_function_without_python_source_names_itself_without_a_position():
     with pytest.raises(SonSyntaxError) as e:
         son.parse(math.sin)
-    assert str(e.value).startswith("math.sin is not a Python function") and "def f(x)" in str(e.value)
+    m = str(e.value)
+    assert m.startswith("math.sin is not a Python function") and "def f(x): return math.sin(x)" in m
+    assert "no Python source" in m and "<unknown>" not in m and ":0:0" not in m
+    with pytest.raises(SonSyntaxError, match="built into Python or a C extension"):
+        son.parse(len)
+
+
+def test_parsing_a_value_that_is_no_function_says_what_it_is():
+    with pytest.raises(SonSyntaxError) as e:
+        son.parse(5)
+    assert str(e.value) == "son parses a Python function, not 5 (an int)"
 
 
 @pytest.mark.parametrize("text, instead", [

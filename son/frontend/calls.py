@@ -49,11 +49,11 @@ from . import pylib
 from .arrayfns import NUMPY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
-from .core import _kind, is_array_value, is_list
+from .core import _kind, array_hint, is_array_value, is_list
 from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
 from .lists import LIST_CALLS
-from .scope import Cplx, Grid, Opt, Pack, Rng, Scope
+from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -101,6 +101,12 @@ class Calls:
                 if isinstance(v, Opt):
                     v = self.unwrap(v, e.args[0])
                 if not (isinstance(v, (Pack, Rng)) or is_array_value(v) or is_list(v)):
+                    if isinstance(v, Node) and v.type is not TOP and _kind(v) in ("number", "int", "float"):
+                        kind = str(v.type.widen())
+                        raise self.error(e, f"{name}() of {'an' if kind[0] in 'aeiou' else 'a'} {kind} "
+                                            "value (son takes an array, a "
+                                            f"list, a tuple, a range or a generator expression)"
+                                            f"{array_hint(v)}", name)
                     return self.call_on(e, [v], e.args[1:])
                 with kept(v):
                     return self.reduce_iterable(e, reducer, v)
@@ -158,7 +164,8 @@ class Calls:
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
-            elif _kind(v) is None and not (is_array_value(v) or is_list(v) or isinstance(v, (Cplx, Grid))):
+            elif _kind(v) is None and not (is_array_value(v) or is_list(v)
+                                           or isinstance(v, (Cplx, Grid, Chain))):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 

@@ -11,6 +11,8 @@ amortized except ``merge``: O(variables of the merged scopes)."""
 from __future__ import annotations
 
 import ast
+import linecache
+import re
 
 from ..errors import SonSyntaxError
 from ..nodes import (
@@ -85,13 +87,31 @@ def _kind(x: Node) -> str | None:
     return "number" if x.type is TOP else x.type.kind
 
 
+_ARRAY_HINT = (" (an unannotated parameter is an int or a float to son: annotate it as "
+               "'a: np.ndarray', or give argtypes= or example args=)")
+
+
 def array_hint(x: Node) -> str:
     """What to write where an array is needed and ``x`` is an int-or-float value (an
-    unannotated parameter, most likely)."""
-    if x.type is not NUMBER:
-        return ""
-    return (" (an unannotated parameter is an int or a float to son: annotate it as "
-            "'a: np.ndarray', or give argtypes= or example args=)")
+    unannotated parameter, most likely; ``parameter_hint`` names it)."""
+    return _ARRAY_HINT if x.type is NUMBER else ""
+
+
+def parameter_hint(e: SonSyntaxError, untyped: list[str]) -> SonSyntaxError:
+    """``e`` saying how to type the parameters ``untyped`` (those son took as int-or-float
+    numbers for want of a type) when it is about a number value: the whole parse's
+    catch-all, so that every path that meets such a parameter names the fix."""
+    if not untyped or not re.search(r"\bnumber\b", e.message):
+        return e
+    words = set(re.findall(r"\w+", linecache.getline(e.filename, e.lineno)))
+    untyped = [n for n in untyped if n in words] or untyped  # those the failing line reads
+    names, first = ", ".join(untyped), untyped[0]
+    hint = (f" ({names} {'has' if len(untyped) == 1 else 'have'} no type, so son takes "
+            f"{'it' if len(untyped) == 1 else 'them'} as an int or a float: for an array, annotate "
+            f"'{first}: np.ndarray', or give son.parse argtypes= or example args=, or the son command "
+            f"--argtypes {','.join(n + '=f64[]' for n in untyped)})")
+    return SonSyntaxError(e.message.replace(_ARRAY_HINT, "") + hint, e.filename, e.lineno, e.col,
+                          e.construct)
 
 
 def _is_array(x: Node) -> bool:

@@ -40,14 +40,14 @@ from ..errors import SonError, SonSyntaxError
 from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
 from ..nodes.control import COMPLEX, LEAF, array_form, form_size
 from ..nodes.memory import LENGTH
-from ..nodes.types import FLOAT, INT, NONE, TOP, XCTRL, ArrayType, ListType, Type, constant
+from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, Type, constant
 from ..peephole import Peephole
 from .arrayfns import ArrayFunctions
 from .arrays import Arrays
 from .builtins import Builtins
 from .calls import Calls
 from .complexes import Complexes
-from .core import ParserCore, assigned_names
+from .core import ParserCore, assigned_names, parameter_hint
 from .expressions import Expressions
 from .functions import Functions
 from .iteration import Iteration
@@ -140,12 +140,13 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     # calls give the kind to assume next (a bool for is_even, a float for a power); a
     # parse whose returns do not fit its assumption starts again under their meet.
     learned: dict = {RESULT: TOP}
+    untyped = [n for n, t in zip(names, specs) if t is NUMBER]  # named by a number's errors
     for attempt in range(5):
         try:
             g = _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed)
-        except SonSyntaxError:
+        except SonSyntaxError as e:
             if attempt or not learned.get(USED):
-                raise
+                raise parameter_hint(e, untyped) from None
             learned.clear()  # the probe could not be parsed with a call of no value
             learned[RESULT] = INT
             continue

@@ -69,9 +69,15 @@ def source_of(fn) -> FunctionSource:
         module = getattr(fn, "__module__", None)
         if module and module != "builtins" and not name.startswith("<"):
             name = f"{module}.{name}"
-        raise SonSyntaxError(f"{name} is not a Python function (son parses functions written with "
-                             f"'def'; call it from one: def f(x): return {name}(x))", "<unknown>", 0, 0,
-                             "call")
+        if not callable(fn):
+            kind = type(fn).__name__
+            raise SonSyntaxError(f"son parses a Python function, not {name} "
+                                 f"({'an' if kind[0] in 'aeiou' else 'a'} {kind})",
+                                 "<unknown>", 0, 0, "call")
+        raise SonSyntaxError(f"{name} is not a Python function: it is built into Python or a C "
+                             f"extension and has no Python source for son to read (son parses functions "
+                             f"written with 'def'; call it from one: def f(x): return {name}(x))",
+                             "<unknown>", 0, 0, "call")
     cached = _CACHE.get(fn)
     if cached is not None and cached.pyfunc is fn:
         return cached
