@@ -91,3 +91,33 @@ def test_a_rule_that_changes_a_node_in_place_shows_it_before_and_after():
     operand = first.after.split("(")[1].split(",")[0]
     assert first.before.endswith(f"(3, {operand})") and first.after.endswith(f"({operand}, 3)")
     assert all(s.before != s.after for s in t.steps)
+
+
+@pytest.mark.parametrize("pipeline", ["peephole", "sccp", "combined"])
+def test_no_step_of_any_example_leaves_its_node_as_it_was(pipeline):
+    from son.examples import EXAMPLES
+
+    for ex in EXAMPLES:
+        t = son.trace(ex.fn, pipeline, snapshots=False)
+        same = [(s.rule, s.before) for s in t.steps if s.before == s.after]
+        assert not same, (ex.name, same)
+
+
+def test_a_rule_that_fires_without_changing_its_node_is_not_a_step():
+    from son.nodes import Mul
+    from son.peephole import DEFAULT_RULES
+
+    mine = DEFAULT_RULES.copy("idle")
+    seen = set()
+
+    @mine.rule(Mul, first=True)
+    def idle(n):
+        """Claims to fire once per node and changes nothing (what commute does on an ordered pair)."""
+        if n.nid not in seen:
+            seen.add(n.nid)
+            return n
+
+    t = son.trace(_swapped, son.Pipeline.of("peephole").but(rules=mine))
+    assert seen and t.final.rule_hits["idle"] >= 1
+    assert not [s for s in t.steps if s.rule == "idle"]
+    assert [s for s in t.steps if s.rule == "commute"]

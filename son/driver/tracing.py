@@ -122,8 +122,8 @@ def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp
         if rule == "gvn" and type(old) is Constant:
             return  # hash-consing a literal is bookkeeping, not a rewrite
         before, after = _describe(old), _describe(new)
-        if before == after and rule != "gvn":
-            return  # nothing visible changed
+        if before == after:
+            return  # nothing visible changed (a gvn of a node to itself included)
         if snapshots and holder and steps and steps[-1].pass_name == current[0]:
             steps[-1].graph = holder[0].copy()  # the state the previous step left
         steps.append(Step(len(steps), current[0], rule, before, after))
