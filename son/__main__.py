@@ -5,7 +5,7 @@ Commands::
     son tour                                   one example through every stage
     son ir FILE:FUNC [--pipeline P] [--types] [--argtypes T]   text IR
     son dot FILE:FUNC [-o OUT] [--pipeline P | --diff A,B] [--schedule | --blocks]
-            [--cfg-only] [--hide-constants] [--types] [--argtypes T] [--timeout S]
+            [--cfg-only] [--hide-constants] [--types] [--no-legend] [--argtypes T] [--timeout S]
     son compare FILE:FUNC [--pipelines none,peephole,sccp,combined] [--argtypes T]
     son run FILE:FUNC ARGS... [--pipeline P] [--interp]
     son grad FILE:FUNC ARGS... [--argnums 0,1] [--value] [--check] [--source] [--interp]
@@ -241,9 +241,9 @@ def _dot(args: argparse.Namespace) -> int:
 
             s = schedule(g)
             text = schedule_dot(s) if args.blocks else to_dot(
-                g, args.types, args.hide_constants, args.cfg_only, schedule=s)
+                g, args.types, args.hide_constants, args.cfg_only, schedule=s, legend=args.legend)
         else:
-            text = to_dot(g, args.types, args.hide_constants, args.cfg_only)
+            text = to_dot(g, args.types, args.hide_constants, args.cfg_only, legend=args.legend)
     if args.out is None:
         sys.stdout.write(text)
     else:
@@ -418,7 +418,8 @@ def build_parser() -> argparse.ArgumentParser:
     ir.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
 
     dot = _command(sub, "dot", _dot, "draw a function's graph with Graphviz",
-                   "Draw FUNC's graph (control bold, data thin, memory dashed; CFG nodes boxed). The "
+                   "Draw FUNC's graph (control flow bold, anchors dotted, data thin, memory dashed; CFG "
+                   "nodes boxed; a key below, unless --no-legend). The "
                    "format follows the suffix of -o (.svg, .png, .pdf, .dot); without -o the dot "
                    "text goes to stdout.",
                    ["son dot prog.py:f -o f.svg --types",
@@ -438,6 +439,8 @@ def build_parser() -> argparse.ArgumentParser:
     dot.add_argument("--cfg-only", action="store_true", help="draw only CFG nodes")
     dot.add_argument("--hide-constants", action="store_true", help="leave constants out")
     dot.add_argument("--types", action="store_true", help="show every node's lattice type")
+    dot.add_argument("--no-legend", dest="legend", action="store_false",
+                     help="leave out the key to edge styles and node colours drawn below the graph")
     dot.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
     dot.add_argument("--timeout", type=float, default=RENDER_TIMEOUT, metavar="S",
                      help=f"give up drawing after S seconds (default: {RENDER_TIMEOUT:g}); large graphs "

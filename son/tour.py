@@ -94,7 +94,7 @@ def run(out: str | Path = "out", stream: TextIO | None = None) -> int:
     say(str(cmp))
     opt = cmp["combined"]
 
-    svg_path = render(opt, out / "tour.svg", types=True)
+    svg_path = render(opt, out / "tour.svg", types=True, legend=True)
     say()
     say(f"4. dot: the optimized graph with types, drawn to {svg_path}")
 

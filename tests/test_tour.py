@@ -141,16 +141,19 @@ def test_control_edges_bold_memory_dashed_data_thin(graph):
     seen = set()
     for a, b, attrs in _edges(dot):
         x = by_id[a]
-        if x.is_cfg:
+        if x.is_cfg and by_id[b].is_cfg:
             assert "style=bold" in attrs, (x, by_id[b])
             seen.add("control")
+        elif x.is_cfg:  # an anchor: Start's edge to a constant or a parameter is no control flow
+            assert "style=dotted" in attrs and "bold" not in attrs, (x, by_id[b])
+            seen.add("anchor")
         elif x.type == MEM:
             assert "style=dashed" in attrs, (x, by_id[b])
             seen.add("memory")
         else:
             assert "style=solid" in attrs and "bold" not in attrs and "dashed" not in attrs
             seen.add("data")
-    assert seen == {"control", "memory", "data"}
+    assert seen == {"control", "anchor", "memory", "data"}
 
 
 def test_memory_producers_are_classified_memory(graph):

@@ -21,6 +21,7 @@ from son.nodes import CFGNode, Constant, If, Loop, Phi, constant, ir
 from son.schedule import schedule
 from son.viz import Diff, diff, edge_class, schedule_dot, svg, to_dot, to_networkx
 from son.viz import jupyter as viz_jupyter
+from son.viz.dot import EDGE_STYLE
 
 son.debug = True
 
@@ -86,7 +87,7 @@ def check_styles(g: son.Graph, dot: str) -> set[str]:
     by_name = {f"n{n.nid}": n for n in g.nodes()}
     for name, attrs in node_attrs(dot).items():
         n = by_name[name]
-        assert attrs.startswith(f'label="%{n.nid} {n.label}'), attrs
+        assert attrs.startswith(f'label="%{n.nid} {"mod" if n.label == "%" else n.label}'), attrs
         assert ("shape=box" in attrs) == n.is_cfg, n
         if type(n) is Constant:
             assert "fontsize=9" in attrs
@@ -94,8 +95,9 @@ def check_styles(g: son.Graph, dot: str) -> set[str]:
             assert 'fillcolor="#fff4cc"' in attrs
     seen = set()
     for a, b, attrs in edges(dot):
-        cls = edge_class(by_name[a])
-        want = {"control": "style=bold", "memory": "style=dashed", "data": "style=solid"}[cls]
+        cls = edge_class(by_name[a], by_name[b])
+        want = {"control": "style=bold", "anchor": "style=dotted", "memory": "style=dashed",
+                "data": "style=solid"}[cls]
         assert want in attrs, (a, b, attrs)
         seen.add(cls)
     return seen
@@ -104,7 +106,7 @@ def check_styles(g: son.Graph, dot: str) -> set[str]:
 # ---------------------------------------------------------------- to_dot options
 def test_every_node_kind_and_edge_class_is_drawn_with_its_style(graph):
     dot = to_dot(graph, types=True)
-    assert check_styles(graph, dot) == {"control", "memory", "data"}
+    assert check_styles(graph, dot) == {"control", "anchor", "memory", "data"}
     kinds = {type(n) for n in graph.nodes()}
     assert {Loop, If, Phi, Constant} <= kinds and any(type(n).__name__ == "Store" for n in graph.nodes())
     root = rendered(dot)
@@ -287,7 +289,7 @@ def test_networkx_export_has_node_and_edge_attributes(graph, sched):
         b = sched.block_of.get(n)
         assert d == {"kind": type(n).__name__, "label": n.label, "type": str(n.type), "is_cfg": n.is_cfg,
                      "block": b.id if b is not None else None}
-    want = sorted((x.nid, n.nid, i, edge_class(x)) for n in nodes for i, x in enumerate(n.inputs)
+    want = sorted((x.nid, n.nid, i, edge_class(x, n)) for n in nodes for i, x in enumerate(n.inputs)
                   if x is not None)
     got = sorted((u, v, d["index"], d["cls"]) for u, v, d in G.edges(data=True))
     assert got == want
@@ -390,3 +392,70 @@ def test_render_within_the_timeout_draws(graph, tmp_path):
 
     path = render(graph, tmp_path / "g.svg", timeout=60)
     assert ET.fromstring(path.read_bytes()).tag.endswith("svg")
+
+
+# ---------------------------------------------------------------- reading a drawing: anchors, mod, the key
+_MOD = "def f(a: int, b: int):\n    return (a % b) + 3\n"
+
+
+def test_starts_edges_to_constants_and_parameters_are_not_drawn_as_control_flow():
+    g = son.parse_source(_MOD)
+    dot = to_dot(g)
+    by_name = {f"n{n.nid}": n for n in g.nodes()}
+    from_start = {by_name[b]: attrs for a, b, attrs in edges(dot) if by_name[a] is g.start}
+    anchored = [n for n in from_start if not n.is_cfg]
+    assert {type(n) for n in anchored} >= {Constant, type(g.param(0))}
+    for n in anchored:
+        assert "style=dotted" in from_start[n] and "bold" not in from_start[n], (n, from_start[n])
+    assert any(n.is_cfg and "style=bold" in a for n, a in from_start.items())  # Start -> its Ctrl
+    G = to_networkx(g)
+    assert G.get_edge_data(g.start.nid, g.param(0).nid)[0]["cls"] == "anchor"
+
+
+def test_the_modulo_operator_never_reads_as_a_node_id():
+    dot = to_dot(son.parse_source(_MOD))
+    labels = re.findall(r'label="(%\d+ [^"]*)"', dot)
+    assert any(lb.endswith(" mod") for lb in labels), labels
+    assert not [lb for lb in labels if re.match(r"%\d+ %", lb)], labels
+
+
+def test_operand_index_labels_turn_to_either_side_of_their_edges():
+    labelled = [a for _, _, a in edges(to_dot(son.parse_source(_MOD))) if "headlabel" in a]
+    sides = {re.search(r'headlabel="(\d+)"', a)[1]: re.search(r"labelangle=(-?\d+)", a)[1] for a in labelled}
+    assert sides["1"] != sides["2"]
+
+
+def test_the_legend_keys_every_edge_style_and_node_colour_and_moves_no_node(graph):
+    from son.viz.dot import EDGE_ATTRS, legend_label
+
+    plain, keyed = to_dot(graph, types=True), to_dot(graph, types=True, legend=True)
+    assert "control flow" not in plain and "label=<" not in plain
+    key = legend_label()
+    assert f"label={key}" in keyed
+    for what in ("control flow", "anchor", "memory", "data", "Phi", "CFG node", "constant", "mod"):
+        assert what in key, what
+    for cls in ("control", "anchor", "memory"):  # each coloured as its edges are
+        assert EDGE_ATTRS[cls]["color"].strip('"') in key, cls
+    for fill in ('"#e8eefc"', '"#fff4cc"'):  # CFG boxes and Phis, as the nodes are filled
+        assert f"BGCOLOR={fill}" in key
+    assert [ln for ln in keyed.splitlines() if "label=<" not in ln] == plain.splitlines()
+    root = rendered(keyed)
+    assert "control flow" in ET.tostring(root, encoding="unicode")
+    assert sorted(svg_titles(root, "node")) == sorted(f"n{n.nid}" for n in graph.nodes())
+
+
+def test_the_legend_is_on_in_jupyter_and_in_son_dot_and_drawn_alone_by_legend(graph, tmp_path, capsys):
+    from son.__main__ import main
+    from son.viz import legend
+
+    assert "control flow" in viz_jupyter.graph_svg(graph)
+    prog = tmp_path / "prog.py"
+    prog.write_text(_MOD)
+    assert main(["dot", f"{prog}:f"]) == 0
+    assert "control flow" in capsys.readouterr().out
+    assert main(["dot", f"{prog}:f", "--no-legend"]) == 0
+    assert "control flow" not in capsys.readouterr().out
+    alone = legend()
+    for cls in ("control", "anchor", "memory", "data"):
+        assert f'label="{cls}", {EDGE_STYLE[cls]}' in alone, cls
+    rendered(alone)

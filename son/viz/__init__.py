@@ -6,7 +6,7 @@ Importing this package (``import son`` does) installs ``Graph._repr_svg_``,
 ``Graph.to_networkx`` and ``Schedule._repr_svg_`` (see ``jupyter.install_hooks``):
 viz sits above the core, which never imports it."""
 
-from .dot import edge_class, render, svg, to_dot
+from .dot import edge_class, legend, render, svg, to_dot
 from .graphdiff import Diff, diff
 from .jupyter import install_hooks
 from .nx import to_networkx
@@ -15,5 +15,5 @@ from .tables import html_table, text_table
 
 install_hooks()
 
-__all__ = ["Diff", "diff", "edge_class", "html_table", "install_hooks", "render", "schedule_dot", "svg",
-           "text_table", "to_dot", "to_networkx"]
+__all__ = ["Diff", "diff", "edge_class", "html_table", "install_hooks", "legend", "render", "schedule_dot",
+           "svg", "text_table", "to_dot", "to_networkx"]

@@ -1,13 +1,19 @@
 """Graphviz dot for a Graph, and SVG/PDF/PNG rendering through the ``dot`` binary.
 
 Conventions (DESIGN.md, Visualization): an edge runs from a definition to its
-user; it is bold when the definition is a CFG node (control, including the
-edges that pin Phis and constants to their control), dashed when the
-definition is a memory state, thin otherwise (data).  CFG nodes are boxes,
-each Phi shares a rank with its Region, constants are small.  Every node
-shows ``%id label`` and, with ``types=True``, its lattice type.  Where a
-user's operand order matters (``a - b``, a Phi's values, a Region's
-predecessors) each edge into it carries the input index as a head label.
+user; it is bold between CFG nodes (control flow), dotted from a CFG node
+into a node that is not one (an *anchor*: the control input that places a
+constant, a parameter, a Phi, a load or a store, which is no control flow),
+dashed when the definition is a memory state, thin otherwise (data).  CFG
+nodes are boxes, each Phi shares a rank with its Region, constants are small.
+Every node shows ``%id label`` and, with ``types=True``, its lattice type; an
+operator whose symbol starts with ``%`` (modulo) is labelled by name (``mod``)
+so that it never reads as a node id.  Where a user's operand order matters
+(``a - b``, a Phi's values, a Region's predecessors) each edge into it carries
+the input index as a head label.  ``legend=True`` adds a key to these
+conventions below the drawing (a graph label: it does not move any node); the
+Jupyter display and the ``son dot`` command draw it, ``legend()`` is the key
+drawn on its own.
 
 Options of ``to_dot`` (and of ``render``/``svg``, which pass them on):
 ``hide_constants`` leaves out Constant nodes and their edges,
@@ -38,6 +44,7 @@ from ..nodes.types import MEM
 #: edge class -> dot attributes
 EDGE_ATTRS: dict[str, dict[str, str]] = {
     "control": {"style": "bold", "color": '"#1f3a93"'},
+    "anchor": {"style": "dotted", "color": '"#6b7fb3"', "penwidth": "0.8"},
     "memory": {"style": "dashed", "color": '"#2e7d32"'},
     "data": {"style": "solid", "penwidth": "0.8"},
 }
@@ -82,18 +89,25 @@ def _produces_memory(x: Node) -> bool:
     return False
 
 
-def edge_class(x: Node) -> str:
-    """'control', 'memory' or 'data': how every edge out of definition ``x`` is drawn."""
+def edge_class(x: Node, user: Node | None = None) -> str:
+    """'control', 'anchor', 'memory' or 'data': how the edge from definition ``x`` into
+    ``user`` is drawn (without ``user``: an edge out of ``x`` into a CFG node).  An edge
+    out of a CFG node is control flow only into another CFG node; into any other node it
+    is an anchor (Start's edges to constants and parameters, a Region's to its Phis)."""
     if x.is_cfg:
-        return "control"
+        return "control" if user is None or user.is_cfg else "anchor"
     if _produces_memory(x):
         return "memory"
     return "data"
 
 
+#: labels that would read as a node id after ``%id``: drawn by name
+_LABEL_NAMES = {"%": "mod"}
+
+
 def node_text(n: Node, types: bool) -> str:
     """What a node shows: ``%id label`` and, with ``types``, its lattice type below."""
-    text = f"%{n.nid} {n.label}"
+    text = f"%{n.nid} {_LABEL_NAMES.get(n.label, n.label)}"
     if types and str(n.type) != n.label:  # a constant's label is already its type
         text += f"\n{n.type}"
     return text
@@ -121,9 +135,13 @@ def ordered(user: Node) -> bool:
 
 def edge_attrs(x: Node, user: Node, i: int) -> dict[str, str]:
     """The dot attributes of the edge from ``x`` into input ``i`` of ``user``."""
-    attrs = dict(EDGE_ATTRS[edge_class(x)])
+    attrs = dict(EDGE_ATTRS[edge_class(x, user)])
     if i > 0 and ordered(user):
         attrs["headlabel"] = f'"{i}"'
+        # operands meet at one point of their user: turn odd and even labels to either
+        # side of their edges so that "1" and "2" do not print over each other
+        attrs["labelangle"] = "35" if i % 2 else "-35"
+        attrs["labeldistance"] = "1.3"
     return attrs
 
 
@@ -153,15 +171,60 @@ def rank_line(group: list[Node], indent: str = "  ") -> str:
     return indent + "{ rank=same; " + " ".join(f"n{x.nid};" for x in group) + " }"
 
 
+_SWATCH = '<TD WIDTH="18" BGCOLOR="{}" BORDER="1" STYLE="{}"></TD>'
+
+
+def legend_label() -> str:
+    """The key to the conventions as a Graphviz HTML label (for a graph's ``label=``)."""
+    def line(color: str, glyph: str, what: str) -> str:
+        return f'<TD ALIGN="LEFT"><FONT COLOR="{color}">{glyph}</FONT> {what}</TD>'
+
+    edges = [line("#1f3a93", "<B>━━━</B>", "control flow"),
+             line("#6b7fb3", "┈┈┈", "anchor (a control input that places a node)"),
+             line("#2e7d32", "╌╌╌", "memory"), line("#000000", "───", "data; n: input index")]
+    nodes = [(_SWATCH.format("#e8eefc", "ROUNDED") + '<TD ALIGN="LEFT">CFG node (box)</TD>'),
+             (_SWATCH.format("#fff4cc", "ROUNDED") + '<TD ALIGN="LEFT">Phi</TD>'),
+             (_SWATCH.format("#ffffff", "ROUNDED") + '<TD ALIGN="LEFT">data node; small: constant</TD>'),
+             '<TD></TD><TD ALIGN="LEFT">%id label (mod: the % operator)</TD>']
+    rows = "".join(f"<TR>{e}<TD> </TD>{n}</TR>" for e, n in zip(edges, nodes, strict=True))
+    return (f'<<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="2" CELLPADDING="1">{rows}</TABLE>>')
+
+
+def legend_lines() -> list[str]:
+    """The graph attributes that put the key below a drawing."""
+    return [f"  label={legend_label()}; labelloc=b; labeljust=l; fontsize=9; fontname=\"Helvetica\";"]
+
+
+def legend() -> str:
+    """The key on its own, drawn with real edges and nodes: dot text (``svg``-able with
+    ``son.viz.dot.pipe(legend(), "svg")``)."""
+    out = ["digraph legend {", '  rankdir=LR; node [fontname="Helvetica", fontsize=10]; '
+           'edge [fontname="Helvetica", fontsize=8, arrowsize=0.6];']
+    samples = [("control", "CFG node", {"shape": "box", "style": '"bold,filled"', "fillcolor": '"#e8eefc"'}),
+               ("anchor", "constant", {"shape": "ellipse", "fontsize": "9"}),
+               ("memory", "memory state", {"shape": "ellipse"}),
+               ("data", "data node", {"shape": "ellipse"})]
+    for k, (cls, what, attrs) in enumerate(samples):
+        out.append(f'  s{k} [label="", shape=point, width=0.05];')
+        out.append(f"  t{k} [label={quote(what)}, {attr_list(attrs)}];")
+        out.append(f"  s{k} -> t{k} [label={quote(cls)}, {EDGE_STYLE[cls]}];")
+    out.append('  phi [label="Phi", shape=ellipse, style=filled, fillcolor="#fff4cc"];')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
 def to_dot(graph: Graph, types: bool = False, hide_constants: bool = False, cfg_only: bool = False,
-           schedule: Any = None) -> str:
+           schedule: Any = None, legend: bool = False) -> str:
     """The dot source of ``graph`` (a ``digraph``; draw it with ``render`` or ``svg``).
 
     ``schedule`` is a ``son.schedule(graph)`` result: nodes are then clustered by block.
+    ``legend`` puts the key to the drawing's conventions below it.
     """
     nodes = shown_nodes(graph, hide_constants, cfg_only)
     shown = set(nodes)
     out = [f"digraph {quote(graph.name)} {{", *HEADER]
+    if legend:
+        out.extend(legend_lines())
     if schedule is None:
         for n in nodes:
             out.append(f"  n{n.nid} [{attr_list(node_attrs(n, types))}];")

@@ -40,11 +40,11 @@ def inline_svg(dot: str, size: int) -> str | None:
 
 
 def graph_svg(graph: Graph) -> str | None:
-    """``Graph._repr_svg_``: the graph with types, or None."""
+    """``Graph._repr_svg_``: the graph with types and the key to its conventions, or None."""
     live = graph.live()
     if len(live) > INLINE_LIMIT:
         return None
-    return inline_svg(to_dot(graph, types=True), len(live))
+    return inline_svg(to_dot(graph, types=True, legend=True), len(live))
 
 
 def schedule_svg(schedule: Schedule) -> str | None:

@@ -37,5 +37,5 @@ def to_networkx(graph: Graph, schedule: Any = None):
     for n in nodes:
         for i, x in enumerate(n.inputs):
             if x is not None:
-                G.add_edge(x.nid, n.nid, key=i, index=i, cls=edge_class(x))
+                G.add_edge(x.nid, n.nid, key=i, index=i, cls=edge_class(x, n))
     return G
