@@ -53,7 +53,7 @@ from .core import _kind, array_hint, is_array_value, is_list
 from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
 from .lists import LIST_CALLS
-from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope
+from .scope import Cplx, Grid, Opt, Pack, Rng, Scope
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -70,7 +70,8 @@ class Calls:
 
     def expr_Call(self, e):
         if any(k.arg is None for k in e.keywords):
-            raise self.unsupported(e, "call with **kwargs")
+            raise self.unsupported(e, "call with **kwargs",
+                                   instead="pass the arguments by name or by position")
         if any(isinstance(a, ast.Starred) for a in e.args):
             return self.starred_call(e)
         v = self.list_or_array_method(e)
@@ -164,8 +165,7 @@ class Calls:
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
-            elif _kind(v) is None and not (is_array_value(v) or is_list(v)
-                                           or isinstance(v, (Cplx, Grid, Chain))):
+            elif _kind(v) is None and not (is_array_value(v) or is_list(v) or isinstance(v, (Cplx, Grid))):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 
@@ -234,7 +234,9 @@ class Calls:
 
     def call_minmax(self, e, name, cls):
         if len(e.args) < 2:
-            raise self.unsupported(e, f"{name}() of fewer than two arguments (iterables are not supported)")
+            raise self.unsupported(e, f"{name}() of fewer than two arguments",
+                                   instead="give two or more numbers, or one array, list, tuple, range "
+                                           "or generator expression")
         vals = self.scalars(e, name, self.args(e, name, 2, 1 << 30))
         acc = vals[0]
         with kept(*vals):
@@ -368,7 +370,8 @@ class Calls:
     def range_item(self, e: ast.Subscript, r: Rng) -> Node:
         """``r[i]``: CPython's IndexError outside ``-len(r) <= i < len(r)``."""
         if isinstance(e.slice, ast.Slice):
-            raise self.unsupported(e.slice, "slice of a range")
+            raise self.unsupported(e.slice, "slice of a range",
+                                   instead="write the range with the bounds and step you need")
         with kept(r):
             i = self.int_value(e.slice)
             with kept(i):

@@ -194,7 +194,8 @@ class Complexes:
             return z.re
         if attr == "imag":
             return z.im
-        raise self.unsupported(at, f"attribute .{attr} of a complex number")
+        raise self.unsupported(at, f"attribute .{attr} of a complex number",
+                               instead="son reads .real and .imag and calls .conjugate()")
 
     def complex_conjugate(self, at, z: Cplx) -> Cplx:
         with _Pins(self, at, z) as op:
@@ -204,7 +205,8 @@ class Complexes:
         """``complex()``, ``complex(x)``, ``complex(re, im)`` of numbers or complexes
         (CPython's ``complex_new``: ``re + im*1j`` without rounding the parts)."""
         if any(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in e.args):
-            raise self.unsupported(e, "complex() of a string")
+            raise self.unsupported(e, "complex() of a string",
+                                   instead="write complex(re, im) or a literal such as 1+2j")
         self.arity(e, name, 0, 2)
         vals = self.exprs(e.args)
         if not vals:

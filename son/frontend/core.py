@@ -77,6 +77,12 @@ _INSTEAD = {
     "Nonlocal": "pass the value as a parameter and return the new one",
     "ClassDef": "use functions, tuples and arrays",
     "Yield": "fill an array, or return a tuple",
+    "YieldFrom": "fill an array, or return a tuple",
+    "Import": "import at module level: son reads the module's names",
+    "ImportFrom": "import at module level: son reads the module's names",
+    "NamedExpr": "assign the value on a line of its own first",
+    "Match": "write if/elif tests",
+    "Starred": "pass or unpack the items one by one",
 }
 
 
@@ -192,9 +198,12 @@ class ParserCore:
         col = getattr(at, "col_offset", 0) + self.src.col0 if at is not None else 0
         return SonSyntaxError(message, self.src.filename, line, col, construct)
 
-    def unsupported(self, at: ast.AST, what: str | None = None) -> SonSyntaxError:
+    def unsupported(self, at: ast.AST, what: str | None = None, instead: str | None = None) -> SonSyntaxError:
+        """``unsupported construct: WHAT (INSTEAD)``: ``what`` (default: the node's construct)
+        is also the error's ``construct``; ``instead`` says what to write instead."""
         name = what or _CONSTRUCTS.get(type(at).__name__, type(at).__name__)
-        instead = _INSTEAD.get(type(at).__name__) if what is None else None
+        if instead is None and what is None:
+            instead = _INSTEAD.get(type(at).__name__)
         return self.error(at, f"unsupported construct: {name}" + (f" ({instead})" if instead else ""), name)
 
     def peep(self, n: Node) -> Node:

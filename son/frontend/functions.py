@@ -83,7 +83,8 @@ class Functions:
 
     def stmt_FunctionDef(self, s: ast.FunctionDef):
         if s.decorator_list:
-            raise self.unsupported(s.decorator_list[0], "a decorator on a nested function")
+            raise self.unsupported(s.decorator_list[0], "a decorator on a nested function",
+                                   instead="define it without one")
         self.scope.set(s.name, self.make_local(s, s))
 
     def expr_Lambda(self, e: ast.Lambda):
@@ -98,14 +99,15 @@ class Functions:
         reads (their values here)."""
         a = fdef.args
         if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-            raise self.unsupported(at, "*args, **kwargs or keyword-only parameters of a nested function")
+            raise self.unsupported(at, "*args, **kwargs or keyword-only parameters of a nested function",
+                                   instead="give it plain positional parameters")
         defaults = []
         for d in a.defaults:
             try:
                 defaults.append(ast.literal_eval(d))
             except ValueError:
                 raise self.unsupported(d, "a default value of a nested function that is not a "
-                                          "literal") from None
+                                          "literal", instead="pass the value as an argument") from None
         counts = self._bindings()
         enclosing = self.local_names
         captured, values = [], []
@@ -265,7 +267,8 @@ class Functions:
         f, t, *init = self.exprs(e.args, any_value=True)
         with kept(f, t, *init):
             if not isinstance(f, Fn) or not isinstance(t, Pack):
-                raise self.unsupported(e, "reduce() of other than a function and a tuple")
+                raise self.unsupported(e, "reduce() of other than a function and a tuple",
+                                       instead="write the fold as a for loop")
             items = init + list(t.elems)
             if not items:
                 return self.fault(TypeError, "reduce() of empty iterable with no initial value")

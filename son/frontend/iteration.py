@@ -217,7 +217,8 @@ class Iteration:
         if len(it.args) + len(it.keywords) == 2:
             s = self.expr((it.args[1:] + [k.value for k in it.keywords])[0])
             if not (s.type.is_constant and _kind(s) in ("int", "bool")):
-                raise self.unsupported(it, "enumerate() of a tuple with a start that is not a constant int")
+                raise self.unsupported(it, "enumerate() of a tuple with a start that is not a constant int",
+                                       instead="add the start to the counter in the loop")
             start = int(s.type.con)
         return [self.pack([self.con(start + j), x]) for j, x in enumerate(tuples[0])]
 

@@ -96,7 +96,7 @@ class Lists:
         if not isinstance(e.ctx, ast.Load):
             raise self.unsupported(e, "a list as an assignment target (write a tuple)")
         if any(isinstance(x, ast.Starred) for x in e.elts):
-            raise self.unsupported(e, "a starred item in a list display")
+            raise self.unsupported(e, "a starred item in a list display", instead="join lists with +")
         vals = self.exprs(e.elts)
         if not vals:
             return self.empty_list(e)

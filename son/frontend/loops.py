@@ -66,7 +66,8 @@ class Loops:
             self.unrolled_for(s, src)
             return
         if not isinstance(s.target, (ast.Name, ast.Tuple, ast.List)):
-            raise self.unsupported(s.target, "for loop target that is not a name or a tuple of names")
+            raise self.unsupported(s.target, "for loop target that is not a name or a tuple of names",
+                                   instead="loop over a name and assign from it in the body")
         if isinstance(src, Rng) and isinstance(s.target, ast.Name):
             bounds = src.start.keep(), src.stop.keep(), src.step.keep()
             if src.is_unused():

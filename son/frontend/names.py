@@ -172,4 +172,5 @@ class Names:
                                  "attribute") from None
             self.note(ast.unparse(e), v)
             return v
-        raise self.unsupported(e, f"call of a {type(e).__name__.lower()} expression")
+        raise self.unsupported(e, f"call of a {type(e).__name__.lower()} expression",
+                               instead="bind the function to a name first and call the name")

@@ -107,7 +107,8 @@ class NDArrays:
             return size
         if name == "T":
             return self.transposed(a)
-        raise self.unsupported(e, f"attribute .{name} of a {a.ndim}-D array")
+        raise self.unsupported(e, f"attribute .{name} of a {a.ndim}-D array",
+                               instead="son reads .shape, .ndim, .size and .T")
 
     def transposed(self, a: Grid) -> Grid:
         return Grid(self.g, a.base, a.start, *reversed(a.dims), *reversed(a.strides))
@@ -131,7 +132,8 @@ class NDArrays:
             raise self.error(e, f"too many indices for a {a.ndim}-D array ({len(items)})", "subscript")
         if any(isinstance(x, ast.Starred) or (isinstance(x, ast.Constant) and x.value in (None, Ellipsis))
                for x in items):
-            raise self.unsupported(e.slice, "None, ... or a starred index of an n-D array")
+            raise self.unsupported(e.slice, "None, ... or a starred index of an n-D array",
+                                   instead="index every axis with an int or a slice")
         start, dims, strides = a.start, [], []
         held = [a, start]
         for x in held:

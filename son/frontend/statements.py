@@ -92,7 +92,9 @@ class Statements:
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target, v, target)
         else:
-            raise self.unsupported(target, f"assignment to {type(target).__name__.lower()}")
+            raise self.unsupported(target, f"assignment to {type(target).__name__.lower()}",
+                                   instead="son assigns to names, items of arrays and lists, and tuples "
+                                           "of them")
 
     def stmt_Delete(self, s):
         for t in s.targets:
@@ -137,7 +139,8 @@ class Statements:
                 new = self.binop(s, type(s.op), cur, s.value)
                 self.store(s.target, arr, idx, new)
         else:
-            raise self.unsupported(s.target, "augmented assignment target")
+            raise self.unsupported(s.target, "augmented assignment target",
+                                   instead="son updates names and items of arrays and lists")
 
     def stmt_Return(self, s):
         v = self.expr_any(s.value) if s.value is not None else self.con(None)
@@ -245,7 +248,8 @@ class Statements:
         msg = ""
         if s.msg is not None:
             if not (isinstance(s.msg, ast.Constant) and isinstance(s.msg.value, str)):
-                raise self.unsupported(s.msg, "assert message that is not a string literal")
+                raise self.unsupported(s.msg, "assert message that is not a string literal",
+                                       instead="write the message as one")
             msg = s.msg.value
         ok = self.condition(s.test)
         self.guard(self.op(s, Not, ok), AssertionError, msg)
@@ -255,12 +259,14 @@ class Statements:
         if isinstance(exc, ast.Call):
             if len(exc.args) > 1 or exc.keywords or (exc.args and not (
                     isinstance(exc.args[0], ast.Constant) and isinstance(exc.args[0].value, str))):
-                raise self.unsupported(exc, "raise with arguments other than one string literal")
+                raise self.unsupported(exc, "raise with arguments other than one string literal",
+                                       instead="write raise ValueError('the message')")
             msg = exc.args[0].value if exc.args else ""
             exc = exc.func
         cls = self.resolve(exc) if exc is not None else None
         if not (isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins"):
-            raise self.unsupported(s, "raise of anything but a builtin exception class")
+            raise self.unsupported(s, "raise of anything but a builtin exception class",
+                                   instead="raise one such as ValueError or IndexError")
         self.exit(Raise(self.g, self.scope.ctrl, self.scope.mem, cls, msg))
         self.scope.ctrl = self.xctrl()
 

@@ -84,7 +84,8 @@ class Tuples:
             for b in (e.slice.lower, e.slice.upper, e.slice.step):
                 v = None if b is None else self.expr(b)
                 if v is not None and not (v.type.is_constant and _kind(v) in ("int", "bool")):
-                    raise self.unsupported(b, "tuple slice with a bound that is not a constant int")
+                    raise self.unsupported(b, "tuple slice with a bound that is not a constant int",
+                                           instead="make it a list, or index the items")
                 bounds.append(None if v is None else int(v.type.con))
             if bounds[2] == 0:
                 self.guard(self.con(True), ValueError, "slice step cannot be zero")
@@ -125,7 +126,8 @@ class Tuples:
     def unpack(self, target: ast.Tuple | ast.List, v: Node, at: ast.AST) -> None:
         """``a, (b, c) = v``: bind each target to its element, left to right."""
         if any(isinstance(t, ast.Starred) for t in target.elts):
-            raise self.unsupported(target, "starred assignment target (it makes a list)")
+            raise self.unsupported(target, "starred assignment target (it makes a list)",
+                                   instead="write a, rest = t[0], t[1:]")
         if isinstance(v, Opt):
             v = self.unwrap(v, at)
         if not isinstance(v, Pack):
@@ -191,7 +193,8 @@ class Tuples:
             if isinstance(p, Pack) and k.type.is_constant and _kind(k) in ("int", "bool"):
                 return self.pack(p.elems * max(int(k.type.con), 0))
             if isinstance(p, Pack) and _kind(k) in ("int", "bool", "number"):
-                raise self.unsupported(at, "tuple repeated a number of times not known when parsing")
+                raise self.unsupported(at, "tuple repeated a number of times not known when parsing",
+                                       instead="use a list: [v] * n")
         sym = "**" if cls is None else _SYMBOL[cls]
         raise self.error(at, f"unsupported operand type(s) for {sym}: {_name(a)} and {_name(b)}",
                          "operator")
