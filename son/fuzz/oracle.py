@@ -113,8 +113,8 @@ class _Runtime:
     def binop(self, op: str, a, b):
         if op == "<<" and type(a) is int and type(b) is int and b >= 64:
             return 0  # a * 2**b is 0 modulo 2**64: no need to build the huge int
-        if op == "**":
-            return self.power(a, b)
+        if op == "**" or (op == "**-" and isinstance(a, np.ndarray)):
+            return self.power(a, b)  # an array to a negative power: numpy's ValueError for ints
         if op == "**-":  # a constant negative int exponent: float(a) ** b, as CPython
             return self.power(a if type(a) is complex else float(a), b)
         if op in ("//", "%"):
@@ -126,7 +126,8 @@ class _Runtime:
         difference resolves: a quotient beyond 2**52 (every such float is an integer,
         so flooring is the identity) or a divisor below a thousandth of ``a`` (the
         sawtooth's period is within the stencil)."""
-        if float in (type(a), type(b)) and b and math.isfinite(a) and math.isfinite(b) \
+        if float in (type(a), type(b)) and np.ndarray not in (type(a), type(b)) and b \
+                and math.isfinite(a) and math.isfinite(b) \
                 and (abs(a / b) >= 2.0 ** 52 or abs(b) < 1e-3 * max(1.0, abs(a))):
             self.coarse += 1
 
@@ -136,7 +137,7 @@ class _Runtime:
         the branch taken (JAX's too), finite differences may see the other side's, so
         it counts as ``coarse`` (``x if x != y else y`` at ``x == y`` is ``x``
         everywhere, with slope 1 in x, where the branch taken has slope 0)."""
-        if float in (type(a), type(b)) and a == b:
+        if float in (type(a), type(b)) and np.ndarray not in (type(a), type(b)) and a == b:
             self.coarse += 1
         return _COMPARE[op](a, b)
 
@@ -161,8 +162,8 @@ class _Runtime:
     def power(self, a, b):
         """decisions.md: ``int ** negative int`` met at run time raises ValueError; a negative
         float to a fractional power raises ValueError (CPython: a complex number)."""
-        if complex in (type(a), type(b)):
-            return a ** b  # CPython's complex power (son: constant integer exponents only)
+        if complex in (type(a), type(b)) or np.ndarray in (type(a), type(b)):
+            return a ** b  # CPython's complex power (son: constant integer exponents only), numpy's
         ints = type(a) in (int, bool) and type(b) in (int, bool)
         if ints:
             if b < 0:
@@ -174,7 +175,10 @@ class _Runtime:
 
     def inplace(self, op: str, a, b):
         """``a op= b``: a list changes in place (``+=`` extends it by any iterable, an
-        array's items read as ``iterable`` reads them); anything else is ``a = a op b``."""
+        array's items read as ``iterable`` reads them), an array too (numpy's in-place
+        ufunc); anything else is ``a = a op b``."""
+        if type(a) is np.ndarray:
+            return _INPLACE[op](a, b)
         if type(a) is list:
             return _INPLACE[op](a, self.iterable(b) if op == "+" else b)
         return self.binop(op, a, b)
@@ -213,6 +217,10 @@ class _Runtime:
             raise OverflowError("beyond int64")
         return r
 
+    def int_valued(self, fn):
+        """``fn`` (``math.floor`` passed as a value) with its result through ``to_int``."""
+        return lambda v: self.to_int(fn(v))
+
     def item(self, v):
         """decisions.md: an array element is read as a Python scalar (as Numba does)."""
         return self.seen(v.item() if isinstance(v, np.generic) else v)
@@ -247,6 +255,7 @@ DEVIATIONS = {
     "int ** negative int raises ValueError": "power",
     "negative float ** fractional raises ValueError": "power",
     "int(float) outside int64 raises OverflowError": "to_int",
+    "math.floor/ceil/trunc as values: their int results checked too": "int_valued",
     "array elements are Python scalars": "item",
     "array elements iterated are Python scalars": "iterable",
     "abs of a complex NaN is NaN, never a stale-errno OverflowError": "abs",
@@ -400,7 +409,12 @@ class _Instrument(ast.NodeTransformer):
         return node
 
     def visit_Attribute(self, node):
+        """``math.floor``/``ceil``/``trunc`` as values (``key=math.floor``) are ``to_int`` of
+        themselves too, as their calls are (``visit_Call``)."""
         self.generic_visit(node)
+        if isinstance(node.ctx, ast.Load) and getattr(node.value, "id", None) == "math" \
+                and node.attr in ("floor", "ceil", "trunc"):
+            return _hook("int_valued", node)
         if self.track and isinstance(node.ctx, ast.Load) and getattr(node.value, "id", None) == "math" \
                 and node.attr in ("inf", "nan"):
             return _hook("seen", node)
@@ -414,8 +428,8 @@ class _Instrument(ast.NodeTransformer):
 
 
 #: numpy reductions whose results son reads as Python scalars, as functions and methods
-_NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all")
-_NP_METHODS = ("sum", "argmax", "argmin", "any", "all")
+_NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all", "np.mean")
+_NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean")
 
 #: calls that iterate their arguments -> which positional ones
 _ITERATED = {"enumerate": lambda i: i == 0, "zip": lambda i: True, "reversed": lambda i: i == 0,
@@ -475,8 +489,9 @@ class _Crash(Exception):
 
 def _outcome(call, args) -> tuple:
     args = _copy(args)
-    try:
-        with np.errstate(all="ignore"):
+    try:  # numpy's warnings are not outcomes (np.mean of an empty array warns through warnings)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
             value = call(*args)
     except _Timeout:
         raise
