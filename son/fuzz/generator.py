@@ -23,7 +23,8 @@ tuple assignment; tuple, optional and complex locals; ``math``, ``operator``,
 powers...); function values (lambdas, helpers chosen at run time, ``map``,
 ``functools.reduce``); complex and nested-tuple results; list locals of one element
 kind, their methods, indexing, slicing, searches, reductions, loops over them and
-lists returned (``listgen.py``).  It is biased towards what
+lists returned (``listgen.py``); numpy's whole-array expressions, reductions and
+in-place updates, arrays returned (``arraygen.py``).  It is biased towards what
 optimizers prove: constants carried through loop phis, dead branches, congruent
 expressions, twin induction variables, loop-invariant expressions.
 
@@ -60,6 +61,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .arraygen import ARRAY_RETURNS, ARRAY_SHARE, ArrayPrograms, common_lengths
 from .gradgen import KINDS, GradPrograms
 from .gradgen import Func as _Func
 from .gradgen import choice as _choice
@@ -117,7 +119,7 @@ class Program:
         return f"seed={self.seed} index={self.index}"
 
 
-class _Gen(ListPrograms, LoopPrograms, GradPrograms):
+class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms):
     """The generator's state for one program (see ``generate``)."""
 
     def __init__(self, rng: random.Random):
@@ -139,6 +141,9 @@ class _Gen(ListPrograms, LoopPrograms, GradPrograms):
                 and r.random() < 0.1:  # not in a loop: calls per level stay few, the work small
             return self.recursive_call(fn, depth)
         if fn.lists and depth > 0 and r.random() < 0.1 and (got := self.list_scalar(fn, kind, depth - 1)):
+            return got
+        if depth > 0 and self.arrays_on(fn) and r.random() < 0.1 \
+                and (got := self.array_scalar(fn, kind, depth - 1)):
             return got
         if depth <= 0 or r.random() < 0.25:
             return self.leaf(fn, kind)
@@ -468,7 +473,7 @@ class _Gen(ListPrograms, LoopPrograms, GradPrograms):
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
                 ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0),
                 ("optional", 2 if fn.optionals else 0), ("complex", 2 if fn.complexes else 0),
-                ("list", 5 if fn.lists else 0)]
+                ("list", 5 if fn.lists else 0), ("array", 4 if self.arrays_on(fn) else 0)]
         kind = _choice(r, opts)
         ed = r.randint(1, 3)
         targets = [v for v in fn.mutable]
@@ -526,6 +531,8 @@ class _Gen(ListPrograms, LoopPrograms, GradPrograms):
             return [f"{a}[{self.index(fn, a, 1)}] = {self.expr(fn, k, ed)}"]
         if kind == "list":
             return self.list_stmt(fn, depth, ed)
+        if kind == "array":
+            return self.array_stmt(fn, ed)
         if kind == "if":
             return self.if_stmt(fn, depth)
         if kind == "for":
@@ -590,6 +597,8 @@ class _Gen(ListPrograms, LoopPrograms, GradPrograms):
             return self.complex_expr(fn, depth)
         if kind in LIST_RETURNS:
             return self.list_value(fn, LIST_RETURNS[kind], depth)
+        if kind in ARRAY_RETURNS:
+            return self.array_value(fn, kind, depth)
         if isinstance(kind, tuple):
             inner = ", ".join(self.returned(fn, depth, k) for k in kind)
             return f"({inner},)" if len(kind) == 1 else f"({inner})"
@@ -724,6 +733,7 @@ class _Gen(ListPrograms, LoopPrograms, GradPrograms):
             fn.arrays.append(("m0", dt))
         body += self.list_locals(fn, body)
         body += self.recursion(fn, params)
+        body += self.array_locals(fn)
         self.budget = r.randint(3, 14)
         body += self.block(fn, 3, self.budget)
         body.append(f"return {self.returned(fn, 2)}")
@@ -773,6 +783,7 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
     rng = random.Random(f"son-fuzz:{seed}:{index}")
     g = _Gen(rng)
     parts = [HEADER]
+    g.whole = not g.mixed and random.Random(f"son-fuzz-array:{seed}:{index}").random() < ARRAY_SHARE
     if grad and random.Random(f"son-fuzz-grad:{seed}:{index}").random() < GRAD_SHARE:
         g.mixed = False
         if rng.random() < 0.3:
@@ -785,4 +796,5 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         parts.append("\n".join(g.helper(h)) + "\n")
     lines, params = g.main()
     parts.append("\n".join(lines) + "\n")
-    return Program(seed, index, "\n\n".join(parts), generate_args(rng, params, rng.randint(3, 5)))
+    args = generate_args(rng, params, rng.randint(3, 5))
+    return Program(seed, index, "\n\n".join(parts), common_lengths(rng, args) if g.whole else args)

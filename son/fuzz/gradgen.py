@@ -6,7 +6,8 @@ A gradient program is a float function of a few float parameters (and maybe an i
 count and a bool) built from *shapes*: an accumulator round a loop whose trip count
 may depend on the input, two coupled accumulators, a value that may become infinite,
 a comparison that picks between expressions, a branch, a math call, a float list
-changed in a loop by index writes and methods and reduced.  Every shape
+changed in a loop by index writes and methods and reduced, and (in a share of the
+programs drawn as ``arraygen`` draws its own) a float array chain reduced by ``np.sum``.  Every shape
 reaches the result, so every part of the program is differentiated.  Each method is
 O(its lines)."""
 
@@ -66,6 +67,10 @@ class GradPrograms:
             body += lines
             fn.vars["float"].append(v)  # an int-started accumulator too: int or float at run time
             fn.mutable.append(v)
+            made.append(v)
+        if self.whole:  # a share ``arraygen.ARRAY_SHARE`` of the programs (a stream of its own)
+            lines, v = self.grad_array(fn)
+            body += lines
             made.append(v)
         self.budget = r.choice([0, 0, 1, 2, 3])  # a few ordinary statements among the shapes
         if self.budget:
@@ -142,6 +147,23 @@ class GradPrograms:
         end = r.choice([f"{acc} = sum({lst}) * {x}", f"{acc} = {lst}[0] * {lst}[-1] + len({lst})",
                         f"{acc} = 0.0\nfor v_{lst} in {lst}:\n    {acc} = {acc} + v_{lst} * v_{lst}"])
         return [f"{lst} = {start}"] + self._grad_loop(fn, step) + end.split("\n"), acc
+
+    def grad_array(self, fn: Func) -> tuple[list[str], str]:
+        """A float array made from the parameters, a whole-array chain of it (maybe updated
+        in place) reduced by ``np.sum`` or ``np.mean``: son.grad differentiates the loops
+        the chain and numpy's pairwise sum become."""
+        r = self.rng
+        t, acc, x, y = self.fresh(fn, "ts"), self.fresh(fn, "acc"), self._x(fn), self._x(fn)
+        k = r.randint(2, 6)
+        lines = [f"{t} = " + r.choice([f"np.arange({k}) * {x} + {y}", f"np.ones({k}) * {x}",
+                                       f"np.arange({k}) * 0.25 - {x} * {y}"])]
+        if r.random() < 0.4:
+            lines.append(r.choice([f"{t} *= {y}", f"{t}[1:] += {t}[:-1] * {x}", f"{t} -= {t}.mean()"]))
+        chain = r.choice([f"np.sqrt({t} * {t} + 0.25) * {y}", f"np.where({t} > 0.5, {t} * {x}, -{t})",
+                          f"({t} - {t}.mean()) ** 2", f"{t} ** 2 * {x} - abs({t})", f"{t}[1:] * {t}[:-1]",
+                          f"{t}[::-1] / ({t} * {t} + 1.0)"])
+        end = r.choice([f"np.sum({chain})", f"({chain}).sum()", f"np.mean({chain})"])
+        return lines + [f"{acc} = {end}"], acc
 
     def grad_coupled(self, fn: Func) -> tuple[list[str], str]:
         """Two int-started accumulators that feed each other."""

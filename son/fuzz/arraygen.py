@@ -1,0 +1,319 @@
+"""The generator's whole-array expressions (a mixin of ``son.fuzz.generator._Gen``).
+
+About ``ARRAY_SHARE`` of the ordinary programs that have array parameters or an array
+local (drawn from the seed and index by a stream of their own, so the other programs
+are exactly those of a generator without this module; never the mixed-kind,
+unannotated or recursive ones, whose scalars son may not type) write numpy's
+elementwise expressions on whole arrays (son/frontend/ufuncs.py):
+
+* chains of ``+ - * /`` on float, int and bool arrays, views (``a[1:]``, ``a[:-1]``,
+  ``a[::2]``, ``a[::-1]``, ``a[:1]``...) and the program's scalars, with numpy 2's
+  result dtypes; ``//``, ``%``, ``& | ^``, ``~`` and ``**`` (small and, rarely,
+  negative exponents) on int arrays; ``**`` of float arrays to the constants numpy
+  computes exactly (``FAST_POWERS``); unary ``-``; ``abs``/``np.abs``, ``np.sqrt``,
+  ``np.floor``/``ceil``/``trunc``, ``np.isnan``/``isinf``/``isfinite``; comparisons,
+  ``& | ^ ~`` of bool arrays and ``np.where``;
+* reductions of chains in scalar expressions anywhere in the program (``np.sum``,
+  ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.any``/``all``, ``argmax``/
+  ``argmin``, an element of a chain), and chains centred on their own reductions
+  (``a - a.mean()``);
+* statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
+  and int ones join ``Func.arrays``, so the rest of the generator indexes, stores
+  into, iterates and reduces them; bool ones are masks, read by the chains), rebound
+  to chains of their dtype later, in-place updates (``a += ...``, ``a[1:] -= a[:-1]``:
+  overlapping views of one array included) and scalar locals set to reductions;
+* and a result that is an array, alone or in a tuple (``ARRAY_RETURNS``).
+
+Lengths: every array and view belongs to a *group* of arrays that have one length
+(the parameters, given one length in ``SAME_LENGTHS`` of the argument tuples by
+``common_lengths``; ``m0``; ``a[1:]`` of a group one shorter...), and a chain's
+operands come from one group, except that an operand is any array with probability
+``MISFIT``: numpy's ValueError for lengths that do not broadcast is then an outcome
+the oracle compares.  Left out, as son does not claim them exact (docs/decisions.md):
+``np.exp``/``log``/``sin``... of arrays and float arrays to other powers (numpy's own
+SIMD loops), float ``//`` and ``%``, n-D arrays.  O(size of the program).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import numpy as np
+
+from .gradgen import Func, choice
+
+#: the share of the programs with arrays that write whole-array expressions (a quarter
+#: of them once the mixed-kind, unannotated and recursive ones are left out)
+ARRAY_SHARE = 0.35
+#: the share of argument tuples of such a program whose array arguments have one length
+SAME_LENGTHS = 0.75
+#: the probability that a chain's operand is any array of its dtype (may not broadcast)
+MISFIT = 0.06
+#: exponents of a float array that numpy computes as son does (square, sqrt, reciprocal...)
+FAST_POWERS = ["2", "0.5", "-1", "0", "1"]
+#: the return kinds of an array, by dtype
+ARRAY_RETURNS = {"array_float": "float64", "array_int": "int64", "array_bool": "bool"}
+_KIND = {"float64": "float", "int64": "int", "bool": "bool"}
+_CMP = ["<", "<=", ">", ">=", "==", "!="]
+#: a bare array or view (``a0``, ``r1[::-1]``), and what makes one a new array
+_VIEW = re.compile(r"\w+(\[[^\]]*\])?")
+_NEW = {"float64": ["* 1.0", "+ 0.0", "/ 1"], "int64": ["* 1", "+ 0", "| 0"], "bool": ["& True", "| False"]}
+
+
+def common_lengths(rng: random.Random, args: list[tuple]) -> list[tuple]:
+    """``args`` with the arrays of a share ``SAME_LENGTHS`` of the tuples cut or repeated to
+    the length of the tuple's first array (``np.resize``)."""
+    out = []
+    for t in args:
+        arrays = [a for a in t if isinstance(a, np.ndarray)]
+        if arrays and rng.random() < SAME_LENGTHS:
+            n = len(arrays[0])
+            t = tuple(np.resize(a, n) if isinstance(a, np.ndarray) else a for a in t)
+        out.append(t)
+    return out
+
+
+class ArrayPrograms:
+    """Whole-array chains, statements and reductions (``rng``, ``item``, ``leaf``,
+    ``literal`` and ``index`` are the generator's)."""
+
+    #: set by ``generate``: this program may write whole-array expressions
+    whole = False
+    #: bool array locals: (name, group)
+    masks: list = []
+    #: array name -> its group (parameters: "P"; an unknown name is a group of its own)
+    groups: dict = {}
+    #: while a chain is written (its scalars are leaves, never reductions of other chains)
+    in_chain = False
+
+    def arrays_on(self, fn: Func) -> bool:
+        return self.whole and bool(fn.arrays) and not (self.mixed or self.untyped or self.recursive
+                                                       or self.in_chain)
+
+    def group_of(self, a: str) -> str:
+        return self.groups.get(a, "P" if a[0] in "ab" else a)
+
+    def views(self, fn: Func) -> list[tuple[str, str, str]]:
+        """(expression, dtype, group) of every array, mask and view of one."""
+        out = []
+        for a, dt in fn.arrays + [(m, "bool") for m, _ in self.masks]:
+            g = self.group_of(a)
+            out += [(a, dt, g), (a, dt, g), (f"{a}[::-1]", dt, g), (f"{a}[1:]", dt, g + "-1"),
+                    (f"{a}[:-1]", dt, g + "-1"), (f"{a}[:0:-1]", dt, g + "-1"), (f"{a}[::2]", dt, g + "/2"),
+                    (f"{a}[::-2]", dt, g + "/2"), (f"{a}[1::2]", dt, g + "//2"), (f"{a}[:1]", dt, "1")]
+        return out
+
+    # ------------------------------------------------------------------ chains
+    def scalar(self, fn: Func, kind: str) -> str:
+        """A scalar operand: a leaf of the program (no local that may be None: son
+        refuses one beside an array)."""
+        optionals, fn.optionals = fn.optionals, []
+        try:
+            return self.leaf(fn, kind)
+        finally:
+            fn.optionals = optionals
+
+    def operand(self, fn: Func, dt: str, g: str) -> str:
+        """An array or view of dtype ``dt`` in group ``g`` (one of another dtype converted
+        by an operator where the group has none; any array at all with ``MISFIT``)."""
+        r = self.rng
+        views = self.views(fn)
+        if r.random() < MISFIT and (anywhere := [e for e, d, _ in views if d == dt]):
+            return r.choice(anywhere)
+        own = [e for e, d, gg in views if d == dt and gg == g]
+        if own and r.random() < 0.85:
+            return r.choice(own)
+        e, d = r.choice([(e, d) for e, d, gg in views if gg == g])
+        if d == dt:
+            return e
+        if dt == "float64":
+            return r.choice([f"({e} * {self.scalar(fn, 'float')})", f"({e} / {self.scalar(fn, 'int')})"]
+                            + ([f"np.sqrt({e})"] if d == "int64" else []))
+        if dt == "int64" and d == "bool":
+            return f"({e} {r.choice(['+', '*'])} {self.scalar(fn, 'int')})"
+        if dt == "int64":
+            return f"(({e} {r.choice(_CMP)} {self.scalar(fn, _KIND[d])}) * {self.scalar(fn, 'int')})"
+        return f"({e} {r.choice(_CMP)} {self.scalar(fn, _KIND[d])})"
+
+    def chain(self, fn: Func, dt: str, g: str, depth: int) -> str:
+        """An elementwise expression of numpy dtype ``dt`` whose arrays are of group ``g``."""
+        r = self.rng
+        if depth <= 0 or r.random() < 0.25:
+            return self.operand(fn, dt, g)
+        was, self.in_chain = self.in_chain, True
+        try:
+            return getattr(self, f"chain_{_KIND[dt]}")(fn, g, depth - 1)
+        finally:
+            self.in_chain = was
+
+    def made(self, fn: Func, dt: str, g: str, depth: int) -> str:
+        """A chain that makes a new array (never a bare view, which son cannot merge with an
+        array where a name or a result may hold either)."""
+        e = self.chain(fn, dt, g, depth)
+        if not _VIEW.fullmatch(e):
+            return e
+        return f"({e} {self.rng.choice(_NEW[dt])})"
+
+    def _either(self, a: str, op: str, b: str) -> str:
+        return f"({a} {op} {b})" if self.rng.random() < 0.6 else f"({b} {op} {a})"
+
+    def chain_float(self, fn: Func, g: str, d: int) -> str:
+        r = self.rng
+        c = lambda: self.chain(fn, "float64", g, d)  # noqa: E731
+        form = choice(r, [("arith", 6), ("scalar", 4), ("mixed", 2), ("unary", 3), ("power", 1),
+                          ("where", 1), ("centre", 1)])
+        op = r.choice(["+", "-", "*", "/"])
+        if form == "arith":
+            return f"({c()} {op} {c()})"
+        if form == "scalar":
+            return self._either(c(), op, self.scalar(fn, r.choice(["float", "float", "int", "bool"])))
+        if form == "mixed":
+            ints = self.chain(fn, "int64", g, d)
+            if r.random() < 0.3:
+                other = self.chain(fn, "int64", g, d) if r.random() < 0.5 else self.scalar(fn, "int")
+                return f"({ints} / {other})"
+            return self._either(c(), op, ints)
+        if form == "unary":
+            f = r.choice(["-", "abs", "np.abs", "np.sqrt", "np.floor", "np.ceil", "np.trunc"])
+            return f"(-{c()})" if f == "-" else f"{f}({c()})"
+        if form == "power":
+            return f"({c()} ** {r.choice(FAST_POWERS)})"
+        if form == "where":
+            other = c() if r.random() < 0.6 else self.scalar(fn, "float")
+            return f"np.where({self.chain(fn, 'bool', g, d)}, {c()}, {other})"
+        return f"({c()} {op} {self.reduced(fn, 'float', g, d)})"
+
+    def chain_int(self, fn: Func, g: str, d: int) -> str:
+        r = self.rng
+        c = lambda: self.chain(fn, "int64", g, d)  # noqa: E731
+        form = choice(r, [("arith", 6), ("scalar", 4), ("bits", 2), ("unary", 2), ("power", 1),
+                          ("where", 1), ("mask", 1), ("centre", 1)])
+        op = r.choice(["+", "-", "*", "+", "-", "*", "//", "%"])
+        if form == "arith":
+            return f"({c()} {op} {c()})"
+        if form == "scalar":
+            return self._either(c(), op, self.scalar(fn, r.choice(["int", "int", "bool"])))
+        if form == "bits":
+            other = c() if r.random() < 0.6 else self.scalar(fn, "int")
+            return f"({c()} {r.choice(['&', '|', '^'])} {other})"
+        if form == "unary":
+            f = r.choice(["-", "~", "abs", "np.abs", "np.floor"])
+            return f"({f}{c()})" if f in "-~" else f"{f}({c()})"
+        if form == "power":  # numpy's ValueError for a negative exponent
+            k = choice(r, [("2", 4), ("3", 2), ("0", 1), (f"({self.scalar(fn, 'int')} & 3)", 2), ("-1", 1),
+                           (c(), 1)])
+            return f"({c()} ** {k})"
+        if form == "where":
+            other = c() if r.random() < 0.6 else self.scalar(fn, "int")
+            return f"np.where({self.chain(fn, 'bool', g, d)}, {c()}, {other})"
+        if form == "mask":  # bools count as ints: True + 1 is 2
+            return self._either(self.chain(fn, "bool", g, d), r.choice(["+", "*", "-"]), c())
+        return f"({c()} {r.choice(['+', '-'])} {self.reduced(fn, 'int', g, d)})"
+
+    def chain_bool(self, fn: Func, g: str, d: int) -> str:
+        r = self.rng
+        c = lambda: self.chain(fn, "bool", g, d)  # noqa: E731
+        form = choice(r, [("cmp", 6), ("logic", 3), ("not", 1), ("pred", 2), ("where", 1)])
+        if form == "cmp":
+            dt = r.choice(["float64", "float64", "int64"])
+            other = r.choice([self.chain(fn, r.choice(["float64", "int64"]), g, d),
+                              self.scalar(fn, r.choice(["float", "int"]))])
+            return f"({self.chain(fn, dt, g, d)} {r.choice(_CMP)} {other})"
+        if form == "logic":
+            other = c() if r.random() < 0.7 else self.scalar(fn, "bool")
+            return f"({c()} {r.choice(['&', '|', '^', '==', '!='])} {other})"
+        if form == "not":
+            return f"(~{c()})"
+        if form == "pred":
+            return f"np.{r.choice(['isnan', 'isinf', 'isfinite'])}({self.chain(fn, 'float64', g, d)})"
+        return f"np.where({c()}, {c()}, {c()})"
+
+    def reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
+        """A scalar of ``kind`` reduced from a chain of group ``g``."""
+        r = self.rng
+        if kind == "float":
+            c = self.chain(fn, "float64", g, depth)
+            return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()"])
+        if kind == "int":
+            x = r.random()
+            if x < 0.3:
+                c = self.chain(fn, r.choice(["float64", "int64", "bool"]), g, depth)
+                return f"np.{r.choice(['argmax', 'argmin'])}({c})" if r.random() < 0.7 else f"{c}.argmax()"
+            if x < 0.4:
+                return f"{self.chain(fn, 'int64', g, depth)}[{r.choice(['0', '-1', '1'])}]"
+            c = self.chain(fn, r.choice(["int64", "int64", "bool"]), g, depth)
+            return f"np.sum({c})" if r.random() < 0.6 else f"{c}.sum()"
+        c = self.chain(fn, r.choice(["bool", "bool", "float64", "int64"]), g, depth)
+        name = r.choice(["any", "all"])
+        return f"np.{name}({c})" if r.random() < 0.6 else f"{c}.{name}()"
+
+    def pick_group(self, fn: Func) -> str:
+        return self.rng.choice([self.group_of(a) for a, _ in fn.arrays] + [g for _, g in self.masks])
+
+    # ------------------------------------------------------------------ the generator's hooks
+    def array_scalar(self, fn: Func, kind: str, depth: int) -> str | None:
+        """A reduction of a chain, as a scalar expression of ``kind`` (None when the
+        program writes no whole-array expressions)."""
+        if kind not in _KIND.values() or not self.arrays_on(fn):
+            return None
+        return self.reduced(fn, kind, self.pick_group(fn), min(depth, 2))
+
+    def array_value(self, fn: Func, kind: str, depth: int) -> str:
+        """A returned array of the kind ``kind`` (of ``ARRAY_RETURNS``)."""
+        return self.made(fn, ARRAY_RETURNS[kind], self.pick_group(fn), min(depth, 2))
+
+    def array_locals(self, fn: Func) -> list[str]:
+        """Maybe make this program one with whole-array expressions: its array locals
+        (their lines), and maybe an array result."""
+        r = self.rng
+        if not self.arrays_on(fn):
+            self.whole = False
+            return []
+        self.masks, self.groups = [], {}
+        out = []
+        for i in range(r.choice([1, 1, 2, 3])):
+            dt = choice(r, [("float64", 2), ("int64", 1), ("bool", 1)])
+            g = self.pick_group(fn)
+            name = f"r{i}"
+            out.append(f"{name} = {self.made(fn, dt, g, r.randint(1, 3))}")
+            self.groups[name] = g
+            if dt == "bool":
+                self.masks.append((name, g))
+            else:
+                fn.arrays.append((name, dt))
+        if fn.ret in ("int", "float", "bool") and r.random() < 0.3:
+            ret = r.choice(list(ARRAY_RETURNS))
+            fn.ret = ret if r.random() < 0.5 else (fn.ret, ret)
+        return out
+
+    def array_stmt(self, fn: Func, ed: int) -> list[str]:
+        """An in-place update of an array or a view of one, an array local rebound to a
+        chain of its dtype and group, or a scalar local set to a reduction."""
+        r = self.rng
+        x = r.random()
+        targets = [(a, dt) for a, dt in fn.arrays] + [(m, "bool") for m, _ in self.masks]
+        a, dt = r.choice(targets)
+        g = self.group_of(a)
+        d = min(ed, 2)
+        if x < 0.5:
+            view, vg = a, g
+            if r.random() < 0.4:
+                view, _, vg = r.choice([v for v in self.views(fn) if v[0].startswith(f"{a}[")])
+            op = r.choice({"float64": ["+", "-", "*", "/", "+", "*"], "bool": ["&", "|", "^"],
+                           "int64": ["+", "-", "*", "//", "%", "&", "|", "^"]}[dt])
+            src = self.chain(fn, dt, vg, d) if r.random() < 0.7 else self.scalar(fn, _KIND[dt])
+            if dt == "float64" and r.random() < 0.2:
+                src = self.chain(fn, r.choice(["int64", "bool"]), vg, d)  # a safe cast: int into float
+            if r.random() < 0.3:  # the source overlaps the target: numpy reads it first
+                view, src = r.choice([(f"{a}[1:]", f"{a}[:-1]"), (f"{a}[:-1]", f"{a}[1:]"), (f"{a}[::-1]", a),
+                                      (f"{a}[1:]", f"{a}[:0:-1]"), (a, f"{a}[::-1]")])
+            return [f"{view} {op}= {src}"]
+        if x < 0.75 and any(n == a for n in self.groups):
+            return [f"{a} = {self.made(fn, dt, g, d + 1)}"]
+        scalars = [v for v in fn.mutable if any(v in fn.vars[k] for k in ("int", "float", "bool"))]
+        if not scalars:
+            return [f"{a} = {self.made(fn, dt, g, d)}"] if a in self.groups else ["pass"]
+        v = r.choice(scalars)
+        kind = next(k for k in ("int", "float", "bool") if v in fn.vars[k])
+        return [f"{v} = {self.reduced(fn, kind, self.pick_group(fn), d)}"]
