@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import math
 import runpy
+import warnings
 
 import numpy as np
 import pytest
@@ -497,3 +498,43 @@ def test_a_refusal_on_a_line_cpython_never_reaches_is_not_a_generator_reject():
     # an augmented assignment's rewrite keeps its own line, not the function's span
     raises = "def f(n: int):\n    n += 1\n    m = 1 >> -n\n    return [n, m]\n"
     assert reached_lines(raises, [(5,)]) == {1, 2, 3}
+
+
+def test_generator_writes_whole_array_expressions():
+    """About a quarter of the ordinary programs with arrays write numpy's whole-array
+    expressions (son.fuzz.arraygen): chains of operators, ufuncs and np.where over arrays,
+    views and scalars, reductions, in-place updates with overlapping views, arrays of
+    ints and bools, array results; their array arguments may not broadcast."""
+    programs = [generate(12, i, grad=False) for i in range(600)]
+    whole = [p for p in programs if "\n    r0 = " in p.source]
+    with_arrays = [p for p in programs if "np.ndarray" in p.source or "npt.NDArray" in p.source
+                   or "m0 = np." in p.source]
+    assert 0.15 * len(with_arrays) <= len(whole) <= 0.4 * len(with_arrays)
+    text = "\n".join(p.source for p in whole)
+    for construct in ("np.where(", "np.sqrt(", "np.floor(", "np.isfinite(", "np.abs(", "np.sum(", ".sum()",
+                      ".mean()", "np.argm", "np.any(", " ** 0.5", " // ", " % ", " & ", "(~", "[::-1]",
+                      "[1:]", "[:-1]", "[::2]", "[:1]", " += ", " &= ", " > ", "return ("):
+        assert construct in text, construct
+    lengths = [{len(a) for a in t if isinstance(a, np.ndarray)} for p in whole for t in p.args]
+    assert any(len(s) > 1 and min(s) > 1 for s in lengths)  # lengths that do not broadcast
+    assert sum(len(s) == 1 for s in lengths) > len(lengths) / 2
+    for p in [p for p in whole if p.index in (6, 8, 14, 15)]:
+        assert check(p.source, p.args).status == "ok", p.label
+
+
+def test_oracle_runs_whole_array_expressions_as_numpy_does():
+    """``a += b`` changes the array in place (its alias sees it), an overlapping update
+    reads its source first, numpy's warnings are no outcome, np.mean reads as a Python
+    float (whose division by zero raises), an int array to a negative power raises."""
+    src = ("import numpy as np\nimport numpy.typing as npt\n\n"
+           "def f(a: np.ndarray, b: npt.NDArray[np.int64], k: int):\n    c = a\n    c += 1.0\n"
+           "    a[1:] -= a[:-1]\n    if k == 0:\n        return a.mean() / 0.0\n    if k == 1:\n"
+           "        return np.sum(b ** -1)\n    return np.sum(a / 0.0) + np.sum(b // 0) + np.mean(a[:0])\n")
+    b = np.array([3], dtype=np.int64)
+    args = [(np.array([1.0, 2.0]), b, 2), (np.array([]), b, 0), (np.array([1.0]), b, 1)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        outcomes, _ = expected_outcomes(src, args)
+    assert outcomes[0] == ("ok", canon(math.nan), (canon(np.array([2.0, 1.0])), canon(b)))
+    assert outcomes[1] == ("raise", "ZeroDivisionError") and outcomes[2] == ("raise", "ValueError")
+    assert check(src.replace("    a[1:] -= a[:-1]\n", ""), args, kernel=False).status == "ok"
