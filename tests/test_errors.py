@@ -181,10 +181,10 @@ CATALOG = [
         def f(a):
             return np.linalg.norm(a)
         """, [ARR], 2, 11, "np.linalg.norm", "np.linalg.norm"),
-    ("np_sum_of_array", """
+    ("np_sum_with_an_axis", """
         def f(a):
             s = 0.0
-            s += np.sum(a)
+            s += np.sum(a, axis=0)
             return s
         """, [ARR], 3, 9, "np.sum", "np.sum"),
     ("builtin_print", """

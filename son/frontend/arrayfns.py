@@ -29,6 +29,8 @@ _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int
 #: array methods son compiles -> the numpy function they are
 _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
             "sum": np.sum, "mean": np.mean}
+#: reductions over all of an n-D array's elements, in C order
+_FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin)
 _UNDEFINED = {"max": "np.max", "min": "np.min", "amax": "np.max", "amin": "np.min"}
 
 
@@ -42,10 +44,17 @@ class ArrayFunctions:
         if not (isinstance(f, ast.Attribute) and (f.attr in _METHODS or f.attr in _UNDEFINED)
                 and self.is_value(f.value)):
             return None
+        if a is None and f.attr in ("sum", "mean") and not e.args and not e.keywords:
+            total, a = self.fused_reduction(e, _METHODS[f.attr], f.value)
+            if total is not None:
+                return total
         a = self.expr(f.value) if a is None else a
         if isinstance(a, Grid) and f.attr == "copy" and not e.args and not e.keywords:
             with kept(a):
                 return self.grid_copy(e, a)
+        if isinstance(a, Grid) and _METHODS.get(f.attr) in _FLAT:
+            with kept(a):
+                a = self.flat_view(e, a)
         if not is_array_value(a):
             what = f"a {a.ndim}-D array" if isinstance(a, Grid) else str(a.type.widen())
             raise self.error(e, f"{what} has no method {f.attr}() in son", ast.unparse(f))
@@ -59,10 +68,18 @@ class ArrayFunctions:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
-        a = self.expr(e.args[0])
+        if fn in (np.sum, np.mean) and len(e.args) == 1 and not e.keywords:
+            total, a = self.fused_reduction(e, fn, e.args[0])
+            if total is not None:
+                return total
+        else:
+            a = self.expr(e.args[0])
         if isinstance(a, Grid) and fn is np.copy and len(e.args) == 1 and not e.keywords:
             with kept(a):
                 return self.grid_copy(e, a)
+        if isinstance(a, Grid) and fn in _FLAT:
+            with kept(a):
+                a = self.flat_view(e, a)
         if not is_array_value(a):
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes 1-D arrays "
                                         "here)", name)

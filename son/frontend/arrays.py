@@ -44,7 +44,7 @@ from . import pylib
 from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
 from .lists import is_list
-from .scope import Aggregate, Grid, Opt, Pack, Rng, View
+from .scope import Aggregate, Chain, Grid, Opt, Pack, Rng, View
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -65,6 +65,8 @@ class Arrays:
         arr = self.expr(e.value)
         if isinstance(arr, Grid):
             return self.grid_subscript(e, arr)
+        if isinstance(arr, Chain):
+            return self.chain_item(e, arr)
         if isinstance(arr, Pack):
             return self.tuple_subscript(e, arr)
         if isinstance(arr, Rng):
@@ -207,6 +209,8 @@ class Arrays:
         (a,) = self.args(e, name, 1, 1)
         if isinstance(a, Grid):
             return a.dims[0]
+        if isinstance(a, Chain):
+            return a.lazy.dims[0]
         if not (is_array_value(a) or is_list(a)):
             raise self.error(e, f"len() of a {a.type.widen()} value{array_hint(a)}", "len")
         return self.length(e, a)

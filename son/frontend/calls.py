@@ -53,7 +53,7 @@ from .core import _kind, array_hint, is_array_value, is_list
 from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
 from .lists import LIST_CALLS
-from .scope import Cplx, Grid, Opt, Pack, Rng, Scope
+from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -165,7 +165,8 @@ class Calls:
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
-            elif _kind(v) is None and not (is_array_value(v) or is_list(v) or isinstance(v, (Cplx, Grid))):
+            elif _kind(v) is None and not (is_array_value(v) or is_list(v)
+                                           or isinstance(v, (Cplx, Grid, Chain))):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 

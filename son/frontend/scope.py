@@ -253,6 +253,26 @@ class Grid(Strided):
         return self.inputs[3 + self.ndim:]
 
 
+class Chain(Aggregate):
+    """A whole-array expression not made an array (son/frontend/ufuncs.py's ``Lazy``,
+    the payload) passed to one of son's own reductions written in Python
+    (son/frontend/arrayfns.py), which reads ``len(a)`` and ``a[k]`` of it: each ``a[k]``
+    builds the chain's element k where it is read, so the reduction makes no
+    temporary array.  The elements are the nodes the chain keeps alive."""
+
+    __slots__ = ("lazy",)
+
+    def __init__(self, graph, lazy, *elems: Node):
+        self.lazy = lazy
+        super().__init__(graph, *elems)
+
+    def rebuilt(self, elems) -> Chain:
+        return Chain(self.graph, self.lazy, *elems)
+
+    def merges_with(self, other: Node) -> bool:
+        return isinstance(other, Chain) and other.lazy is self.lazy
+
+
 class Fn(Aggregate):
     """A function as a value (son/frontend/functions.py).  ``targets`` are what a call may
     run: Python functions or builtins, or ``functions.Local``s (a nested ``def``, a

@@ -75,7 +75,7 @@ from ..nodes import (
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType
 from .core import _kind, dtype_of
-from .scope import Grid, View
+from .scope import Chain, Grid, View
 
 _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
 _DTYPE = {v: k for k, v in _KIND.items()}
@@ -95,8 +95,9 @@ _INT_ROUNDING_IS_IDENTITY = np.floor(np.int64(1)).dtype.kind != "f"
 
 class Lazy:
     """An elementwise chain being parsed: its shape (``dims``, kept nodes), numpy's
-    result ``dtype``, ``item(idx)`` building the element at an index tuple, the n-D
-    arrays it reads (``grids``, for the C-order check) and the nodes it keeps alive."""
+    result ``dtype``, ``item(parser, idx)`` building the element at an index tuple in
+    that parser's scope (the one parsing, an inlined callee's too), the n-D arrays it
+    reads (``grids``, for the memory-order check) and the nodes it keeps alive."""
 
     __slots__ = ("dims", "dtype", "item", "grids", "held", "is_leaf")
 
@@ -273,13 +274,13 @@ class Ufuncs:
         for n in held:
             n.keep()
 
-        def item(idx):
+        def item(p, idx):
             k = start
             for i, s in zip(idx, strides):
                 with kept(k):
-                    k = self.op(at, Add, k, self.op(at, Mul, i, s))
+                    k = p.op(at, Add, k, p.op(at, Mul, i, s))
             with kept(k):
-                return self.op(at, Load, self.scope.ctrl, self.scope.mem, base, k)
+                return p.op(at, Load, p.scope.ctrl, p.scope.mem, base, k)
 
         return Lazy(dims, dtype, item, grids, held, is_leaf=True)
 
@@ -322,7 +323,7 @@ class Ufuncs:
         readers = []
         for p in parts:
             if not isinstance(p, Lazy):
-                readers.append(lambda idx, x=p: x)
+                readers.append(lambda q, idx, x=p: x)
                 continue
             factors = []
             for j, d in enumerate(p.dims):
@@ -335,9 +336,9 @@ class Ufuncs:
                     factors.append(self.op(at, ToInt, self.op(at, NE, d, self.con(1))).keep())
             p.held += [f for f in factors if f is not None]
 
-            def read(idx, p=p, factors=factors):
+            def read(q, idx, p=p, factors=factors):
                 own = idx[len(idx) - len(p.dims):]
-                return p.item([i if f is None else self.op(at, Mul, i, f) for i, f in zip(own, factors)])
+                return p.item(q, [i if f is None else q.op(at, Mul, i, f) for i, f in zip(own, factors)])
 
             readers.append(read)
         return dims, readers
@@ -355,12 +356,12 @@ class Ufuncs:
                 p.keep()
                 held.append(p)
 
-        def item(idx):
+        def item(p, idx):
             xs = []
             try:
                 for r in readers:
-                    xs.append(r(idx).keep())
-                return element(*xs)
+                    xs.append(r(p, idx).keep())
+                return element(p, *xs)
             finally:
                 for x in xs:
                     x.unkeep()
@@ -389,7 +390,7 @@ class Ufuncs:
         out = base if len(lz.dims) == 1 else self.c_order(at, base, self.con(0), list(lz.dims)).keep()
 
         def store(idx):
-            x = lz.item(idx)
+            x = lz.item(self, idx)
             with kept(x):
                 to = self.flat_index(at, out, idx) if isinstance(out, Grid) else idx[0]
                 with kept(to):
@@ -409,6 +410,33 @@ class Ufuncs:
         out = self.leaf(at, self.materialize(at, lz, escapes=False))
         out.grids = grids
         return out
+
+    def chain_item(self, e: ast.Subscript, a: Chain) -> Node:
+        """``a[k]`` of a chain passed to son's own reductions: element k, built here (k
+        is in range there: no bounds check)."""
+        k = self.expr(e.slice)
+        with kept(k):
+            return a.lazy.item(self, [k])
+
+    def fused_reduction(self, e: ast.expr, fn, value: ast.expr):
+        """``np.sum(chain)``, ``np.mean(chain)`` of a 1-D float chain, reading each element
+        where the sum reads it (no temporary); None for anything else, whose value is
+        then the array ``value`` makes (evaluated here, returned as the second item)."""
+        v = self.ew_operand(value)
+        if not (isinstance(v, Lazy) and len(v.dims) == 1 and v.dtype == "float64"):
+            return None, self.materialized(value, v)
+        from .arrayfns import sum_float
+
+        chain = Chain(self.g, v, *v.held).keep()
+        try:
+            total = self.inline(e, sum_float, [chain])
+            if fn is np.mean:
+                with kept(total):
+                    total = self.op(e, IEEEDiv, total, self.op(e, ToFloat, v.dims[0]))
+        finally:
+            chain.unkeep()
+            v.release()
+        return total, None
 
     def flat_view(self, at: ast.AST, a: Grid) -> View:
         """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
@@ -492,15 +520,15 @@ class Ufuncs:
         if op in (BitAnd, BitOr, BitXor) and floats:
             raise self.error(at, f"ufunc for {sym} not supported for float arrays", "operator")
         if op is IEEEDiv:
-            return self.combine(at, parts, "float64", lambda x, y: self.op(
+            return self.combine(at, parts, "float64", lambda p, x, y: self.op(
                 at, IEEEDiv, self.float_of(at, x), self.float_of(at, y)))
         if op is Pow:
             return self.power_chain(at, parts, ka, kb, right)
         if both_bool and op in (Add, Mul, BitAnd, BitOr, BitXor):
             logical = {Add: BitOr, Mul: BitAnd}.get(op, op)
-            return self.combine(at, parts, "bool", lambda x, y: self.op(at, logical, x, y))
+            return self.combine(at, parts, "bool", lambda p, x, y: self.op(at, logical, x, y))
         if op in (FloorDiv, Mod):  # ints: 0 for a zero divisor, as numpy
-            def divide(x, y):
+            def divide(p, x, y):
                 zero = self.op(at, EQ, y, self.con(0)).keep()
                 with kept(x, y):
                     q = self.op(at, op, self.int_of(at, x), self.op(at, Add, self.int_of(at, y),
@@ -512,20 +540,21 @@ class Ufuncs:
             return self.combine(at, parts, "int64", divide)
         kind = "float" if floats else "int"
         conv = self.float_of if floats else self.int_of
-        return self.combine(at, parts, _DTYPE[kind], lambda x, y: self.op(at, op, conv(at, x), conv(at, y)))
+        return self.combine(at, parts, _DTYPE[kind],
+                            lambda p, x, y: self.op(at, op, conv(at, x), conv(at, y)))
 
     def power_chain(self, at: ast.AST, parts: list, ka: str, kb: str, right: ast.expr) -> Lazy:
         base, exp = parts
         if ka == kb == "bool":
             raise self.unsupported(at, "** of bools (numpy's result is int8)")
         if ka != "float" and kb != "float":  # ints: numpy's ValueError for a negative exponent
-            def ipow(x, y):
+            def ipow(p, x, y):
                 with kept(x, y):
-                    y = self.int_of(at, y)
+                    y = p.int_of(at, y)
                     with kept(y):
-                        self.guard(self.op(at, LT, y, self.con(0)), ValueError,
-                                   "Integers to negative integer powers are not allowed.")
-                        return self.op(at, Pow, self.int_of(at, x), y, ctrl=self.scope.ctrl)
+                        p.guard(p.op(at, LT, y, p.con(0)), ValueError,
+                                "Integers to negative integer powers are not allowed.")
+                        return p.op(at, Pow, p.int_of(at, x), y, ctrl=p.scope.ctrl)
             # the guard is in the loop: made an array at once, so no later operand
             # can raise first where numpy raised this
             return self.temporary(at, self.combine(at, parts, "int64", ipow))
@@ -536,8 +565,8 @@ class Ufuncs:
                                               "by the exponent's value)")
             c = exp.type.con
             if c in _FAST_POWERS:
-                return self.combine(at, [base], "float64", lambda x: self.fast_power(at, x, c))
-        return self.combine(at, parts, "float64", lambda x, y: self.op(
+                return self.combine(at, [base], "float64", lambda p, x: self.fast_power(at, x, c))
+        return self.combine(at, parts, "float64", lambda p, x, y: self.op(
             at, IEEEPow, self.float_of(at, x), self.float_of(at, y)))
 
     def fast_power(self, at: ast.AST, x: Node, c) -> Node:
@@ -569,13 +598,13 @@ class Ufuncs:
             if k == "float":
                 raise self.error(e, "ufunc 'invert' not supported for float arrays", "operator")
             cls = Not if k == "bool" else Invert
-            return self.combine(e, [part], part.dtype, lambda v: self.op(e, cls, v))
+            return self.combine(e, [part], part.dtype, lambda p, v: self.op(e, cls, v))
         if k == "bool":
             raise self.error(e, "numpy boolean negative, the `-` operator, is not supported (use ~)",
                              "operator")
         if isinstance(e.op, ast.UAdd):
             return part
-        return self.combine(e, [part], part.dtype, lambda v: self.op(e, Neg, v))
+        return self.combine(e, [part], part.dtype, lambda p, v: self.op(e, Neg, v))
 
     def ew_compare(self, e: ast.Compare):
         a, b = self.operands([e.left, e.comparators[0]], any_value=True)
@@ -585,7 +614,7 @@ class Ufuncs:
         parts = [self.as_part(e, x) for x in (a, b)]
         ka, kb = self.kinds(e, parts, "comparison")
         conv = self.float_of if "float" in (ka, kb) else (lambda at, x: x)
-        return self.combine(e, parts, "bool", lambda x, y: self.op(e, cls, conv(e, x), conv(e, y)))
+        return self.combine(e, parts, "bool", lambda p, x, y: self.op(e, cls, conv(e, x), conv(e, y)))
 
     # -- ufuncs ---------------------------------------------------------------------------
     def ew_call(self, e: ast.Call, fn, name: str):
@@ -610,10 +639,10 @@ class Ufuncs:
         if fn is np.where:
             return self.where_chain(e, parts, kinds)
         if fn in _ABS:
-            return self.combine(e, parts, parts[0].dtype, lambda x: self.op(e, Abs, x))
+            return self.combine(e, parts, parts[0].dtype, lambda p, x: self.op(e, Abs, x))
         if fn in _PREDICATES:
             cls = _PREDICATES[fn]
-            return self.combine(e, parts, "bool", lambda x: self.op(e, cls, x) if x.type.kind == "float"
+            return self.combine(e, parts, "bool", lambda p, x: self.op(e, cls, x) if x.type.kind == "float"
                                 else self.con(fn is np.isfinite))
         cls = MATH_FUNCTIONS[fn][0]
         if "bool" in kinds:
@@ -623,7 +652,7 @@ class Ufuncs:
         if cls.__name__ == "Fmod" and "float" not in kinds:
             raise self.unsupported(e, f"{name}() of int arrays (C's integer remainder)")
         return self.combine(e, parts, "float64",
-                            lambda *xs: self.op(e, cls, *(self.float_of(e, x) for x in xs), np=True))
+                            lambda p, *xs: self.op(e, cls, *(self.float_of(e, x) for x in xs), np=True))
 
     def where_chain(self, e: ast.Call, parts: list, kinds: list[str]) -> Lazy:
         """``np.where(c, x, y)``: ``x``'s element where ``c``'s is true, else ``y``'s, in
@@ -632,13 +661,13 @@ class Ufuncs:
         kind = "float" if "float" in (kx, ky) else "bool" if kx == ky == "bool" else "int"
         conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
 
-        def pick(c, x, y):
+        def pick(p, c, x, y):
             with kept(c):
                 x = conv(e, x)
                 with kept(x):
                     y = conv(e, y)
                     with kept(y):
-                        return self.choose(self.truth(c, e), x, y)
+                        return p.choose(p.truth(c, e), x, y)
 
         return self.combine(e, parts, _DTYPE[kind], pick)
 
@@ -681,7 +710,7 @@ class Ufuncs:
             base, start, strides = _layout(self, target)
 
             def store(idx):
-                x = lz.item(idx)
+                x = lz.item(self, idx)
                 with kept(x):
                     x = self.float_of(s, x) if own == "float" else self.int_of(s, x) if own == "int" else x
                     with kept(x):
