@@ -153,7 +153,9 @@ class GradPrograms:
         in place) reduced by ``np.sum`` or ``np.mean``: son.grad differentiates the loops
         the chain and numpy's pairwise sum become."""
         r = self.rng
-        t, acc, x, y = self.fresh(fn, "ts"), self.fresh(fn, "acc"), self._x(fn), self._x(fn)
+        t, acc = self.fresh(fn, "ts"), self.fresh(fn, "acc")
+        # float(): an unannotated parameter is son's 'number' at parse time, which an array refuses
+        x, y = f"float({self._x(fn)})", f"float({self._x(fn)})"
         k = r.randint(2, 6)
         lines = [f"{t} = " + r.choice([f"np.arange({k}) * {x} + {y}", f"np.ones({k}) * {x}",
                                        f"np.arange({k}) * 0.25 - {x} * {y}"])]
