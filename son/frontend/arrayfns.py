@@ -223,72 +223,80 @@ def sum_float(a):
     ``pairwise_sum``: fewer than 8 elements added in order; up to 128 in 8 running sums
     combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), the rest in order; more split at
     half, rounded down to a multiple of 8, and the halves' sums added).  The recursion
-    runs on explicit stacks: the blocks still to sum, and the sums of left halves
-    waiting for their right half, each with its depth in the split tree (a block's sum
-    meets its left sibling's at the top of the stack when the depths agree).  Checked
-    bit for bit against numpy on arrays of every length and stride
-    (tests/test_ufuncs.py)."""
-    starts = np.empty(128, dtype=np.int64)  # made first: gradients take no array made in a branch
-    sizes = np.empty(128, dtype=np.int64)
-    depths = np.empty(128, dtype=np.int64)
-    sums = np.empty(64)
-    sum_depths = np.empty(64, dtype=np.int64)
+    runs on explicit stacks: the blocks still to sum (start, length, depth in the split
+    tree), and the sums of left halves waiting for their right half with their depth (a
+    block's sum meets its left sibling's at the top of the stack when the depths agree).
+    The split tree is at most 57 deep (its leaves hold 64 or more of at most 2**63
+    elements), so ``todo`` holds the blocks from its front (at most 58 triples) and the
+    waiting sums' depths from its back (at most 57).  Checked bit for bit against numpy
+    on arrays of every length and stride (tests/test_ufuncs.py).  One allocation for up
+    to 128 elements, two beyond."""
+    sums = np.empty(64)  # made before any branch: gradients take no float array made in one
     n = len(a)
-    if n < 8:
-        s = 0.0
-        for i in range(n):
-            s += a[i]
-        return s
-    starts[0] = 0
-    sizes[0] = n
-    depths[0] = 0
+    if n <= 128:
+        return 0.0 + _block_sum(a, 0, n)
+    todo = np.empty(3 * 128, dtype=np.int64)
+    todo[0] = 0
+    todo[1] = n
+    todo[2] = 0
     top = 1
     done = 0
     while top > 0:
         top -= 1
-        s = starts[top]
-        m = sizes[top]
-        d = depths[top]
+        s = todo[3 * top]
+        m = todo[3 * top + 1]
+        d = todo[3 * top + 2]
         if m > 128:
             h = m // 2
             h -= h % 8
-            starts[top] = s + h  # the right half, summed after the left one
-            sizes[top] = m - h
-            depths[top] = d + 1
-            starts[top + 1] = s
-            sizes[top + 1] = h
-            depths[top + 1] = d + 1
+            todo[3 * top] = s + h  # the right half, summed after the left one
+            todo[3 * top + 1] = m - h
+            todo[3 * top + 2] = d + 1
+            todo[3 * top + 3] = s
+            todo[3 * top + 4] = h
+            todo[3 * top + 5] = d + 1
             top += 2
             continue
-        r0 = a[s]
-        r1 = a[s + 1]
-        r2 = a[s + 2]
-        r3 = a[s + 3]
-        r4 = a[s + 4]
-        r5 = a[s + 5]
-        r6 = a[s + 6]
-        r7 = a[s + 7]
-        end = m - m % 8
-        for i in range(8, end, 8):
-            r0 += a[s + i]
-            r1 += a[s + i + 1]
-            r2 += a[s + i + 2]
-            r3 += a[s + i + 3]
-            r4 += a[s + i + 4]
-            r5 += a[s + i + 5]
-            r6 += a[s + i + 6]
-            r7 += a[s + i + 7]
-        v = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-        for i in range(end, m):
-            v += a[s + i]
-        while done > 0 and sum_depths[done - 1] == d:
+        v = _block_sum(a, s, m)
+        while done > 0 and todo[3 * 128 - done] == d:  # depths of the waiting sums, from the end
             done -= 1
             v = sums[done] + v
             d -= 1
         sums[done] = v
-        sum_depths[done] = d
         done += 1
+        todo[3 * 128 - done] = d
     return 0.0 + sums[0]
+
+
+def _block_sum(a, s, m):
+    """numpy's pairwise_sum of the ``m <= 128`` elements from ``s`` (no split)."""
+    if m < 8:
+        t = 0.0
+        for i in range(m):
+            t += a[s + i]
+        return t
+    r0 = a[s]
+    r1 = a[s + 1]
+    r2 = a[s + 2]
+    r3 = a[s + 3]
+    r4 = a[s + 4]
+    r5 = a[s + 5]
+    r6 = a[s + 6]
+    r7 = a[s + 7]
+    end = m - m % 8
+    for i in range(8, end, 8):
+        r0 += a[s + i]
+        r1 += a[s + i + 1]
+        r2 += a[s + i + 2]
+        r3 += a[s + i + 3]
+        r4 += a[s + i + 4]
+        r5 += a[s + i + 5]
+        r6 += a[s + i + 6]
+        r7 += a[s + i + 7]
+    v = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(end, m):
+        v += a[s + i]
+    return v
 
 
 def sum_ints(a):

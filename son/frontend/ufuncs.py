@@ -99,13 +99,15 @@ class Lazy:
     that parser's scope (the one parsing, an inlined callee's too), the n-D arrays it
     reads (``grids``, for the memory-order check) and the nodes it keeps alive."""
 
-    __slots__ = ("dims", "dtype", "item", "grids", "held", "is_leaf")
+    __slots__ = ("dims", "dtype", "item", "grids", "held", "is_leaf", "bases")
 
     def __init__(self, dims: list[Node], dtype: str, item: Callable[[list[Node]], Node],
-                 grids: list[Grid], held: list[Node], is_leaf: bool = False):
+                 grids: list[Grid], held: list[Node], is_leaf: bool = False, bases: tuple = ()):
         self.dims, self.dtype, self.item, self.grids, self.held = dims, dtype, item, grids, held
         #: reads an array as it is (nothing to compute before an operand to its right)
         self.is_leaf = is_leaf
+        #: the base arrays it reads
+        self.bases = bases
 
     @property
     def kind(self) -> str:
@@ -282,7 +284,7 @@ class Ufuncs:
             with kept(k):
                 return p.op(at, Load, p.scope.ctrl, p.scope.mem, base, k)
 
-        return Lazy(dims, dtype, item, grids, held, is_leaf=True)
+        return Lazy(dims, dtype, item, grids, held, is_leaf=True, bases=(base,))
 
     def scalar_kind(self, at: ast.AST, x: Node, symbol: str) -> str:
         k = _kind(x)
@@ -347,11 +349,12 @@ class Ufuncs:
         """The chain whose element is ``element(at, *elements of parts)``."""
         dims, readers = self.broadcast(at, parts)
         held = [d for d in dims]  # kept by broadcast
-        grids = []
+        grids, bases = [], ()
         for p in parts:
             if isinstance(p, Lazy):
                 held += p.held
                 grids += p.grids
+                bases += p.bases
             else:
                 p.keep()
                 held.append(p)
@@ -366,7 +369,7 @@ class Ufuncs:
                 for x in xs:
                     x.unkeep()
 
-        return Lazy(dims, dtype, item, grids, held)
+        return Lazy(dims, dtype, item, grids, held, bases=bases)
 
     def materialized(self, at: ast.AST, v):
         """A chain's value as an array; anything else as it is."""
@@ -679,10 +682,10 @@ class Ufuncs:
         broadcast to ``a``'s, and the result's kind be one ``a`` holds."""
         with kept(target):
             (b,) = self.operands([s.value])
-            if isinstance(b, Lazy) or (_is_arrayish(b) and _may_alias(target, b)):
-                b = self.temporary(s, self.as_part(s, b))  # read before any write
-            elif _is_arrayish(b):
-                b = self.leaf(s, b)
+            if _is_arrayish(b):
+                b = self.as_part(s, b)
+                if any(_may_alias(target, x) for x in b.bases):
+                    b = self.temporary(s, b)  # read before any write, as numpy does
             else:
                 b.keep()
             try:
@@ -727,8 +730,8 @@ class Ufuncs:
 
 
 def _may_alias(a: Node, b: Node) -> bool:
-    """May the arrays (or views) ``a`` and ``b`` share memory?  Not where one's base is
-    an array this function made and the other's is another node."""
+    """May the arrays (or views, or bases) ``a`` and ``b`` share memory?  Not where one's
+    base is an array this function made and the other's is another node."""
     x, y = _base(a), _base(b)
     return x is y or not (isinstance(x, NewArray) or isinstance(y, NewArray))
 
