@@ -270,3 +270,44 @@ def test_broadcasting_of_two_1_d_arrays_raises_where_numpy_does(n, m, p, q):
     kernel = son.jit(f, fallback="error")
     a, b = np.arange(float(n)), np.arange(float(m))
     assert run_python(kernel, [a, b]) == run_python(f, [a, b])
+
+
+def _in_place_on_a_view(a, k):
+    a[1:] += 1.0
+    return a
+
+
+def _dead_after_a_raise(n):
+    m0 = np.ones(-1)
+    v0 = m0[::1] + 6
+    return v0
+
+
+def _reductions_of_chains(b):
+    return np.argmax(b * 2), np.sum(b * b), np.mean(b + b[0])
+
+
+@pytest.mark.parametrize("fn", [_in_place_on_a_view, _dead_after_a_raise, _reductions_of_chains])
+def test_chains_keep_every_node_they_release(fn):
+    """Fuzz seed 9101: a dimension released once more than it was kept went negative, so
+    a dead region's Phi survived and the peephole pass crashed on it (raw parse)."""
+    argtypes = {"a": F, "k": int, "n": int, "b": F}
+    types = [argtypes[p] for p in fn.__code__.co_varnames[:fn.__code__.co_argcount]]
+    for peephole in (False, True):
+        g = son.parse(fn, argtypes=types, peephole=peephole)
+        assert all(n._pins >= 0 for n in g.nodes()), [n for n in g.nodes() if n._pins < 0]
+        for pipeline in ("peephole", "sccp", "combined"):
+            son.optimize(g, pipeline)
+
+
+def axis_sums(a, v):
+    return np.sum(a, axis=1), a.sum(0), np.mean(a, axis=-1), a.mean(axis=0), np.sum(v, 0), \
+        (a > 0).sum(axis=1), np.sum(a[1:, ::2], axis=0)
+
+
+def test_sums_over_an_axis_are_numpys_in_every_stage():
+    """Axis 1 is each row's pairwise sum, axis 0 the rows added in order (numpy's inner
+    loop is the contiguous axis either way); rows longer than 128 are split."""
+    wide = hnp.arrays(np.float64, st.tuples(st.integers(0, 3), st.integers(0, 300)),
+                      elements=st.floats(-1e6, 1e6))
+    check_every_stage(axis_sums, [F2, F], st.tuples(M2 | wide, floats()), max_examples=30)

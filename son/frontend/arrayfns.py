@@ -44,6 +44,10 @@ class ArrayFunctions:
         if not (isinstance(f, ast.Attribute) and (f.attr in _METHODS or f.attr in _UNDEFINED)
                 and self.is_value(f.value)):
             return None
+        if f.attr in ("sum", "mean") and (e.args or e.keywords):
+            a = self.expr(f.value) if a is None else a
+            with kept(a):
+                return self.axis_reduction(e, _METHODS[f.attr], ast.unparse(f), a, e.args, e.keywords)
         if a is None and f.attr in ("sum", "mean") and not e.args and not e.keywords:
             total, a = self.fused_reduction(e, _METHODS[f.attr], f.value)
             if total is not None:
@@ -68,6 +72,10 @@ class ArrayFunctions:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
+        if fn in (np.sum, np.mean) and (len(e.args) > 1 or e.keywords):
+            a = self.expr(e.args[0])
+            with kept(a):
+                return self.axis_reduction(e, fn, name, a, e.args[1:], e.keywords)
         if fn in (np.sum, np.mean) and len(e.args) == 1 and not e.keywords:
             total, a = self.fused_reduction(e, fn, e.args[0])
             if total is not None:
@@ -105,6 +113,40 @@ class ArrayFunctions:
                 np.argmax: argmax, np.argmin: argmin, np.any: any_true, np.all: all_true,
                 np.sum: sum_ints}[fn]
         return self.inline(e, impl, [a])
+
+    def axis_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
+                       keywords: list[ast.keyword]) -> Node:
+        """``np.sum(a, axis=k)``, ``a.mean(k)``: over all of a 1-D array (k 0 or -1), or
+        over one axis of a 2-D array in numpy's order (axis 1: each row's pairwise sum;
+        axis 0: the rows added in order), its operands in C-like order at run time."""
+        given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
+        if len(given) != 1 or any(k.arg != "axis" for k in keywords):
+            raise self.error(e, f"{name}() with arguments other than the array and axis=", name)
+        axis = self.expr(given[0])
+        ndim = a.ndim if isinstance(a, Grid) else 1
+        if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
+            raise self.unsupported(given[0], f"{name}() with an axis that is not a constant of this "
+                                             f"{ndim}-D array's axes")
+        k = axis.type.con % ndim
+        if ndim == 1:
+            return self.array_function(e, fn, name, a, [])
+        if ndim != 2:
+            raise self.unsupported(e, f"{name}() over one axis of a {ndim}-D array (son reduces 2-D arrays)")
+        dtype = a.base.type.dtype
+        if fn is np.mean and dtype != "float64":
+            raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
+                                      "its buffers decide)")
+        self.require_c_like_order(e, [a])
+        impl = {(1, True): sum_rows, (0, True): sum_columns, (1, False): sum_rows_int,
+                (0, False): sum_columns_int}[k, dtype == "float64"]
+        out = self.inline(e, impl, [a])
+        if fn is not np.mean:
+            return out
+        with kept(out):
+            count = self.op(e, ToFloat, a.dims[k])
+            chain = self.combine(e, [self.leaf(e, out), count], "float64",
+                                 lambda p, x, y: self.op(e, IEEEDiv, x, y))
+            return self.materialize(e, chain)
 
     def call_like(self, e: ast.Call, name: str, fill: str) -> Node:
         """``np.zeros_like(a)``, ``np.ones_like(a)``, ``np.empty_like(a)`` (``dtype=``)."""
@@ -231,7 +273,11 @@ def sum_float(a):
     waiting sums' depths from its back (at most 57).  Checked bit for bit against numpy
     on arrays of every length and stride (tests/test_ufuncs.py).  One allocation for up
     to 128 elements, two beyond."""
-    sums = np.empty(64)  # made before any branch: gradients take no float array made in one
+    return _pairwise(a, np.empty(64))  # made before any branch: gradients take no float array made in one
+
+
+def _pairwise(a, sums):
+    """``sum_float`` of ``a`` with ``sums`` (64 floats) for the waiting sums."""
     n = len(a)
     if n <= 128:
         return 0.0 + _block_sum(a, 0, n)
@@ -297,6 +343,42 @@ def _block_sum(a, s, m):
     for i in range(end, m):
         v += a[s + i]
     return v
+
+
+def sum_rows(a):
+    """``a.sum(axis=1)`` of a 2-D float array: numpy's pairwise sum of each row (the
+    reduced axis is the inner loop)."""
+    sums = np.empty(64)
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = _pairwise(a[i], sums)
+    return out
+
+
+def sum_columns(a):
+    """``a.sum(axis=0)`` of a 2-D float array: the rows added in order into zeros (the
+    kept axis is the inner loop)."""
+    out = np.zeros(a.shape[1])
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[j] += a[i, j]
+    return out
+
+
+def sum_rows_int(a):
+    out = np.zeros(a.shape[0], dtype=np.int64)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i] += a[i, j]
+    return out
+
+
+def sum_columns_int(a):
+    out = np.zeros(a.shape[1], dtype=np.int64)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[j] += a[i, j]
+    return out
 
 
 def sum_ints(a):

@@ -311,7 +311,7 @@ class Ufuncs:
                 axis = rank - len(p.dims) + j
                 cur = dims[axis]
                 if cur is None or cur is d:
-                    dims[axis] = d
+                    dims[axis] = d if cur is d else d.keep()  # each dimension kept once, here
                     continue
                 with kept(cur, d):
                     one_a = self.op(at, EQ, cur, self.con(1)).keep()
@@ -322,6 +322,7 @@ class Ufuncs:
                                                                self.op(at, ToInt, one_a)))
                     one_a.unkeep()
                 dims[axis].keep()
+                cur.unkeep()
         readers = []
         for p in parts:
             if not isinstance(p, Lazy):
@@ -438,6 +439,8 @@ class Ufuncs:
                     total = self.op(e, IEEEDiv, total, self.op(e, ToFloat, v.dims[0]))
         finally:
             chain.unkeep()
+            if chain.is_unused():
+                chain.kill()
             v.release()
         return total, None
 
@@ -725,8 +728,7 @@ class Ufuncs:
                             self.scope.mem = self.op(s, Store, self.scope.ctrl, self.scope.mem, base, k, x)
 
             self.grid_loops(s, list(part.dims), store)
-            lz.release()
-            part.release()
+            lz.release()  # part's nodes too: the chain holds them
 
 
 def _may_alias(a: Node, b: Node) -> bool:
