@@ -6,6 +6,8 @@ every stage: the raw parse, each pipeline and the kernel (``check_every_stage``)
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from conftest import check_every_stage, run_python
@@ -311,3 +313,27 @@ def test_sums_over_an_axis_are_numpys_in_every_stage():
     wide = hnp.arrays(np.float64, st.tuples(st.integers(0, 3), st.integers(0, 300)),
                       elements=st.floats(-1e6, 1e6))
     check_every_stage(axis_sums, [F2, F], st.tuples(M2 | wide, floats()), max_examples=30)
+
+
+def extremes(a, i):
+    return np.max(a), a.min(), np.max(a * -1.0), np.amin(i), i.max(), np.min(a[::2])
+
+
+def _unless_two_zeros(fn, args):
+    """numpy's answer where the extreme is one of two equal zeros of both signs is not
+    specified (son raises NotImplementedError there: tested below)."""
+    zeros = {math.copysign(1.0, x) for x in args[0].tolist() if x == 0.0}
+    return None if len(zeros) == 2 else run_python(fn, args)
+
+
+def test_max_and_min_are_numpys_in_every_stage():
+    check_every_stage(extremes, [F, INT], st.tuples(floats(), ints()), max_examples=50,
+                      expected=_unless_two_zeros)
+
+
+def test_max_of_two_signed_zeros_raises_instead_of_guessing():
+    kernel = son.jit(extremes, fallback="error")
+    with pytest.raises(NotImplementedError):
+        kernel(np.array([0.0, -0.0, -1.0]), np.array([1]))
+    assert run_python(kernel, [np.array([-0.0, -0.0]), np.array([1])]) == \
+        run_python(extremes, [np.array([-0.0, -0.0]), np.array([1])])

@@ -1,16 +1,18 @@
-"""numpy's functions and methods on 1-D arrays whose result numpy defines exactly:
+"""numpy's functions and methods on arrays whose result numpy defines exactly:
 ``np.zeros_like``/``ones_like``/``empty_like``, ``np.copy`` and ``a.copy()``, ``np.arange``
-(of floats as numpy fills it), ``np.argmax``/``argmin`` (the first extreme, the first NaN), ``np.any``/``all``
-and ``np.sum`` of int and bool arrays (int64 wrap-around does not depend on the order),
-each as a method too (``a.argmax()``), on arrays and on views.
+(of floats as numpy fills it), ``np.argmax``/``argmin`` (the first extreme, the first
+NaN), ``np.any``/``all``, ``np.sum`` (of ints: int64 wrap-around does not depend on
+the order; of floats: numpy's pairwise sum, bit for bit), ``np.mean`` of floats,
+``np.max``/``min`` (NaN if any element is; where the extreme is a zero and both zeros
+occur, which one numpy returns depends on its SIMD kernels: NotImplementedError there
+instead of a guess), sums and means over one axis of a 2-D array, each as a method
+too (``a.argmax()``), on arrays, views and C-contiguous n-D arrays (flattened).
 
 The functions at the end of this module are written in the Python son compiles and
 inlined where they are called, like son/frontend/pylib.py's: their loops are the
-graph's loops.  Refused with a located error: ``np.sum`` of a float array (numpy adds
-floats pairwise in blocks whose sizes its buffers decide, so the rounding is not a
-left-to-right sum: write ``sum(a)`` or a loop), ``np.max``/``np.min`` (which of two
-equal zeros numpy returns depends on its SIMD kernels), and any keyword son does not
-know.  O(1) nodes per call plus the inlined body."""
+graph's loops.  Refused with a located error: ``np.mean`` of int and bool arrays
+(numpy converts them to floats in buffered blocks), keywords son does not know.
+O(1) nodes per call plus the inlined body."""
 
 from __future__ import annotations
 
@@ -28,10 +30,9 @@ _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int
            bool: "bool", np.bool_: "bool"}
 #: array methods son compiles -> the numpy function they are
 _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
-            "sum": np.sum, "mean": np.mean}
+            "sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
 #: reductions over all of an n-D array's elements, in C order
-_FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin)
-_UNDEFINED = {"max": "np.max", "min": "np.min", "amax": "np.max", "amin": "np.min"}
+_FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min)
 
 
 class ArrayFunctions:
@@ -41,7 +42,7 @@ class ArrayFunctions:
         """``a.copy()``, ``a.argmax()``, ...: the numpy function on ``a`` (given when the
         caller evaluated it); None where ``e`` calls no such method on a value."""
         f = e.func
-        if not (isinstance(f, ast.Attribute) and (f.attr in _METHODS or f.attr in _UNDEFINED)
+        if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
         if f.attr in ("sum", "mean") and (e.args or e.keywords):
@@ -62,9 +63,6 @@ class ArrayFunctions:
         if not is_array_value(a):
             what = f"a {a.ndim}-D array" if isinstance(a, Grid) else str(a.type.widen())
             raise self.error(e, f"{what} has no method {f.attr}() in son", ast.unparse(f))
-        if f.attr in _UNDEFINED:
-            raise self.unsupported(e, f"{ast.unparse(f)}() (which of two equal zeros numpy's max and "
-                                      "min return depends on its SIMD kernels: use max(a) or a loop)")
         with kept(a):
             return self.array_function(e, _METHODS[f.attr], ast.unparse(f), a, e.args)
 
@@ -109,6 +107,10 @@ class ArrayFunctions:
                     return self.op(e, IEEEDiv, total, n)  # numpy's nan for an empty array
         if fn is np.sum and dtype == "float64":
             return self.inline(e, sum_float, [a])
+        if fn in (np.max, np.min):
+            impl = {(np.max, True): max_float, (np.min, True): min_float,
+                    (np.max, False): max_exact, (np.min, False): min_exact}[fn, dtype == "float64"]
+            return self.inline(e, impl, [a])
         impl = {np.copy: {"float64": copy_float64, "int64": copy_int64, "bool": copy_bool}[dtype],
                 np.argmax: argmax, np.argmin: argmin, np.any: any_true, np.all: all_true,
                 np.sum: sum_ints}[fn]
@@ -192,7 +194,9 @@ NUMPY_CALLS = {
     np.empty_like: lambda p, e, n: p.call_like(e, n, "empty"),
     np.arange: lambda p, e, n: p.call_arange(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
-       for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean)},
+       for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min)},
+    np.amax: lambda p, e, n: p.call_numpy_on_array(e, n, np.max),
+    np.amin: lambda p, e, n: p.call_numpy_on_array(e, n, np.min),
 }
 
 
@@ -379,6 +383,76 @@ def sum_columns_int(a):
         for j in range(a.shape[1]):
             out[j] += a[i, j]
     return out
+
+
+def max_float(a):
+    """``np.max`` of floats: NaN if any element is NaN; numpy's ValueError if empty.
+    Which of two equal zeros numpy returns depends on its SIMD kernels
+    (``np.max([0.0, -0.0])`` is -0.0, ``np.max([-0.0, 0.0])`` 0.0): a zero result
+    where both zeros occur raises NotImplementedError instead of guessing."""
+    if len(a) == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    m = a[0]
+    for i in range(len(a)):
+        x = a[i]
+        if x != x:
+            return x
+        if x > m:
+            m = x
+    if m == 0.0:
+        _refuse_two_zeros(a)
+    return m
+
+
+def min_float(a):
+    """``np.min`` of floats, as ``max_float``."""
+    if len(a) == 0:
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    m = a[0]
+    for i in range(len(a)):
+        x = a[i]
+        if x != x:
+            return x
+        if x < m:
+            m = x
+    if m == 0.0:
+        _refuse_two_zeros(a)
+    return m
+
+
+def _refuse_two_zeros(a):
+    negative = False
+    positive = False
+    for i in range(len(a)):
+        if a[i] == 0.0:
+            if math.copysign(1.0, a[i]) < 0.0:
+                negative = True
+            else:
+                positive = True
+    if negative and positive:
+        raise NotImplementedError("which of two equal zeros numpy's max and min return depends on its "
+                                  "SIMD kernels")
+
+
+def max_exact(a):
+    """``np.max`` of ints or bools (numpy's ValueError if empty)."""
+    if len(a) == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    m = a[0]
+    for i in range(len(a)):
+        if a[i] > m:
+            m = a[i]
+    return m
+
+
+def min_exact(a):
+    if len(a) == 0:
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    m = a[0]
+    for i in range(len(a)):
+        if a[i] < m:
+            m = a[i]
+    return m
 
 
 def sum_ints(a):
