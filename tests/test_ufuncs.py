@@ -337,3 +337,18 @@ def test_max_of_two_signed_zeros_raises_instead_of_guessing():
         kernel(np.array([0.0, -0.0, -1.0]), np.array([1]))
     assert run_python(kernel, [np.array([-0.0, -0.0]), np.array([1])]) == \
         run_python(extremes, [np.array([-0.0, -0.0]), np.array([1])])
+
+
+def reshapes(a, v):
+    b = a.reshape(-1)
+    c = v.reshape(2, -1)
+    d = np.reshape(a, (a.shape[1], a.shape[0]))
+    if v.size:
+        c[0, 0] = 99.0  # a view: v sees it
+    return b, c, d, a.ravel(), a.flatten(), np.ravel(v[1:]), v
+
+
+def test_reshape_ravel_and_flatten_are_numpys_in_every_stage():
+    even = st.integers(0, 4).flatmap(lambda k: hnp.arrays(np.float64, 2 * k, elements=st.floats(-9, 9)))
+    odd = hnp.arrays(np.float64, 3, elements=st.floats(-9, 9))  # reshape(2, -1): numpy's ValueError
+    check_every_stage(reshapes, [F2, F], st.tuples(M2, even | odd), max_examples=40)

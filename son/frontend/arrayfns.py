@@ -31,6 +31,8 @@ _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int
 #: array methods son compiles -> the numpy function they are
 _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
             "sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
+#: methods that see an array's elements in another shape (son/frontend/ndarrays.py)
+_RESHAPES = ("reshape", "ravel", "flatten")
 #: reductions over all of an n-D array's elements, in C order
 _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min)
 
@@ -42,6 +44,12 @@ class ArrayFunctions:
         """``a.copy()``, ``a.argmax()``, ...: the numpy function on ``a`` (given when the
         caller evaluated it); None where ``e`` calls no such method on a value."""
         f = e.func
+        if isinstance(f, ast.Attribute) and f.attr in _RESHAPES and self.is_value(f.value) and not e.keywords:
+            a = self.expr(f.value) if a is None else a
+            if not (isinstance(a, Grid) or is_array_value(a)):
+                return None
+            with kept(a):
+                return self.reshape_call(e, a, f.attr, e.args)
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
@@ -115,6 +123,17 @@ class ArrayFunctions:
                 np.argmax: argmax, np.argmin: argmin, np.any: any_true, np.all: all_true,
                 np.sum: sum_ints}[fn]
         return self.inline(e, impl, [a])
+
+    def call_reshape(self, e: ast.Call, name: str) -> Node:
+        """``np.reshape(a, shape)``, ``np.ravel(a)``."""
+        want = 2 if name.endswith("reshape") else 1
+        if len(e.args) != want or e.keywords:
+            raise self.error(e, f"{name}() takes {'an array and a shape' if want == 2 else 'an array'}", name)
+        a = self.expr(e.args[0])
+        if not (isinstance(a, Grid) or is_array_value(a)):
+            raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value", name)
+        with kept(a):
+            return self.reshape_call(e, a, "reshape" if want == 2 else "ravel", e.args[1:])
 
     def axis_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
                        keywords: list[ast.keyword]) -> Node:
@@ -195,6 +214,8 @@ NUMPY_CALLS = {
     np.arange: lambda p, e, n: p.call_arange(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
        for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min)},
+    np.reshape: lambda p, e, n: p.call_reshape(e, n),
+    np.ravel: lambda p, e, n: p.call_reshape(e, n),
     np.amax: lambda p, e, n: p.call_numpy_on_array(e, n, np.max),
     np.amin: lambda p, e, n: p.call_numpy_on_array(e, n, np.min),
 }

@@ -19,7 +19,25 @@ from __future__ import annotations
 
 import ast
 
-from ..nodes import LT, Add, IsFloat, Load, Mul, NewArray, Node, OutOfBounds, Store, ToInt, kept
+import numpy as np
+
+from ..nodes import (
+    EQ,
+    LT,
+    NE,
+    Add,
+    FloorDiv,
+    IsFloat,
+    Load,
+    Mod,
+    Mul,
+    NewArray,
+    Node,
+    OutOfBounds,
+    Store,
+    ToInt,
+    kept,
+)
 from . import pylib
 from .core import _kind
 from .iteration import Counted
@@ -92,6 +110,68 @@ class NDArrays:
             for x in strides:
                 x.unkeep()
             return Grid(self.g, base, start, *dims, *strides)
+
+    # -- reshaping ------------------------------------------------------------------
+    def reshape_call(self, e: ast.Call, a: Node, method: str, shape: list[ast.expr]) -> Node:
+        """``a.reshape(n, m)``, ``np.reshape(a, (n, -1))``, ``a.ravel()`` (views of ``a``'s
+        base), ``a.flatten()`` (a copy), for arrays, views and n-D arrays that are
+        C-contiguous at run time: numpy returns a copy of another array where son would
+        return a view, so that is refused there (``NotImplementedError``)."""
+        if method == "flatten":
+            with kept(a):
+                c = self.grid_copy(e, a) if isinstance(a, Grid) else None
+            if c is None:
+                return self.array_function(e, np.copy, "flatten", a, [])
+            with kept(c):
+                return self.flat_view(e, c).base  # a new C array: its base is the result
+        with kept(a):
+            flat = self.flat_view(e, a if isinstance(a, Grid) else self.as_grid(e, a))
+        if method == "ravel":
+            return flat
+        if len(shape) == 1 and isinstance(shape[0], ast.Tuple):
+            shape = shape[0].elts
+        if not 1 <= len(shape) <= 3:
+            raise self.unsupported(e, f"reshape to {len(shape)} dimensions (son takes 1-D to 3-D arrays)")
+        with kept(flat):
+            dims = []
+            for d in shape:
+                with kept(*dims):
+                    dims.append(self.int_value(d).keep())
+            unknown = [i for i, d in enumerate(shape) if isinstance(d, ast.UnaryOp) and isinstance(
+                d.op, ast.USub) and isinstance(d.operand, ast.Constant) and d.operand.value == 1]
+            if len(unknown) > 1:
+                raise self.error(e, "can only specify one unknown dimension", "reshape")
+            known = self.con(1)
+            for i, d in enumerate(dims):
+                if i not in unknown:
+                    with kept(known):
+                        self.guard(self.op(e, LT, d, self.con(0)), ValueError,
+                                   "negative dimensions not allowed")
+                        known = self.op(e, Mul, known, d)
+            with kept(known):
+                if unknown:
+                    self.guard(self.op(e, EQ, known, self.con(0)), ValueError,
+                               "cannot reshape an array into a shape with an unknown dimension and a zero")
+                    self.guard(self.op(e, NE, self.op(e, Mod, flat.length, known), self.con(0)), ValueError,
+                               "cannot reshape array into the shape")
+                    j = unknown[0]
+                    dims[j].unkeep()
+                    dims[j] = self.op(e, FloorDiv, flat.length, known, ctrl=self.scope.ctrl).keep()
+                else:
+                    self.guard(self.op(e, NE, known, flat.length), ValueError,
+                               "cannot reshape array into the shape")
+            for d in dims:
+                d.unkeep()
+            if len(dims) == 1:
+                return View(self.g, flat.base, flat.start, self.con(1), dims[0])
+            return self.c_order(e, flat.base, flat.start, dims)
+
+    def as_grid(self, at: ast.AST, a: Node) -> Grid:
+        """A 1-D array or view as a 1-D ``Grid`` (for what treats both alike)."""
+        if isinstance(a, View):
+            return Grid(self.g, a.base, a.start, a.length, a.step)
+        with kept(a):
+            return Grid(self.g, a, self.con(0), self.length(at, a), self.con(1))
 
     # -- attributes -----------------------------------------------------------------
     def grid_attribute(self, e: ast.Attribute, a: Grid) -> Node:

@@ -14,7 +14,7 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.floor``/``ceil``/``trunc``, ``np.isnan``/``isinf``/``isfinite``; comparisons,
   ``& | ^ ~`` of bool arrays and ``np.where``;
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
-  ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.any``/``all``, ``argmax``/
+  ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
@@ -234,7 +234,8 @@ class ArrayPrograms:
         r = self.rng
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
-            return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()"])
+            return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",
+                             f"{c}.min()"])
         if kind == "int":
             x = r.random()
             if x < 0.3:
@@ -242,6 +243,8 @@ class ArrayPrograms:
                 return f"np.{r.choice(['argmax', 'argmin'])}({c})" if r.random() < 0.7 else f"{c}.argmax()"
             if x < 0.4:
                 return f"{self.chain(fn, 'int64', g, depth)}[{r.choice(['0', '-1', '1'])}]"
+            if x < 0.5:
+                return f"np.{r.choice(['max', 'min'])}({self.chain(fn, 'int64', g, depth)})"
             c = self.chain(fn, r.choice(["int64", "int64", "bool"]), g, depth)
             return f"np.sum({c})" if r.random() < 0.6 else f"{c}.sum()"
         c = self.chain(fn, r.choice(["bool", "bool", "float64", "int64"]), g, depth)
