@@ -158,9 +158,10 @@ class ArrayFunctions:
             raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
                                       "its buffers decide)")
         self.require_c_like_order(e, [a])
-        impl = {(1, True): sum_rows, (0, True): sum_columns, (1, False): sum_rows_int,
-                (0, False): sum_columns_int}[k, dtype == "float64"]
-        out = self.inline(e, impl, [a])
+        if dtype == "float64":
+            out = self.inline(e, sum_rows if k == 1 else sum_columns, [a])
+        else:
+            out = self.inline(e, sum_axis_int, [a, self.con(k)])
         if fn is not np.mean:
             return out
         with kept(out):
@@ -390,90 +391,77 @@ def sum_columns(a):
     return out
 
 
-def sum_rows_int(a):
-    out = np.zeros(a.shape[0], dtype=np.int64)
+def sum_axis_int(a, axis):
+    """``a.sum(axis=axis)`` of a 2-D int or bool array (int64 wrap-around: any order)."""
+    out = np.zeros(a.shape[1 - axis], dtype=np.int64)
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
-            out[i] += a[i, j]
-    return out
-
-
-def sum_columns_int(a):
-    out = np.zeros(a.shape[1], dtype=np.int64)
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            out[j] += a[i, j]
+            if axis == 1:
+                out[i] += a[i, j]
+            else:
+                out[j] += a[i, j]
     return out
 
 
 def max_float(a):
-    """``np.max`` of floats: NaN if any element is NaN; numpy's ValueError if empty.
-    Which of two equal zeros numpy returns depends on its SIMD kernels
-    (``np.max([0.0, -0.0])`` is -0.0, ``np.max([-0.0, 0.0])`` 0.0): a zero result
-    where both zeros occur raises NotImplementedError instead of guessing."""
-    if len(a) == 0:
-        raise ValueError("zero-size array to reduction operation maximum which has no identity")
-    m = a[0]
-    for i in range(len(a)):
-        x = a[i]
-        if x != x:
-            return x
-        if x > m:
-            m = x
-    if m == 0.0:
-        _refuse_two_zeros(a)
-    return m
+    return _extreme_float(a, True)
 
 
 def min_float(a):
-    """``np.min`` of floats, as ``max_float``."""
-    if len(a) == 0:
-        raise ValueError("zero-size array to reduction operation minimum which has no identity")
-    m = a[0]
+    return _extreme_float(a, False)
+
+
+def _extreme_float(a, largest):
+    """``np.max`` (``np.min``) of floats: NaN if any element is NaN; numpy's ValueError
+    if empty.  Which of two equal zeros numpy returns depends on its SIMD kernels
+    (``np.max([0.0, -0.0])`` is -0.0, ``np.max([-0.0, 0.0])`` 0.0): a zero result where
+    both zeros occur raises NotImplementedError instead of guessing."""
+    m = _first(a, largest)
     for i in range(len(a)):
         x = a[i]
         if x != x:
             return x
-        if x < m:
+        if (x > m) if largest else (x < m):
             m = x
     if m == 0.0:
-        _refuse_two_zeros(a)
+        negative = False
+        positive = False
+        for i in range(len(a)):
+            if a[i] == 0.0:
+                if math.copysign(1.0, a[i]) < 0.0:
+                    negative = True
+                else:
+                    positive = True
+        if negative and positive:
+            raise NotImplementedError("which of two equal zeros numpy's max and min return depends on "
+                                      "its SIMD kernels")
     return m
-
-
-def _refuse_two_zeros(a):
-    negative = False
-    positive = False
-    for i in range(len(a)):
-        if a[i] == 0.0:
-            if math.copysign(1.0, a[i]) < 0.0:
-                negative = True
-            else:
-                positive = True
-    if negative and positive:
-        raise NotImplementedError("which of two equal zeros numpy's max and min return depends on its "
-                                  "SIMD kernels")
 
 
 def max_exact(a):
-    """``np.max`` of ints or bools (numpy's ValueError if empty)."""
-    if len(a) == 0:
-        raise ValueError("zero-size array to reduction operation maximum which has no identity")
-    m = a[0]
-    for i in range(len(a)):
-        if a[i] > m:
-            m = a[i]
-    return m
+    return _extreme_exact(a, True)
 
 
 def min_exact(a):
-    if len(a) == 0:
-        raise ValueError("zero-size array to reduction operation minimum which has no identity")
-    m = a[0]
+    return _extreme_exact(a, False)
+
+
+def _extreme_exact(a, largest):
+    """``np.max`` (``np.min``) of ints or bools."""
+    m = _first(a, largest)
     for i in range(len(a)):
-        if a[i] < m:
+        if (a[i] > m) if largest else (a[i] < m):
             m = a[i]
     return m
+
+
+def _first(a, largest):
+    """``a[0]``, after numpy's ValueError for an empty array."""
+    if len(a) == 0:
+        if largest:
+            raise ValueError("zero-size array to reduction operation maximum which has no identity")
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    return a[0]
 
 
 def sum_ints(a):
