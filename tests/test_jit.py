@@ -634,7 +634,7 @@ def row_sums(a):
 
 def test_argument_types_son_does_not_take_fall_back_per_types():
     f = son.jit(row_sums)
-    a2 = np.arange(6.0).reshape(2, 3)
-    with pytest.warns(son.FallbackWarning, match="2-D"):
-        np.testing.assert_array_equal(f(a2), row_sums(a2))
+    a3 = np.arange(24.0).reshape(2, 3, 4)  # son sums over an axis of 2-D arrays only
+    with pytest.warns(son.FallbackWarning, match="3-D"):
+        np.testing.assert_array_equal(f(a3), row_sums(a3))
     assert len(f.fallbacks) == 1
