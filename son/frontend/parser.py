@@ -77,6 +77,8 @@ class FunctionParser(Ufuncs, ListOps, Statements, Loops, Iteration, Lists, Expre
                  learned: dict | None = None, deps: list | None = None, path: tuple = ()):
         self.g = graph
         self.pinned: list[Node] = pinned if pinned is not None else []
+        #: whole-array chains waiting for operands to their right (son/frontend/ufuncs.py)
+        self.ew_pending: list[list] = []
         self.peephole = peep
         self.src = src
         self.scope = scope

@@ -226,10 +226,9 @@ class Ufuncs:
         return spec is not None and spec[1]
 
     def pending(self) -> list:
-        stack = getattr(self, "_ew_pending", None)
-        if stack is None:
-            stack = self._ew_pending = []
-        return stack
+        """The operands waiting, each in a one-item holder, while those to their right are
+        evaluated (the parser's ``ew_pending``)."""
+        return self.ew_pending
 
     def force_pending(self, at: ast.AST) -> None:
         """Materialize every chain waiting for an operand to its right (that operand
