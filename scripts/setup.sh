@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up son on a Debian/Ubuntu machine, from a fresh one up:
 #   - Debian packages, only those whose program is missing: graphviz (`dot`),
+#     chromium and chromium-driver (the explorer's browser test),
 #     python3 and python3-pip, and python-is-python3 (so that the README's
 #     `python -m ...` commands find the same interpreter as `python3`);
 #   - son itself, editable, with the test, notebook and dev extras.
@@ -32,6 +33,9 @@ as_root() {
 # ---------------------------------------------------------------- Debian packages
 packages=()
 have dot || packages+=(graphviz)
+# the explorer's browser test drives Debian's headless Chromium through its WebDriver
+have chromium || packages+=(chromium)
+have chromedriver || packages+=(chromium-driver)
 if ! have python3; then
     packages+=(python3 python3-pip python-is-python3)
 else
