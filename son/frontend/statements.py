@@ -38,11 +38,17 @@ class Statements:
         return self.merge(self.returns)
 
     def stmts(self, body: list[ast.stmt]) -> None:
+        outer = self.g.line
         for s in body:
             method = getattr(self, "stmt_" + type(s).__name__, None)
             if method is None:
                 raise self.unsupported(s)
-            method(s)
+            if not self.path:  # the function's own statement (an inlined one keeps the call's line)
+                self.g.line = s.lineno + self.src.line0
+            try:
+                method(s)
+            finally:
+                self.g.line = outer
 
     def stmt_Pass(self, s):
         pass

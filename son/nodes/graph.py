@@ -33,6 +33,12 @@ class Graph:
         self.rule_hits: Counter[str] = Counter()
         #: (filename, first line) of the source, for messages
         self.source: tuple[str, int] | None = None
+        #: the file line of the function's own statement the frontend is building (None
+        #: outside a parse); every node made meanwhile gets it in ``lines`` (node id ->
+        #: line), which the explorer shows.  Nodes of inlined callees get the call's line;
+        #: nodes that passes make have none.
+        self.line: int | None = None
+        self.lines: dict[int, int] = {}
         self.start = Start(self, [t for _, t in self.params]).keep()
         self.start.type = self.start.compute()
         self.stop = Stop(self).keep()
@@ -41,6 +47,8 @@ class Graph:
     def new_id(self) -> int:
         n = self._next_id
         self._next_id += 1
+        if self.line is not None:
+            self.lines[n] = self.line
         return n
 
     # ------------------------------------------------------------------ walks
@@ -122,6 +130,7 @@ class Graph:
         g = Graph.__new__(Graph)
         g.name, g.params, g.source, g.arg_forms = self.name, list(self.params), self.source, self.arg_forms
         g._next_id = self._next_id
+        g.line, g.lines = None, dict(self.lines)
         g.gvn = {}
         g.rule_hits = Counter(self.rule_hits)
         old = self.nodes()
