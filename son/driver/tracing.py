@@ -11,7 +11,10 @@ parsed graph.  Every later rewrite gets a snapshot: a copy of the graph with
 the same node ids, so ``son.viz.diff(t.graph(i - 1), t.graph(i))`` shows one
 step.  A snapshot costs O(N), so a trace costs O(steps * N): meant for the
 functions one looks at, not for 10^5-node graphs (``snapshots=False`` keeps
-only the steps).
+only the steps; ``snapshots="passes"`` keeps one graph per pass, in ``trace.passes``).
+``watch(step, graph)``, if given, hears each step as it is recorded, with the graph
+it rewrote: during the parse, the graph still being built (the explorer,
+``son.explore``, draws it at that moment).
 """
 
 from __future__ import annotations
@@ -48,11 +51,14 @@ class Step:
 class Trace:
     """The steps of a traced pipeline; ``trace.graph(i)`` is the graph after step i."""
 
-    def __init__(self, name: str, steps: list[Step], parsed: Graph, final: Graph):
+    def __init__(self, name: str, steps: list[Step], parsed: Graph, final: Graph,
+                 passes: list[tuple[str, Graph]] | None = None):
         self.name = name
         self.steps = steps
         self.parsed = parsed
         self.final = final
+        #: (pass name, the graph right after it) for each pass (empty without snapshots)
+        self.passes = passes or []
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -106,13 +112,21 @@ class Trace:
         return ipywidgets.interact(show, step=ipywidgets.IntSlider(min=0, max=max(len(self) - 1, 0)))
 
 
-def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp", snapshots: bool = True,
-          argtypes=None, args=None) -> Trace:
+def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp",
+          snapshots: bool | str = True, argtypes=None, args=None,
+          watch: Callable[[Step, Graph], None] | None = None) -> Trace:
     """Parse ``fn`` and run ``pipeline`` (see ``Pipeline.of``) on it, recording every
     rewrite, those of the parse-time peephole included.
 
-    ``fn`` may be a function or a source text (its last function).
+    ``fn`` may be a function or a source text (its last function).  ``snapshots``:
+    True, a graph after every step and after every pass; ``"passes"``, after every
+    pass only; False, none.  ``watch(step, graph)`` hears each step as it is recorded.
     """
+    if snapshots not in (True, False, "passes"):
+        from ..errors import SonError
+
+        raise SonError(f"snapshots is True, False or 'passes', not {snapshots!r}")
+    every_step = snapshots is True
     p = Pipeline.of(pipeline)
     steps: list[Step] = []
     current = ["parse"]
@@ -124,16 +138,21 @@ def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp
         before, after = _describe(old), _describe(new)
         if before == after:
             return  # nothing visible changed (a gvn of a node to itself included)
-        if snapshots and holder and steps and steps[-1].pass_name == current[0]:
+        if every_step and holder and steps and steps[-1].pass_name == current[0]:
             steps[-1].graph = holder[0].copy()  # the state the previous step left
         steps.append(Step(len(steps), current[0], rule, before, after))
+        if watch is not None:
+            watch(steps[-1], old.graph)
 
     g = p.parse(fn, argtypes=argtypes, args=args, tracer=record)
     parsed = g.copy()
     holder.append(g)
+    passes: list[tuple[str, Graph]] = []
     for one in p.passes:
         current[0] = one.name
         p.but(passes=(one,)).optimize(g, inplace=True, tracer=record)
-        if snapshots and steps and steps[-1].pass_name == one.name and steps[-1].graph is None:
-            steps[-1].graph = g.copy()
-    return Trace(g.name, steps, parsed, g)
+        if snapshots:
+            passes.append((one.name, g.copy()))
+        if every_step and steps and steps[-1].pass_name == one.name and steps[-1].graph is None:
+            steps[-1].graph = passes[-1][1]
+    return Trace(g.name, steps, parsed, g, passes)

@@ -22,6 +22,7 @@ Cost: O(N + E) over both graphs.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Mapping
 
 from ..nodes import Graph, Node
 from .dot import HEADER, attr_list, edge_attrs, node_attrs, node_text, phi_ranks, pipe, quote, write
@@ -35,6 +36,15 @@ _STATE_STYLE: dict[str, dict[str, str]] = {
                 "fillcolor": '"#fff0d9"'},
     "unchanged": {"color": GREY, "fontcolor": '"#616161"'},
 }
+
+
+def node_changes(before: Mapping[int, tuple[str, str]],
+                 after: Mapping[int, tuple[str, str]]) -> tuple[set[int], set[int], set[int]]:
+    """The removed, added and retyped node ids (see the module docstring) of two graphs
+    given as node id -> (class name, type text): ``Diff`` and the explorer's diff mode
+    (``son.explore``) decide by this one function.  O(N)."""
+    same = {i for i, (cls, _t) in before.items() if i in after and after[i][0] == cls}
+    return (set(before) - same, set(after) - same, {i for i in same if before[i][1] != after[i][1]})
 
 
 class Diff:
@@ -52,13 +62,15 @@ class Diff:
         self.after = after
         self._b = {n.nid: n for n in before.nodes()}
         self._a = {n.nid: n for n in after.nodes()}
-        same = {i for i, n in self._b.items() if i in self._a and type(self._a[i]) is type(n)}
+        removed, added, retyped = node_changes(
+            {i: (type(n).__name__, str(n.type)) for i, n in self._b.items()},
+            {i: (type(n).__name__, str(n.type)) for i, n in self._a.items()})
         #: ids of nodes live only in ``before`` (or under another class in ``after``)
-        self.removed: set[int] = set(self._b) - same
+        self.removed: set[int] = removed
         #: ids of nodes live only in ``after``
-        self.added: set[int] = set(self._a) - same
+        self.added: set[int] = added
         #: ids of nodes in both whose lattice type changed
-        self.retyped: set[int] = {i for i in same if str(self._b[i].type) != str(self._a[i].type)}
+        self.retyped: set[int] = retyped
 
     # ------------------------------------------------------------------ naming
     def _name(self, n: Node, side: str) -> str:
