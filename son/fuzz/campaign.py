@@ -19,6 +19,13 @@ agreed with CPython also goes through the gradient oracle (``son.fuzz.grad``; on
 in ``GRAD_KERNEL_EVERY`` with its gradient compiled), and a gradient failure is
 shrunk into ``out`` as ``..._grad.py``.
 
+``engine="dask"`` runs the same programs on a Dask cluster instead (``son.fuzz.cluster``:
+a ``LocalCluster`` of ``jobs`` workers, or the running one at ``scheduler``), with the
+same outcome for every program.  Either way the campaign records the source it started
+on (``son.fuzz.provenance``: the git revision, a hash of son's files) and stops with
+``SourceChanged`` if the files change while it runs; ``Totals.to_pandas()`` is the
+table of the programs (one row each), ``Totals.save_table`` writes it as Parquet or CSV.
+
 Cost: the sum of the programs' oracle runs divided by ``jobs``; Numba's compile
 of one kernel per program dominates (see ``Totals.report``); the gradient oracle
 adds a few ms per program, plus a compile for one in ``GRAD_KERNEL_EVERY``.
@@ -35,7 +42,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["Totals", "check_one", "run"]
+from ..errors import SonError
+from .provenance import Source, SourceChanged
+
+__all__ = ["ENGINES", "Totals", "check_one", "run"]
+
+#: where a campaign's programs run: local worker processes, or a Dask cluster
+ENGINES = ("local", "dask")
 
 
 #: one program in this many (by index) also compiles its gradient with Numba (``check_grad``'s
@@ -66,10 +79,17 @@ class Totals:
     wall: float = 0.0
     #: the program indices checked, in the order their results came
     indices: list[int] = field(default_factory=list)
+    #: every program's result (``check_one``'s dict), in the order they came
+    items: list[dict] = field(default_factory=list)
+    seed: int = 0
+    engine: str = "local"
+    #: the source the campaign started on (None: not recorded)
+    source: Source | None = None
 
     def add(self, item: dict) -> None:
         self.counts[item["status"]] += 1
         self.indices.append(item["index"])
+        self.items.append(item)
         g = item.get("grad")
         if g is not None:
             self.grad["checked"] += 1
@@ -101,7 +121,8 @@ class Totals:
         c = self.counts
         lines = [f"programs {self.programs}  ok {c['ok']}  mismatches {c['mismatch']}  crashes {c['crash']}  "
                  f"generator rejects {c['reject']}  refused {c['refused']}  "
-                 f"int64 wrap-around met {self.wrapped}  wall {self.wall:.1f} s",
+                 f"int64 wrap-around met {self.wrapped}  wall {self.wall:.1f} s  engine {self.engine}"
+                 + (f"  source {self.source.short}" if self.source else ""),
                  "stage        total s   ms/program"]
         for stage, s in sorted(self.times.items(), key=lambda kv: -kv[1]):
             lines.append(f"{stage:<10} {s:9.1f} {1000 * s / n:10.2f}")
@@ -126,6 +147,49 @@ class Totals:
         for f in self.rejects[:10]:
             lines.append(f"REJECT {f['label']}: {f['detail']}")
         return "\n".join(lines)
+
+    def to_pandas(self):
+        """A ``pandas.DataFrame`` with one row per program, by index: ``index``, ``seed``,
+        ``outcome`` (ok, mismatch, crash, reject, refused), ``reason`` (the first failure,
+        or why it was rejected or refused), ``wraps``, the gradient oracle's ``grad_outcome``,
+        ``grad_failure`` and ``grad_stage`` (None where it did not run), the regression
+        files written, ``engine``, ``revision`` and ``source_digest``, and ``time_STAGE``
+        for each stage (seconds; NaN where a program did not reach it)."""
+        try:
+            import pandas as pd
+        except ImportError as e:
+            raise SonError("Totals.to_pandas needs pandas: pip install pandas") from e
+        src = self.source
+        rows, stages = [], set()
+        for it in sorted(self.items, key=lambda i: i["index"]):
+            g = it.get("grad")
+            row = {"index": it["index"], "seed": self.seed, "outcome": it["status"],
+                   "reason": it["failure"] or it["detail"], "wraps": it["wraps"],
+                   "grad_outcome": g["status"] if g else None, "grad_failure": g["failure"] if g else None,
+                   "grad_stage": g["stage"] if g else None, "file": it.get("file"),
+                   "grad_file": it.get("grad_file"), "engine": self.engine,
+                   "revision": src.short if src else None, "source_digest": src.digest if src else None}
+            for stage, seconds in it["times"].items():
+                row[f"time_{stage}"] = seconds
+                stages.add(stage)
+            rows.append(row)
+        columns = ["index", "seed", "outcome", "reason", "wraps", "grad_outcome", "grad_failure",
+                   "grad_stage", "file", "grad_file", "engine", "revision", "source_digest"]
+        return pd.DataFrame(rows, columns=columns + [f"time_{s}" for s in sorted(stages)])
+
+    def save_table(self, path: Path | str) -> Path:
+        """Write ``to_pandas()`` to ``path``: Parquet (``.parquet``, through pyarrow) or CSV
+        (``.csv``), chosen by the extension."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix not in (".parquet", ".csv"):
+            raise SonError(f"cannot write a campaign table as {path.name!r}: name a .parquet or a .csv file")
+        table = self.to_pandas()
+        if suffix == ".parquet":
+            table.to_parquet(path, index=False)
+        else:
+            table.to_csv(path, index=False)
+        return path
 
 
 def check_one(seed: int, index: int, kernel: bool = True, out: Path | None = None,
@@ -209,14 +273,25 @@ def _setup_worker(cache: str) -> None:
 
 
 def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str | None,
-            shrink_failures: bool, timeout: float, grad: bool, cache: str, quota: int) -> None:
+            shrink_failures: bool, timeout: float, grad: bool, cache: str, quota: int,
+            source: dict | None) -> None:
     _setup_worker(cache)
+    src = Source.from_dict(source) if source else None
     for _ in range(quota):
         index = tasks.get()
         if index is None:
             return
         slots[slot] = index  # shared memory, written at once: survives a crash of this process
-        item = check_one(seed, index, kernel, Path(out) if out else None, shrink_failures, timeout, grad)
+        try:
+            if src:  # before: what this process imported; after: what it imported while checking
+                src.check(f"worker {slot} before program {index}")
+            item = check_one(seed, index, kernel, Path(out) if out else None, shrink_failures, timeout, grad)
+            if src:
+                src.check(f"worker {slot} after program {index}")
+        except SourceChanged as e:
+            results.put((-1, str(e)))
+            slots[slot] = -1
+            return
         results.put((index, item))
         slots[slot] = -1
         if item["failure"].startswith("crash in timeout") or item.get("grad", {}).get("stage") == "timeout":
@@ -228,40 +303,81 @@ def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str 
 def run(n: int, seed: int = 0, jobs: int = 0, start: int = 0, kernel: bool = True,
         out: Path | None = None, shrink_failures: bool = True, timeout: float = 60.0,
         progress: Callable[[dict], None] | None = None, grad: bool = True,
-        per_worker: int = PROGRAMS_PER_WORKER) -> Totals:
+        per_worker: int = PROGRAMS_PER_WORKER, engine: str = "local", scheduler: str | None = None,
+        source: Source | None = None) -> Totals:
     """Check programs ``start .. start+n-1`` of ``seed``; ``progress(item)`` after each;
     with ``jobs``, each worker process checks at most ``per_worker`` programs; ``grad``
-    (the default): the gradient oracle too, on the generator's gradient-biased mix."""
-    totals = Totals()
-    t0 = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="son-fuzz-") as cache:  # kernels: never the user's cache
-        if jobs > 0:
-            _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
-                          grad, cache, per_worker)
-        else:
-            import son
+    (the default): the gradient oracle too, on the generator's gradient-biased mix.
 
-            old = son.debug, os.environ.get("SON_CACHE_DIR")
-            son.debug = True
-            os.environ["SON_CACHE_DIR"] = cache
-            try:
-                for i in range(start, start + n):
-                    item = check_one(seed, i, kernel, out, shrink_failures, timeout, grad)
-                    totals.add(item)
-                    if progress:
-                        progress(item)
-            finally:
-                son.debug = old[0]
-                if old[1] is None:
-                    del os.environ["SON_CACHE_DIR"]
-                else:
-                    os.environ["SON_CACHE_DIR"] = old[1]
+    ``engine``: ``"local"`` (``jobs`` worker processes, or this process if 0) or
+    ``"dask"`` (a ``LocalCluster`` of ``jobs`` workers, or the cluster at ``scheduler``).
+    ``source``: what the campaign checks son's files against (default: captured now);
+    when they change, ``SourceChanged`` is raised, its ``totals`` the programs done."""
+    if engine not in ENGINES:
+        raise SonError(f"unknown campaign engine {engine!r}: use one of {', '.join(ENGINES)}")
+    if scheduler is not None:
+        engine = "dask"
+    source = source or Source.capture()
+    totals = Totals(seed=seed, engine=engine, source=source)
+    t0 = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory(prefix="son-fuzz-") as cache:  # kernels: never the user's cache
+            _run(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress, grad,
+                 cache, per_worker, engine, scheduler, source)
+    except SourceChanged as e:
+        totals.wall = time.perf_counter() - t0
+        e.totals = totals
+        raise
     totals.wall = time.perf_counter() - t0
     return totals
 
 
+def _run(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress, grad, cache,
+         per_worker, engine, scheduler, source: Source) -> None:
+    if engine == "dask":
+        from .cluster import run_dask
+
+        run_dask(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress, grad,
+                 cache, per_worker, scheduler, source)
+    elif jobs > 0:
+        _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
+                      grad, cache, per_worker, source)
+    else:
+        _run_here(totals, n, seed, start, kernel, out, shrink_failures, timeout, progress, grad, cache,
+                  source)
+
+
+def _run_here(totals, n, seed, start, kernel, out, shrink_failures, timeout, progress, grad, cache,
+              source: Source) -> None:
+    import son
+
+    old = son.debug, os.environ.get("SON_CACHE_DIR")
+    son.debug = True
+    os.environ["SON_CACHE_DIR"] = cache
+    try:
+        for i in range(start, start + n):
+            source.check(f"the campaign before program {i}")
+            item = check_one(seed, i, kernel, out, shrink_failures, timeout, grad)
+            source.check(f"the campaign after program {i}")
+            totals.add(item)
+            if progress:
+                progress(item)
+    finally:
+        son.debug = old[0]
+        if old[1] is None:
+            del os.environ["SON_CACHE_DIR"]
+        else:
+            os.environ["SON_CACHE_DIR"] = old[1]
+
+
+def crash_item(seed: int, index: int, why: str) -> dict:
+    """The result of a program whose worker process died while checking it."""
+    return {"label": f"seed={seed} index={index}", "index": index, "status": "crash", "times": {},
+            "wraps": 0, "detail": "", "failure": why}
+
+
 def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
-                  grad, cache: str, per_worker: int) -> None:
+                  grad, cache: str, per_worker: int, source: Source) -> None:
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
@@ -270,17 +386,16 @@ def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, ti
     for i in range(start, start + n):
         tasks.put(i)
     workers: list = [None] * jobs
+    checked = source.to_dict()
 
     def spawn(slot: int) -> None:
         w = ctx.Process(target=_worker, args=(tasks, results, slots, slot, seed, kernel,
                                                str(out) if out else None, shrink_failures, timeout, grad,
-                                               cache, per_worker),
+                                               cache, per_worker, checked),
                         daemon=True)
         w.start()
         workers[slot] = w
 
-    for slot in range(jobs):
-        spawn(slot)
     done = 0
 
     def record(item: dict) -> None:
@@ -290,23 +405,32 @@ def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, ti
         if progress:
             progress(item)
 
-    while done < n:
-        try:
-            index, item = results.get(timeout=1.0)
-            record(item)
-        except queue.Empty:
-            pass
-        for slot, w in enumerate(workers):  # ended (its quota, a timeout) or died: replace it
-            if w.is_alive():
-                continue
-            index = slots[slot]
-            slots[slot] = -1
-            if index >= 0:  # it died inside a program: a crash of that program
-                record({"label": f"seed={seed} index={index}", "index": index, "status": "crash",
-                        "times": {}, "wraps": 0, "detail": "",
-                        "failure": f"worker process died (exit code {w.exitcode})"})
-            if done < n:
-                spawn(slot)
+    try:
+        for slot in range(jobs):
+            spawn(slot)
+        while done < n:
+            try:
+                index, item = results.get(timeout=1.0)
+                if index < 0:  # a worker found son's files changed
+                    raise SourceChanged(item)
+                source.check("the driver")
+                record(item)
+            except queue.Empty:
+                source.check("the driver")
+            for slot, w in enumerate(workers):  # ended (its quota, a timeout) or died: replace it
+                if w.is_alive():
+                    continue
+                index = slots[slot]
+                slots[slot] = -1
+                if index >= 0:  # it died inside a program: a crash of that program
+                    record(crash_item(seed, index, f"worker process died (exit code {w.exitcode})"))
+                if done < n:
+                    spawn(slot)
+    except BaseException:
+        for w in workers:  # stopped (changed source, Ctrl-C): no worker goes on checking programs
+            if w is not None and w.is_alive():
+                w.terminate()
+        raise
     for _ in workers:
         tasks.put(None)
     for w in workers:
