@@ -56,6 +56,24 @@ def test_optimize_reports_a_census_before_and_after_each_pass():
     assert first.removed["nodes"] == before.nodes - first.after.nodes
 
 
+def test_stats_and_comparisons_export_pandas_tables():
+    """One row per pass (the census before and after, what the pass reported) and one
+    per compared pipeline, with the numbers the printed tables show."""
+    g = son.parse(straight, peephole=False)
+    _, stats = son.optimize(g, "peephole,sccp")
+    df = stats.to_pandas()
+    assert list(df["pass"]) == ["peephole", "sccp"]
+    assert list(df["nodes_before"]) == [s.before.nodes for s in stats] and df["nodes_before"][0] == len(g.live())
+    assert df["nodes_after"][0] == df["nodes_before"][1] < df["nodes_before"][0]
+    assert df["rule_hits"][0] == sum(stats[0].rule_hits.values()) > 0
+    assert df["info_dead"][0] == stats[0].info["dead"] and df["info_visits"][1] == stats[1].info["visits"]
+    cmp = son.compare(straight, ["none", "peephole"])
+    t = cmp.to_pandas()
+    assert list(t["pipeline"]) == ["none", "peephole"] and set(t["function"]) == {"straight"}
+    assert list(t["nodes"]) == [Census.of(cmp[p]).nodes for p in ("none", "peephole")]
+    assert t["constants"][1] == 1 and t["rule_hits"][0] == 0 < t["rule_hits"][1]
+
+
 def test_stats_print_as_an_aligned_table_and_html():
     _, stats = son.optimize(son.parse(straight, peephole=False), "peephole")
     lines = str(stats).splitlines()

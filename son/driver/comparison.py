@@ -3,6 +3,7 @@
     cmp = son.compare(f)                  # none, peephole, sccp, combined
     print(cmp)                            # nodes, CFG nodes, constants, phis, loops, branches, ms
     cmp["sccp"]                           # that pipeline's graph
+    cmp.to_pandas()                       # the same table as a pandas.DataFrame
 
 The table prints as aligned text and renders as HTML in Jupyter.  Cost: one
 parse and one pipeline per row, plus a census (O(N + E)) each.
@@ -11,12 +12,12 @@ parse and one pipeline per row, plus a census (O(N + E)) each.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, fields
+from dataclasses import asdict, dataclass, fields
 from typing import Callable, Sequence
 
 from ..nodes import Graph
 from ..viz.tables import html_table, text_table
-from .passes import Census, PipelineStats
+from .passes import Census, PipelineStats, pandas
 from .pipeline import Pipeline
 
 __all__ = ["Comparison", "Row", "compare"]
@@ -66,6 +67,17 @@ class Comparison:
 
     def _repr_html_(self) -> str:
         return html_table(self.COLUMNS, self.table(), caption=self.name)
+
+    def to_pandas(self):
+        """A ``pandas.DataFrame``, one row per pipeline: ``function``, ``pipeline``, the
+        census (``nodes``, ``cfg``, ``constants``, ``phis``, ``loops``, ``branches``),
+        ``seconds`` and ``rule_hits`` (the peephole rewrites made, while parsing and in the
+        passes); concatenate several functions' tables for a corpus-wide comparison."""
+        pd = pandas()
+        rows = [{"function": self.name, "pipeline": r.pipeline, **asdict(r.census), "seconds": r.seconds,
+                 "rule_hits": sum(r.graph.rule_hits.values())} for r in self.rows]
+        return pd.DataFrame(rows, columns=["function", "pipeline", *(f.name for f in fields(Census)),
+                                           "seconds", "rule_hits"])
 
 
 def compare(fn: Callable | str, pipelines: Sequence = ("none", "peephole", "sccp", "combined"),

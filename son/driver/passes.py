@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Callable, Sequence
 
 from .. import config
@@ -254,6 +254,35 @@ class PipelineStats(list):
 
     def _repr_html_(self) -> str:
         return html_table(self.COLUMNS, self.rows())
+
+    def to_pandas(self):
+        """A ``pandas.DataFrame``, one row per pass in order: ``pass``, each census number
+        before and after (``nodes_before``, ``nodes_after``, ...), ``rule_hits``, ``seconds``
+        and what the pass reported (its ``info`` counts, one column each, ``info_KEY``)."""
+        pd = pandas()
+        census = [f.name for f in fields(Census)]
+        rows, info = [], []
+        for s in self:
+            row = {"pass": s.name}
+            for k in census:
+                row[f"{k}_before"], row[f"{k}_after"] = getattr(s.before, k), getattr(s.after, k)
+            row["rule_hits"], row["seconds"] = sum(s.rule_hits.values()), s.seconds
+            for k, v in s.info.items():
+                if isinstance(v, (int, float, str, bool)):
+                    row[f"info_{k}"] = v
+                    info += [f"info_{k}"] if f"info_{k}" not in info else []
+            rows.append(row)
+        columns = ["pass", *(f"{k}_{w}" for k in census for w in ("before", "after")), "rule_hits", "seconds"]
+        return pd.DataFrame(rows, columns=columns + info)
+
+
+def pandas():
+    """The pandas module, or a ``SonError`` saying how to install it (tables' ``to_pandas``)."""
+    try:
+        import pandas
+    except ImportError as e:
+        raise SonError("to_pandas() needs pandas: pip install pandas") from e
+    return pandas
 
 
 def run_passes(graph: Graph, passes: Sequence[Pass], *, rules=None, tracer=None) -> PipelineStats:
