@@ -8,6 +8,7 @@
     s = son.schedule(h)                       # Global Code Motion
     k = son.jit(f)                            # a Numba-compiled kernel
     df = son.grad(f)                          # derivatives: grad, value_and_grad, jvp
+    son.explore(f).save("f.html")             # every phase, interactive (inline in Jupyter)
 
 Numba is imported on first compile, so ``import son`` stays cheap.  The layers and
 where each concept lives: docs/architecture.md.
@@ -20,7 +21,18 @@ from importlib import import_module
 # son.viz installs the drawing hooks on Graph and Schedule; son.grad and son.schedule are
 # callable packages: son.grad(f), son.schedule(g) (son._util.callable_package)
 from . import config, grad, schedule, viz  # noqa: F401
-from .driver import Pipeline, compare, compile, jit, jvp, optimize, register_pass, trace, value_and_grad
+from .driver import (
+    Pipeline,
+    compare,
+    compile,
+    explore,
+    jit,
+    jvp,
+    optimize,
+    register_pass,
+    trace,
+    value_and_grad,
+)
 from .errors import FallbackWarning, SonError, SonSyntaxError
 from .exec.interp import interpret
 from .frontend import parse, parse_source
@@ -68,5 +80,5 @@ del sys, types
 
 
 __all__ = ["FallbackWarning", "Graph", "Pipeline", "SonError", "SonSyntaxError", "compare", "compile",
-           "debug", "grad", "interpret", "jit", "jvp", "optimize", "parse", "parse_source", "register_pass",
-           "schedule", "trace", "value_and_grad", *_LAZY]
+           "debug", "explore", "grad", "interpret", "jit", "jvp", "optimize", "parse", "parse_source",
+           "register_pass", "schedule", "trace", "value_and_grad", *_LAZY]

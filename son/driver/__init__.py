@@ -4,6 +4,7 @@
     passes.py     the pass registry, the built-in passes, statistics of a run
     comparison.py son.compare: pipelines side by side
     tracing.py    son.trace: every rewrite, step by step
+    explorer.py   son.explore: every phase of a compilation as an interactive page
     kernels.py    son.jit and son.compile: functions and graphs to kernels
     index.py      the kernels' disk index (a second process skips the parse)
     derivatives.py son.grad, son.value_and_grad, son.jvp
@@ -17,6 +18,7 @@ Importing the driver makes the ``son.grad`` package callable (``son.grad(f)``), 
 from .._util import callable_package
 from .comparison import compare
 from .derivatives import grad, jvp, value_and_grad
+from .explorer import Explorer, explore
 from .kernels import compile, jit  # noqa: A004 - son.compile is the public name
 from .passes import register_pass
 from .pipeline import DEFAULT_PIPELINE, PIPELINES, Pipeline, optimize
@@ -24,5 +26,5 @@ from .tracing import trace
 
 callable_package("son.grad", grad)
 
-__all__ = ["DEFAULT_PIPELINE", "PIPELINES", "Pipeline", "compare", "compile", "grad", "jit", "jvp",
-           "optimize", "register_pass", "trace", "value_and_grad"]
+__all__ = ["DEFAULT_PIPELINE", "PIPELINES", "Explorer", "Pipeline", "compare", "compile", "explore", "grad",
+           "jit", "jvp", "optimize", "register_pass", "trace", "value_and_grad"]
