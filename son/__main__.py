@@ -9,6 +9,7 @@ Commands::
     son compare FILE:FUNC [--pipelines none,peephole,sccp,combined] [--argtypes T]
     son run FILE:FUNC ARGS... [--pipeline P] [--interp]
     son grad FILE:FUNC ARGS... [--argnums 0,1] [--value] [--check] [--source] [--interp]
+    son explore FILE:FUNC [-o OUT.html] [--pipeline P] [--argtypes T]   every phase, interactive
 
 ``FILE:FUNC`` names a function defined at module level in a Python file; the
 file is loaded by path as a fresh module (its folder first on ``sys.path``, as
@@ -332,6 +333,19 @@ def _grad(args: argparse.Namespace) -> int:
     return 0
 
 
+def _explore(args: argparse.Namespace) -> int:
+    from .driver import explore
+
+    out = args.out or f"{args.target.rpartition(':')[2]}.html"
+    if not out.lower().endswith((".html", ".htm")):
+        raise SonError(f"the explorer is an HTML page: name the output .html, not {out!r}")
+    x = explore(load_function(args.target), args.pipeline, argtypes=parse_argtypes(args.argtypes))
+    x.save(out)
+    phases = ", ".join(p["name"] for p in x.phases)
+    print(f"wrote {out} ({len(x.phases)} phases: {phases}); open it in a browser")
+    return 0
+
+
 def _flat(v) -> list:
     return [float(x) for x in v.tolist()] if hasattr(v, "tolist") else [float(v)]
 
@@ -489,6 +503,21 @@ def build_parser() -> argparse.ArgumentParser:
     gr.add_argument("--source", action="store_true", help="print the generated gradient kernel")
     gr.add_argument("--interp", action="store_true",
                     help="run the gradient graph in the reference interpreter instead of a Numba kernel")
+
+    ex = _command(sub, "explore", _explore, "write an interactive page of every phase of a compilation",
+                  "Parse FUNC and run the pipeline, recording every phase (the raw parse, each batch of "
+                  "parse-time rewrites, each pass, the schedule, the kernel source), and write one "
+                  "self-contained HTML page to explore them in a browser (no network needed): click a node "
+                  "for its inputs, users, type, origin and source line; diff a phase against the one "
+                  "before; hide constants, show control only, collapse a loop, show one block or the "
+                  "neighbourhood of a node.",
+                  ["son explore prog.py:f -o f.html", "son explore prog.py:f --pipeline combined",
+                   "son explore prog.py:total --argtypes x=f64[],n=int"])
+    _target(ex)
+    ex.add_argument("-o", "--out", metavar="OUT", help="the page to write (default: FUNC.html)")
+    ex.add_argument("--pipeline", "-p", metavar="P",
+                    help="as for 'son ir' (default: sccp, what son.jit runs)")
+    ex.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
     return p
 
 
