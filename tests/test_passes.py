@@ -63,7 +63,8 @@ def test_stats_and_comparisons_export_pandas_tables():
     _, stats = son.optimize(g, "peephole,sccp")
     df = stats.to_pandas()
     assert list(df["pass"]) == ["peephole", "sccp"]
-    assert list(df["nodes_before"]) == [s.before.nodes for s in stats] and df["nodes_before"][0] == len(g.live())
+    assert list(df["nodes_before"]) == [s.before.nodes for s in stats]
+    assert df["nodes_before"][0] == len(g.live())
     assert df["nodes_after"][0] == df["nodes_before"][1] < df["nodes_before"][0]
     assert df["rule_hits"][0] == sum(stats[0].rule_hits.values()) > 0
     assert df["info_dead"][0] == stats[0].info["dead"] and df["info_visits"][1] == stats[1].info["visits"]
