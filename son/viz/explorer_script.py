@@ -192,37 +192,42 @@ function visible() {
   let items = nodes.map(function (n) {
     return {id: n.id, rec: n, edges: n.in.filter(function (e) { return ids.has(e[0]); })};
   });
-  if (fLoop.value !== '') {
-    const loop = parseInt(fLoop.value, 10);
-    const inside = new Set(items.filter(function (it) {
-      return (it.rec.loops || []).indexOf(loop) >= 0;
-    }).map(function (it) { return it.id; }));
-    if (inside.size) {
-      const boxId = 'L' + loop;
-      const box = {id: boxId, box: true, count: inside.size, loop: loop, edges: []};
-      const seen = new Set();
-      const out = [];
-      items.forEach(function (it) {
-        if (inside.has(it.id)) {
-          it.edges.forEach(function (e) {
-            if (inside.has(e[0]) || seen.has('i' + e[0])) return;
-            seen.add('i' + e[0]);
-            box.edges.push([e[0], 0, e[2]]);
-          });
-          return;
-        }
-        const edges = [];
-        it.edges.forEach(function (e) {
-          if (!inside.has(e[0])) edges.push(e);
-          else if (!seen.has(it.id + '>')) { seen.add(it.id + '>'); edges.push([boxId, e[1], e[2]]); }
-        });
-        out.push({id: it.id, rec: it.rec, edges: edges});
-      });
-      out.push(box);
-      items = out;
-    }
-  }
+  if (fLoop.value !== '') items = collapse(items, fLoop.value);
   return {items: items, diff: diff};
+}
+
+function collapse(items, which) {
+  // each node of the chosen loop (which: a Loop node's id), or of any outermost loop ('all'),
+  // becomes one box per loop; edges between a box and the rest are kept once
+  const pick = which === 'all'
+    ? function (ls) { return ls.length ? ls[ls.length - 1] : null; }
+    : function (ls) { return ls.indexOf(parseInt(which, 10)) >= 0 ? parseInt(which, 10) : null; };
+  const boxes = new Map(), where = new Map();
+  items.forEach(function (it) {
+    const loop = pick(it.rec.loops || []);
+    if (loop === null) return;
+    if (!boxes.has(loop)) boxes.set(loop, {id: 'L' + loop, box: true, count: 0, loop: loop, edges: []});
+    boxes.get(loop).count++;
+    where.set(it.id, 'L' + loop);
+  });
+  const out = [], seen = new Set();
+  items.forEach(function (it) {
+    const me = where.get(it.id);
+    const edges = me ? boxes.get(parseInt(me.slice(1), 10)).edges : [];
+    it.edges.forEach(function (e) {
+      const src = where.has(e[0]) ? where.get(e[0]) : e[0];
+      if (me && src === me) return;  // inside one box
+      if (me || where.has(e[0])) {
+        const k = (me || it.id) + '<' + src;
+        if (seen.has(k)) return;
+        seen.add(k);
+      }
+      edges.push([src, me ? 0 : e[1], e[2]]);
+    });
+    if (!me) out.push({id: it.id, rec: it.rec, edges: edges});
+  });
+  boxes.forEach(function (b) { out.push(b); });
+  return out;
 }
 
 // ------------------------------------------------------------------ layered layout
@@ -556,8 +561,9 @@ function setPhase(i) {
     d.classList.toggle('current', d.getAttribute('data-index') === String(i));
   });
   const ph = phase();
-  fillSelect(fLoop, ph.loops.map(function (x) { return [x.id, x.title]; }),
-    ph.loops.length ? 'none' : '(no loop info)');
+  const loops = ph.loops.map(function (x) { return [x.id, x.title]; });
+  if (loops.length > 1) loops.unshift(['all', 'every outermost loop']);
+  fillSelect(fLoop, loops, ph.loops.length ? 'none' : '(no loop info)');
   fillSelect(fBlock, ph.blocks.map(function (b) { return [b.id, b.title]; }),
     ph.blocks.length ? 'all' : '(no blocks)');
   stepsPane.textContent = '';
