@@ -121,3 +121,18 @@ def test_a_rule_that_fires_without_changing_its_node_is_not_a_step():
     assert seen and t.final.rule_hits["idle"] >= 1
     assert not [s for s in t.steps if s.rule == "idle"]
     assert [s for s in t.steps if s.rule == "commute"]
+
+
+def test_trace_keeps_one_graph_per_pass_and_a_watcher_hears_every_step():
+    from son.examples import flip_flop
+
+    heard = []
+    t = son.trace(flip_flop, "sccp", snapshots="passes", watch=lambda step, g: heard.append((step, g)))
+    assert [name for name, _g in t.passes] == ["sccp", "guards"]
+    assert all(s.graph is None for s in t.steps)  # no per-step copies
+    assert [s for s, _g in heard] == t.steps
+    # the parse's steps come with the graph it is building, which the passes then rewrite in place
+    assert heard[0][0].pass_name == "parse" and all(g is t.final for _s, g in heard)
+    assert son.trace(flip_flop, "sccp", snapshots=False).passes == []
+    with pytest.raises(son.SonError, match="snapshots"):
+        son.trace(flip_flop, snapshots="steps")
