@@ -16,9 +16,12 @@ debug: bool = False
 recursion_limit: int = 1000
 
 #: what ``son.jit`` does with a function (or argument types) it cannot compile:
+#: "region" compiles what it can and runs each statement it cannot express with CPython
+#: (a fallback region, son/frontend/regions.py), warning once with the lines and why, and
+#: where even that fails runs the whole function in CPython as "function" does;
 #: "function" runs the whole function in CPython and warns once (``son.FallbackWarning``,
-#: with son's reason), "error" raises son's error (``SonSyntaxError`` with its location)
-fallback: str = "function"
+#: with son's reason); "error" raises son's error (``SonSyntaxError`` with its location)
+fallback: str = "region"
 
 #: son's version: part of the kernel cache's key; setup.cfg reads it from here
 __version__ = "0.1.0"

@@ -608,7 +608,7 @@ def uses_a_dict(n):
 
 
 def test_a_function_son_cannot_compile_runs_in_cpython_and_warns_once():
-    f = son.jit(uses_a_dict)
+    f = son.jit(uses_a_dict, fallback="function")
     with pytest.warns(son.FallbackWarning, match=r"son.jit\(uses_a_dict\) runs in CPython .*test_jit.py:\d+"):
         assert f(4) == uses_a_dict(4)
     with warnings.catch_warnings():
@@ -625,7 +625,7 @@ def test_fallback_error_raises_sons_located_error(monkeypatch):
     with pytest.raises(son.SonSyntaxError, match="dict"):
         son.jit(uses_a_dict)(3)
     with pytest.raises(son.SonError, match="fallback must be"):
-        son.jit(uses_a_dict, fallback="region")
+        son.jit(uses_a_dict, fallback="regions")
 
 
 def row_sums(a):

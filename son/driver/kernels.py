@@ -27,7 +27,7 @@ from typing import Any, Callable, Sequence
 from .. import config
 from ..errors import FallbackWarning, SonError
 from ..exec.kernel import Kernel, compile_kernel
-from ..nodes import Graph
+from ..nodes import Graph, PyRegion
 from .index import index_key, index_load, index_store
 from .passes import kernel_graph
 from .pipeline import Pipeline
@@ -65,8 +65,8 @@ class JitFunction(Specialized):
     def __init__(self, fn: Callable, pipeline: Pipeline, fallback: str | None = None):
         super().__init__(fn)
         self.pipeline = pipeline
-        if fallback not in (None, "function", "error"):
-            raise SonError(f"son.jit: fallback must be 'function' or 'error', not {fallback!r}")
+        if fallback not in (None, "region", "function", "error"):
+            raise SonError(f"son.jit: fallback must be 'region', 'function' or 'error', not {fallback!r}")
         self.fallback = fallback
         #: argument types -> why son runs the function in CPython for them
         self.fallbacks: dict[tuple, str] = {}
@@ -90,13 +90,24 @@ class JitFunction(Specialized):
 
     def _specialize_or_fall_back(self, args: tuple, key: tuple) -> Callable:
         """The kernel for these argument types, or (fallback "function") the Python
-        function itself where son cannot compile it, with one warning saying why."""
-        if (self.fallback or config.fallback) == "error":
+        function itself where son cannot compile it, with one warning saying why;
+        fallback "region" compiles with fallback regions where it can (one warning
+        listing them) and falls back to the function where it cannot."""
+        mode = self.fallback or config.fallback
+        if mode == "error":
             return self._specialize(args, key)
         try:
-            return self._specialize(args, key)
+            k = self._specialize(args, key, "region" if mode == "region" else "error")
         except SonError as e:
             reason = str(e)
+        else:
+            regions = k.stats.get("fallback_regions")
+            if regions:
+                self.fallbacks[key] = "; ".join(f"{where}: {why}" for where, why in regions)
+                name = getattr(self.py_func, "__qualname__", repr(self.py_func))
+                warnings.warn(f"son.jit({name}) runs {len(regions)} region(s) in CPython: "
+                              f"{self.fallbacks[key]}", FallbackWarning, stacklevel=3)
+            return k
         self.fallbacks[key] = reason
         self._dispatch[key] = self.py_func
         name = getattr(self.py_func, "__qualname__", repr(self.py_func))
@@ -104,7 +115,7 @@ class JitFunction(Specialized):
                       FallbackWarning, stacklevel=3)
         return self.py_func
 
-    def _specialize(self, args: tuple, key: tuple) -> Kernel:
+    def _specialize(self, args: tuple, key: tuple, fallback: str = "error") -> Kernel:
         p = self.pipeline
         t0 = time.perf_counter()
         structured = any(k is complex or type(k) is tuple and k[0] is tuple for k in key)
@@ -114,13 +125,15 @@ class JitFunction(Specialized):
             k.stats = dict(k.stats, index_s=time.perf_counter() - t0, pipeline=p.name)
         else:
             deps: list | None = [] if ikey else None
-            graph = p.parse(self.py_func, args=list(args), deps=deps)
+            graph = p.parse(self.py_func, args=list(args), deps=deps, fallback=fallback)
             t1 = time.perf_counter()
             graph, _ = p.optimize(graph, inplace=True)
             t2 = time.perf_counter()
+            regions = [n.code for n in graph.nodes() if type(n) is PyRegion]
             k = compile_with(graph, p)
-            k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=p.name)
-            if ikey:
+            k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=p.name,
+                           fallback_regions=[(c.where, c.why) for c in sorted(regions, key=_first_line)])
+            if ikey and not regions:  # a region's code lives in this process only
                 index_store(ikey, self.py_func, deps, k)
         k.check(args)
         self.kernels[key] = k
@@ -168,6 +181,10 @@ class JitFunction(Specialized):
         return f"<son.jit {self.py_func.__qualname__}: {len(self.kernels)} specializations>"
 
 
+def _first_line(code) -> tuple[int, int]:
+    return code.lines
+
+
 def _needs_conversion(k: Kernel, args: tuple) -> bool:
     """Can calls with these argument types go straight to numba's dispatcher?  Only if
     the kernel would pass every argument on unchanged (same Python type) and return what
@@ -193,9 +210,12 @@ def jit(fn: Callable | None = None, *, pipeline: str | Sequence | Pipeline | Non
     ``wrap=False`` and ``math_errors=False`` (None: the pipeline's, which default to
     True) trade son's exact semantics for numba.njit's (see ``son.compile``); all three
     together compile what numba.njit compiles.  ``fallback`` (None: ``son.config.fallback``,
-    "function") says what a function son cannot compile does: "function" runs it in
-    CPython, warning once per argument types with son's located reason
-    (``son.FallbackWarning``; ``.fallbacks`` lists them), "error" raises son's error."""
+    "region") says what a function son cannot compile does: "region" compiles the rest and
+    runs each statement son cannot express in CPython (inside the kernel, through
+    ``numba.objmode``; ``stats["fallback_regions"]`` lists them), "function" runs the
+    whole function in CPython; either warns once per argument types with son's located
+    reasons (``son.FallbackWarning``; ``.fallbacks`` lists them), and "region" falls back to
+    "function" where it cannot make a region; "error" raises son's error."""
     p = Pipeline.of(pipeline, boundscheck=boundscheck, wrap=wrap, math_errors=math_errors)
     if fn is None:
         return lambda f: JitFunction(_callable(f), p, fallback)

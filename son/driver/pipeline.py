@@ -134,16 +134,17 @@ class Pipeline:
 
     # ------------------------------------------------------------------ running it
     def parse(self, fn: Callable | str, *, argtypes=None, args=None, tracer=None,
-              deps: list | None = None, name: str | None = None) -> Graph:
+              deps: list | None = None, name: str | None = None, fallback: str = "error") -> Graph:
         """Parse ``fn`` (a function, or a source text: its function ``name``, default the
-        last) as this pipeline says, without running the passes."""
+        last) as this pipeline says, without running the passes; ``fallback`` is
+        ``son.parse``'s."""
         from ..frontend import parse, parse_source
 
         if isinstance(fn, str):
             return parse_source(fn, name, peephole=self.peephole, argtypes=argtypes, args=args,
-                                tracer=tracer, rules=self.rules)
+                                tracer=tracer, rules=self.rules, fallback=fallback)
         return parse(fn, peephole=self.peephole, argtypes=argtypes, args=args, tracer=tracer, deps=deps,
-                     rules=self.rules)
+                     rules=self.rules, fallback=fallback)
 
     def optimize(self, graph: Graph, inplace: bool = False, *, tracer=None) -> tuple[Graph, PipelineStats]:
         """Run the passes on ``graph`` (or, unless ``inplace``, on a copy with the same
@@ -151,9 +152,11 @@ class Pipeline:
         g = graph if inplace else graph.copy()
         return g, run_passes(g, self.passes, rules=self.rules, tracer=tracer)
 
-    def build(self, fn: Callable | str, *, argtypes=None, args=None, deps: list | None = None) -> Graph:
+    def build(self, fn: Callable | str, *, argtypes=None, args=None, deps: list | None = None,
+              fallback: str = "error") -> Graph:
         """Parse ``fn`` and run the passes: the graph son compiles for it."""
-        return self.optimize(self.parse(fn, argtypes=argtypes, args=args, deps=deps), inplace=True)[0]
+        g = self.parse(fn, argtypes=argtypes, args=args, deps=deps, fallback=fallback)
+        return self.optimize(g, inplace=True)[0]
 
     def __str__(self) -> str:
         return self.name

@@ -34,7 +34,7 @@ from .. import config
 from ..errors import SonError
 from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, Refine, without_refinements
 from ..nodes.types import MEM, Type
-from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
+from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, REGION_IMPORTS, Emit, _paren, literal, region_helper
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
 from .render import _finish, _render
 from .structure import Structurer, _drive
@@ -213,6 +213,7 @@ class _Codegen(Structurer, MixedValues):
     # ------------------------------------------------------------------ the function
     def function(self, decorator: str) -> str:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), f"_{self.name}_calls"
+        EMIT_STATE.regions = {}
         for b in self.blocks:
             self._prepare_block(b)
         storing = self._loops_that_store()
@@ -228,6 +229,10 @@ class _Codegen(Structurer, MixedValues):
                 lines.append(decorator)
             lines.extend(HELPERS[h].strip("\n").splitlines())
             lines.extend(["", ""])
+        if EMIT_STATE.regions:
+            lines.extend(REGION_IMPORTS + ["", ""])
+        for name, n in sorted(EMIT_STATE.regions.items()):
+            lines.extend(([decorator] if decorator else []) + region_helper(name, n) + ["", ""])
         form = next((r.form for r in self.g.returns() if r in self.block_of and r.form is not None), None)
         if form is not None:
             lines.append(f"{_FORM_MARK}{form!r}")
@@ -279,4 +284,4 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     try:
         return _Codegen(schedule, fname).function(decorator)
     finally:
-        EMIT_STATE.kinds, EMIT_STATE.helpers = {}, set()
+        EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.regions = {}, set(), {}

@@ -90,6 +90,9 @@ from ..nodes import (
     Phi,
     Pow,
     Proj,
+    PyOut,
+    PyRegion,
+    PyRegionMem,
     Raise,
     Refine,
     Region,
@@ -395,6 +398,33 @@ def _helper(name: str) -> str:
     return name
 
 
+_OBJMODE_TYPES = {"int": "int64", "float": "float64", "bool": "boolean"}
+
+
+def _region(n: Node) -> str:
+    """The name of the helper that runs fallback region ``n`` (``region_helper``)."""
+    name = f"_son_region_{n.code.key}"
+    EMIT_STATE.regions[name] = n
+    return name
+
+
+def region_helper(name: str, n: Node) -> list[str]:
+    """The lines of a helper (decorated by the caller) that runs ``PyRegion`` ``n`` in
+    numba's object mode and returns ``(0, *live_outs)`` typed as son declared them
+    (son/nodes/opaque.py checks them before numba unboxes them)."""
+    ts = ", ".join(_OBJMODE_TYPES[t.kind] for t in n.type.elems)
+    args = [f"a{i}" for i in range(len(n.inputs) - 2)]
+    return [f"def {name}({', '.join(args)}):",
+            f"    with _son_objmode(_r='Tuple(({ts},))'):",
+            f"        _r = _son_run_region({n.code.key!r}{''.join(', ' + a for a in args)})",
+            "    return _r"]
+
+
+#: what a kernel module with fallback regions imports
+REGION_IMPORTS = ["from numba import objmode as _son_objmode",
+                  "from son.nodes.opaque import run_region as _son_run_region"]
+
+
 def _const(n: Node):
     t = n.type
     return t.con if t.is_constant and t.kind is not None else None
@@ -688,6 +718,10 @@ EMIT: dict[type, Emit] = {
     # memory
     Call: Emit("alloc", lambda n, ops: f"{EMIT_STATE.fname}({', '.join(ops[1:] + ['_depth + 1'])})"),
     CallMem: Emit("none"),
+    # a fallback region: a helper that runs it in numba's object mode (region_helper)
+    PyRegion: Emit("alloc", lambda n, ops: f"{_region(n)}({', '.join(_strip(o) for o in ops[1:])})"),
+    PyRegionMem: Emit("none"),
+    PyOut: Emit("expr", lambda n, ops: f"{ops[0]}[{n.index}]"),
     Load: Emit("expr", _load),
     Store: Emit("stmt", _store),
     NewArray: Emit("alloc", _new_array),

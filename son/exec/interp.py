@@ -36,6 +36,7 @@ from ..nodes import (
     Node,
     Phi,
     Proj,
+    PyRegion,
     Raise,
     Region,
     Return,
@@ -46,9 +47,10 @@ from ..nodes import (
 from ..nodes.control import flatten, rebuild
 from ..nodes.lists import list_converter
 from ..nodes.memory import TapeGrow
+from ..nodes.opaque import enter_call
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType
 
-_EAGER = (Load, Store, NewArray, TapeGrow, Call, NewList, ListLen, ListOp)
+_EAGER = (Load, Store, NewArray, TapeGrow, Call, NewList, ListLen, ListOp, PyRegion)
 #: Python frames one level of a recursive call takes in the interpreter (an upper bound)
 _FRAMES_PER_CALL = 4
 
@@ -154,7 +156,13 @@ def _check_args(g: Graph, args) -> list:
 def interpret(g: Graph, *args):
     """Run graph ``g`` on ``args``; returns its value (a tuple where the Return has several)
     or raises what it raises.  A recursive ``Call`` runs the graph again, RecursionError
-    past ``config.recursion_limit`` calls deep."""
+    past ``config.recursion_limit`` calls deep.  Fallback regions (``PyRegion``) of the
+    call share one frame for the variables only they use."""
+    with enter_call():
+        return _interpret(g, args)
+
+
+def _interpret(g: Graph, args: tuple):
     plan = _Plan(g)
     if not any(type(n) is Call for n in g.nodes()):
         return _run(g, plan, _check_args(g, args), 0)

@@ -43,8 +43,10 @@ from ..errors import KernelCompileError, SonError
 from ..nodes import Call, Graph, without_refinements
 from ..nodes.control import flatten
 from ..nodes.lists import list_converter
+from ..nodes.opaque import enter_call
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType, Type
 from .codegen import return_converter
+from .emit import REGION_IMPORTS
 from .mixed import argument_forms
 
 __all__ = ["NJIT_OPTIONS", "Kernel", "cache_dir", "compile_kernel", "forget_kernels", "load_kernel"]
@@ -186,7 +188,7 @@ class Kernel:
     """
 
     __slots__ = ("name", "params", "_graph", "_schedule", "_rebuild", "source", "stats", "dispatcher",
-                 "path", "_convert", "_nargs", "_result", "_forms", "_lists")
+                 "path", "_convert", "_nargs", "_result", "_forms", "_lists", "_regions")
 
     def __init__(self, graph: Graph | None, schedule, source: str, stats: dict, dispatcher, path: Path,
                  name: str = "", params: list | None = None, rebuild: Callable | None = None):
@@ -212,6 +214,8 @@ class Kernel:
         #: the Graph.arg_forms of a kernel with tuple or complex parameters: its arguments
         #: are flattened first
         self._forms = argument_forms(source)
+        #: the kernel runs fallback regions: each call gets their frame (son/nodes/opaque.py)
+        self._regions = REGION_IMPORTS[-1] in source
 
     def _entry(self):
         """The compiled function's own entry point, which unboxes a list (an empty one
@@ -240,15 +244,20 @@ class Kernel:
         call = self.dispatcher
         if self._lists:  # numba's dispatcher cannot type an empty list: call the compiled entry
             call = self._lists[0] if self._lists[0] is not None else self._entry()
-        r = call(*[c(a) for c, a in zip(self._convert, args)])
+        if self._regions:
+            with enter_call():
+                r = call(*[c(a) for c, a in zip(self._convert, args)])
+        else:
+            r = call(*[c(a) for c, a in zip(self._convert, args)])
         return r if self._result is None else self._result(r)
 
     @property
     def converts_result(self) -> bool:
         """True if the kernel's raw result is converted before it is returned (a value
         that is an int or a float, or a bool or an int, decided at run time), or its
-        arguments before they are passed (tuples and complex numbers, flattened)."""
-        return self._result is not None or self._forms is not None
+        arguments before they are passed (tuples and complex numbers, flattened), or
+        a call must open a frame for its fallback regions."""
+        return self._result is not None or self._forms is not None or self._regions
 
     def check(self, args: tuple) -> list:
         """The arguments as the kernel takes them, or ``SonError`` saying what is wrong."""
@@ -392,6 +401,8 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
             from numba.core.errors import NumbaPendingDeprecationWarning
 
             warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
+            # a fallback region holds the GIL while CPython runs it, as it must
+            warnings.filterwarnings("ignore", "Code running in object mode won't allow parallel")
             dispatcher.compile(sig)
     except Exception as e:  # numba's typing errors: a bug in son, report the source
         raise _compile_error(e, path, origin) from e

@@ -63,6 +63,8 @@ from ..nodes import (
     OutOfBounds,
     Phi,
     Proj,
+    PyRegion,
+    PyRegionMem,
     Return,
     Store,
 )
@@ -99,6 +101,9 @@ def argument_forms(source: str) -> list | None:
     m = re.search("^" + re.escape(ARGS_MARK) + "(.+)$", source, re.M)
     return ast.literal_eval(m.group(1)) if m else None
 
+
+#: nodes whose value is an effect's (memory, a region's tuple), never an int or float
+_EFFECTS = (Store, CallMem, PyRegion, PyRegionMem)
 
 class _View:
     """Stands for a node that is not in the graph (``b < a`` of a ``min``) when a
@@ -202,7 +207,7 @@ class MixedValues:
                 raise SonError(f"{self.g.name}: parameter {n.name!r} has no single type ({n.type}); give it "
                                "one (son.jit takes it from the call's arguments; son.parse(argtypes=...))")
         for n in self.block_of:
-            if n.is_cfg or type(n) is Store or type(n) is CallMem or (type(n) is Proj and n.index < 2):
+            if n.is_cfg or type(n) in _EFFECTS or (type(n) is Proj and n.index < 2):
                 continue
             t = n.type
             if t is MEM or isinstance(t, (ArrayType, ListType)) or t is NONE \

@@ -10,7 +10,7 @@ import numpy as np
 
 from .. import config
 from .._util import deep_syntax_trees, gc_paused
-from ..errors import SonSyntaxError
+from ..errors import SonError, SonSyntaxError
 from ..nodes import Graph
 from .parser import build_graph
 from .source import source_from_text, source_of
@@ -23,7 +23,7 @@ def _verify_if_debug(g: Graph) -> Graph:
 
 
 def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=None,
-          deps: list | None = None, rules=None) -> Graph:
+          deps: list | None = None, rules=None, fallback: str = "error") -> Graph:
     """Build the graph of Python function ``fn`` (defined in a file or a notebook cell).
 
     Parameter types come from ``argtypes`` (a sequence or a dict by name), else
@@ -33,11 +33,19 @@ def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=
     rules); ``tracer(rule, old, new)`` is called for every rewrite.  ``deps``, if
     given, receives one ``(path, name, value)`` per read outside the function
     (globals, closure cells, builtins, module attributes; ``path`` names the
-    inlined callees it was read in).
+    inlined callees it was read in).  ``fallback="region"`` makes every statement son
+    cannot express a node that CPython runs (a ``PyRegion``, son/frontend/regions.py)
+    instead of an error; the default, "error", raises ``SonSyntaxError``.
     """
+    _check_fallback(fallback)
     with gc_paused():  # ast.parse of a large function also builds many objects
         src = source_of(fn)
-    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer, deps, rules))
+    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer, deps, rules, fallback))
+
+
+def _check_fallback(fallback: str) -> None:
+    if fallback not in ("error", "region"):
+        raise SonError(f"son.parse: fallback must be 'region' or 'error', not {fallback!r}")
 
 
 _COUNTER = [0]
@@ -45,13 +53,14 @@ _COUNTER = [0]
 
 def parse_source(text: str, name: str | None = None, peephole: bool = True, argtypes=None,
                  args=None, globals: dict | None = None, filename: str | None = None,
-                 tracer=None, rules=None) -> Graph:
+                 tracer=None, rules=None, fallback: str = "error") -> Graph:
     """Build the graph of function ``name`` (default: the last one) defined in ``text``.
 
     The text is executed as a module (with ``math``, ``np`` and ``numpy``
     available) so that helper functions and constants it defines can be
-    inlined and folded.  ``tracer`` and ``rules`` are those of ``son.parse``.
+    inlined and folded.  ``tracer``, ``rules`` and ``fallback`` are those of ``son.parse``.
     """
+    _check_fallback(fallback)
     if filename is None:
         _COUNTER[0] += 1
         filename = f"<son-source-{_COUNTER[0]}>"
@@ -71,4 +80,4 @@ def parse_source(text: str, name: str | None = None, peephole: bool = True, argt
     src_from_text.pyfunc = namespace.get(src_from_text.name)
     src_from_text.defaults = getattr(src_from_text.pyfunc, "__defaults__", None) or ()
     return _verify_if_debug(build_graph(src_from_text, peephole, argtypes, args, tracer,
-                                        rules=rules))
+                                        rules=rules, fallback=fallback))

@@ -116,8 +116,10 @@ def parameter_hint(e: SonSyntaxError, untyped: list[str]) -> SonSyntaxError:
             f"{'it' if len(untyped) == 1 else 'them'} as an int or a float: for an array, annotate "
             f"'{first}: np.ndarray', or give son.parse argtypes= or example args=, or the son command "
             f"--argtypes {','.join(n + '=f64[]' for n in untyped)})")
-    return SonSyntaxError(e.message.replace(_ARRAY_HINT, "") + hint, e.filename, e.lineno, e.col,
-                          e.construct)
+    out = SonSyntaxError(e.message.replace(_ARRAY_HINT, "") + hint, e.filename, e.lineno, e.col,
+                         e.construct)
+    out.__dict__.update({k: v for k, v in vars(e).items() if k == "statement"})  # see regions.py
+    return out
 
 
 def _is_array(x: Node) -> bool:

@@ -57,6 +57,7 @@ from .loops import Loops, _LoopContext
 from .names import MISSING, Names
 from .ndarrays import NDArrays
 from .recursion import RESULT, USED, Recursion
+from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Grid, Pack, Scope
 from .signature import NDArraySpec, param_types
 from .source import FunctionSource
@@ -67,9 +68,9 @@ from .ufuncs import Ufuncs
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Ufuncs, ListOps, Statements, Loops, Iteration, Lists, Expressions, Names, NDArrays,
-                     Arrays,
-                     ArrayFunctions, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
+class FunctionParser(Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions, Names,
+                     NDArrays, Arrays, ArrayFunctions, Tuples, Complexes, Functions, Recursion, Calls,
+                     Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
@@ -103,15 +104,26 @@ class FunctionParser(Ufuncs, ListOps, Statements, Loops, Iteration, Lists, Expre
 
 # ==================================================================== entry points
 def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=None,
-                tracer=None, deps: list | None = None, rules=None) -> Graph:
+                tracer=None, deps: list | None = None, rules=None, fallback: str = "error") -> Graph:
     """Parse ``src`` into a new Graph (the body of ``son.parse``); ``deps``, if given,
     receives every read outside the function (see ``FunctionParser.note``); ``rules``
-    is the peephole's ``RuleSet`` (None: the default)."""
+    is the peephole's ``RuleSet`` (None: the default).  ``fallback="region"`` makes each
+    statement son cannot express a region CPython runs (regions.py)."""
     with gc_paused(), deep_syntax_trees():
-        return _build_graph(src, peephole, argtypes, args, tracer, deps, rules)
+        if fallback != "region":
+            return _build_graph(src, peephole, argtypes, args, tracer, deps, rules)
+
+        def attempt(opaque):
+            reads: list | None = [] if deps is not None else None
+            g = _build_graph(src, peephole, argtypes, args, tracer, reads, rules, opaque)
+            if deps is not None:
+                deps.extend(reads)
+            return g
+
+        return parse_with_regions(attempt, src)
 
 
-def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -> Graph:
+def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, opaque=None) -> Graph:
     a = src.tree.args
     where = f"{src.filename}:{src.tree.lineno + src.line0}"
     if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
@@ -142,6 +154,8 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
     # calls give the kind to assume next (a bool for is_even, a float for a power); a
     # parse whose returns do not fit its assumption starts again under their meet.
     learned: dict = {RESULT: TOP}
+    if opaque is not None:
+        learned[OPAQUE] = opaque
     untyped = [n for n, t in zip(names, specs) if t is NUMBER]  # named by a number's errors
     for attempt in range(5):
         try:
@@ -149,7 +163,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
         except SonSyntaxError as e:
             if attempt or not learned.get(USED):
                 raise parameter_hint(e, untyped) from None
-            learned.clear()  # the probe could not be parsed with a call of no value
+            _restart(learned)  # the probe could not be parsed with a call of no value
             learned[RESULT] = INT
             continue
         if not learned.get(USED):
@@ -158,12 +172,20 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None) -
         assumed = learned[RESULT]
         if assumed is not TOP and (actual is None or actual.meet(assumed) == assumed):
             return g
-        learned.clear()
+        _restart(learned)
         if assumed is TOP:
             learned[RESULT] = INT if actual is None or actual is TOP else actual.widen()
         else:
             learned[RESULT] = assumed.meet(actual).widen()
     raise SonError(f"{where}: the result type of {src.name}() does not settle")
+
+
+def _restart(learned: dict) -> None:
+    """Forget what a parse learned, except which statements are fallback regions."""
+    opaque = learned.get(OPAQUE)
+    learned.clear()
+    if opaque is not None:
+        learned[OPAQUE] = opaque
 
 
 def _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed) -> Graph:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 
+from ..errors import SonSyntaxError
 from ..nodes import Node, Not, Raise, Return, kept
 from ..nodes.control import COMPLEX, LEAF, OPTIONAL, RANGE, grid_form
 from ..nodes.types import TOP
@@ -38,17 +39,35 @@ class Statements:
         return self.merge(self.returns)
 
     def stmts(self, body: list[ast.stmt]) -> None:
+        """Parse ``body``; a run of statements marked opaque is one fallback region
+        (regions.py), and an error is tagged with the innermost statement of the compiled
+        function it happened in (so that ``parse_with_regions`` can mark it)."""
         outer = self.g.line
-        for s in body:
-            method = getattr(self, "stmt_" + type(s).__name__, None)
-            if method is None:
-                raise self.unsupported(s)
+        opaque = self.opaque_statements()
+        i = 0
+        while i < len(body):
+            s = body[i]
             if not self.path:  # the function's own statement (an inlined one keeps the call's line)
                 self.g.line = s.lineno + self.src.line0
             try:
+                if opaque and id(s) in opaque:
+                    j = i + 1
+                    while j < len(body) and id(body[j]) in opaque:
+                        j += 1
+                    self.python_region(body[i:j])
+                    i = j
+                    continue
+                method = getattr(self, "stmt_" + type(s).__name__, None)
+                if method is None:
+                    raise self.unsupported(s)
                 method(s)
+            except SonSyntaxError as e:
+                if opaque is not None and not hasattr(e, "statement"):
+                    e.statement = s
+                raise
             finally:
                 self.g.line = outer
+            i += 1
 
     def stmt_Pass(self, s):
         pass

@@ -108,6 +108,9 @@ from ..nodes import (
     Phi,
     Pow,
     Proj,
+    PyOut,
+    PyRegion,
+    PyRegionMem,
     Raise,
     Refine,
     Region,
@@ -146,7 +149,7 @@ DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitO
 
 #: float-valued classes without a rule: differentiating through one is a SonError (the
 #: transforms refuse a recursive graph up front: son.grad.forward.refuse_calls)
-NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem})
+NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, PyRegion, PyRegionMem, PyOut})
 
 M = MATH_NODES
 

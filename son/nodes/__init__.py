@@ -53,6 +53,7 @@ from .mathfn import (
 )
 from .memory import ArrayLen, Call, CallMem, Load, NewArray, OutOfBounds, Store
 from .node import Node, kept
+from .opaque import PyOut, PyRegion, PyRegionMem
 from .printer import format_graph, ir
 from .refine import Refine, implied_facts, unrefined, without_refinements
 from .types import (

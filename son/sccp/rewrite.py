@@ -58,6 +58,9 @@ from ..nodes import (
     Node,
     Phi,
     Proj,
+    PyOut,
+    PyRegion,
+    PyRegionMem,
     Raise,
     Refine,
     Region,
@@ -80,7 +83,7 @@ from ..schedule import build_blocks, pin_nodes, schedule_early
 #: data nodes never replaced by a constant (the peephole engine's folding rule):
 #: parameters and memory nodes have an identity or an effect beyond their value, and a
 #: refinement merges back into the value it refines (``phi_same``)
-_NOT_FOLDED = (Constant, Proj, Refine, CallMem)
+_NOT_FOLDED = (Constant, Proj, Refine, CallMem, PyRegionMem, PyOut)
 
 
 def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
@@ -290,13 +293,18 @@ def _memory_at(graph: Graph, c: Node, memo: dict[Node, Node]) -> Node:
     return m
 
 
+#: effects whose memory state after them is a node of its own
+_STATE_AFTER = {Call: CallMem, PyRegion: PyRegionMem}
+_AFTER = frozenset(_STATE_AFTER.values())
+
+
 def _memory_defined_at(c: Node) -> Node | None:
-    stores = [u for u in c.outputs if u.writes_memory and type(u) is not Call and u.inputs[0] is c]
-    stores += [m for u in c.outputs if type(u) is Call and u.inputs[0] is c  # the state after a call
-               for m in u.outputs if type(m) is CallMem]
+    stores = [u for u in c.outputs if u.writes_memory and type(u) not in _STATE_AFTER and u.inputs[0] is c]
+    stores += [m for u in c.outputs if type(u) in _STATE_AFTER and u.inputs[0] is c  # the state after a call
+               for m in u.outputs if type(m) is _STATE_AFTER[type(u)]]
     if stores:
-        overwritten = {s.inputs[1] for s in stores if type(s) is not CallMem}
-        overwritten |= {m.inputs[1].inputs[1] for m in stores if type(m) is CallMem}
+        overwritten = {s.inputs[1] for s in stores if type(s) not in _AFTER}
+        overwritten |= {m.inputs[1].inputs[1] for m in stores if type(m) in _AFTER}
         for s in stores:
             if s not in overwritten:
                 return s

@@ -1,0 +1,405 @@
+"""JIT fallback per region: statements son cannot express become one ``PyRegion`` node
+each (son/nodes/opaque.py) that CPython runs, and the rest of the function stays a graph.
+
+How a parse finds its regions (``parse_with_regions``): it parses; when a statement of
+the compiled function fails with a ``SonSyntaxError`` (``Statements.stmts`` tags the
+error with the innermost such statement), that statement is marked *opaque* and the
+whole function is parsed again.  So a parse costs one attempt per unsupported
+statement, and no half-built graph is ever patched.  Consecutive opaque statements are
+one region.  Statements that read or write a name the function declares ``global`` or
+``nonlocal`` are opaque from the start: son's graph would take such a name for a local.
+
+What crosses a region's boundary (``Regions.python_region``):
+
+- *live-ins*: the function's variables the region reads or may assign, as they are
+  where it starts (ints, floats, bools and 1-D arrays; an array is shared, so writes
+  into it inside the region are seen after it);
+- *live-outs*: the variables it may assign that code outside regions uses, typed by an
+  annotation in the region (``x: float = ...``), else by the kind the variable has
+  where the region starts, else by what the syntax of every value the region assigns
+  it says (``0.0``, ``len(s)``, ``a < b``, arithmetic on typed variables); a variable
+  whose kind none of these gives is a located error asking for an annotation.
+  ``run_region`` checks each kind at run time and names the variable if CPython gave
+  another one;
+- variables only regions use (a dict, a string) stay Python objects in the call's frame.
+
+A region may end with ``return X`` (X computed by CPython, typed by the function's
+annotation ``-> int`` or by X's syntax, then returned by the graph); otherwise
+it may not ``return`` or ``yield``, nor ``break``/``continue`` a loop around it;
+such a statement, a region in a recursive function and a value of another kind
+crossing the boundary (a tuple, a list, a view) stay a located ``SonSyntaxError``.
+O(statements) per region; a parse is repeated once per unsupported statement.
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+import hashlib
+import types
+
+from ..errors import SonSyntaxError
+from ..nodes import Node, kept
+from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
+from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
+from .scope import Aggregate, Grid, describe, shape
+
+#: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
+OPAQUE = "opaque statements"
+#: ``learned`` key: the names used outside opaque statements (computed once per parse)
+GRAPH_NAMES = "graph names"
+
+_KINDS = {"int": INT, "float": FLOAT, "bool": BOOL}
+#: the variable a region's ``return X`` assigns X to
+RESULT = "__son_result__"
+
+
+class Opaque(dict):
+    """id(statement) -> (statement, why son refused it), and the errors found while the
+    regions of the last parse were made (``deferred``): a variable's kind may be unknown
+    only because a later statement that will be opaque too was not yet, so they are
+    raised only by a parse that fails nowhere else."""
+
+    def __init__(self, items: dict):
+        super().__init__(items)
+        self.deferred: list[SonSyntaxError] = []
+
+
+def parse_with_regions(build, src):
+    """``build(opaque)`` until it succeeds, marking each statement it fails on opaque."""
+    opaque = Opaque(_declared_name_statements(src.tree))
+    for _ in range(_count_statements(src.tree) + 1):
+        opaque.deferred = []
+        try:
+            g = build(opaque)
+            if opaque.deferred:
+                raise opaque.deferred[0]
+            return g
+        except SonSyntaxError as e:
+            if e in opaque.deferred:
+                raise
+            s = getattr(e, "statement", None)
+            if s is None or id(s) in opaque:
+                raise
+            why = _cannot_fall_back(s)
+            if why:
+                raise SonSyntaxError(f"{e.message} (and son cannot run it with CPython in the middle of "
+                                     f"compiled code: {why})", e.filename, e.lineno, e.col,
+                                     e.construct) from None
+            opaque[id(s)] = (s, e.message)
+    raise AssertionError("a parse failed twice on the same statement")
+
+
+class Regions:
+    """FunctionParser's fallback regions (a mixin)."""
+
+    def opaque_statements(self) -> dict | None:
+        """The opaque statements, when this parser parses the compiled function itself
+        (an inlined helper's statements are never regions: its caller's statement is)."""
+        return self.learned.get(OPAQUE) if len(self.stack) == 1 else None
+
+    def python_region(self, run: list[ast.stmt]) -> None:
+        """Make the region of consecutive opaque statements ``run``; a ``return`` that ends
+        it computes its value in the region and returns it from the graph."""
+        if self.dead(self.scope):
+            return
+        opaque = self.learned[OPAQUE]
+        why = "; ".join(dict.fromkeys(opaque[id(s)][1] for s in run))
+        ret = run[-1] if isinstance(run[-1], ast.Return) and run[-1].value is not None else None
+        if ret is not None:  # `return X` becomes `RESULT = X`, then a return of RESULT
+            run = run[:-1] + [ast.copy_location(ast.Assign([ast.Name(RESULT, ast.Store())], ret.value), ret)]
+        self.region_of(run, ret, why)
+        if ret is not None:
+            result = ast.copy_location(ast.Name(RESULT, ast.Load()), ret)
+            self.stmt_Return(ast.copy_location(ast.Return(result), ret))
+
+    def region_of(self, run: list[ast.stmt], ret: ast.Return | None, why: str) -> None:
+        graph_names = self.learned.get(GRAPH_NAMES)
+        if graph_names is None:
+            graph_names = self.learned[GRAPH_NAMES] = _graph_names(self.src.tree, self.learned[OPAQUE])
+        reads, writes = _names_in(run)
+        decl = _declarations(self.src.tree)
+        local = self.local_names - decl["global"] - decl["nonlocal"]
+        ins, vals, unbound = [], [], []
+        for name in sorted((reads | writes) & graph_names & local):
+            if self.scope.get(name) is None:
+                unbound.append(name)  # CPython's UnboundLocalError if the region reads it
+                continue
+            v = self.read(name, run[0])
+            if not self.crosses(run[0], name, v, why):
+                continue
+            ins.append(name)
+            vals.append(v)
+        outs = sorted(writes & (graph_names | {RESULT}))
+        kinds = [self.live_out_kind(run, name) for name in outs]
+        for k, (name, kind) in enumerate(zip(outs, kinds)):
+            if kind is None:
+                at = ret if name == RESULT else run[0]
+                what = ("the value it returns" if name == RESULT else f"variable {name!r}")
+                fix = ("annotate the function's result ('-> float')" if name == RESULT
+                       else f"annotate it ('{name}: float = ...')")
+                self.learned[OPAQUE].deferred.append(self.error(
+                    at, f"son runs this code with CPython ({why}), but cannot tell the kind of {what}: {fix}",
+                    "fallback"))
+                kinds[k] = FLOAT  # for the rest of this parse
+        frame = sorted((reads | writes) & local - graph_names)
+        code = _region_code(self.src, run, ins, outs, kinds, frame, unbound, why)
+        with kept(*vals):
+            region = self.op(run[0], PyRegion, self.scope.ctrl, self.scope.mem, *vals, code=register(code))
+        with kept(region):
+            self.scope.mem = self.op(run[0], PyRegionMem, region)
+            for i, name in enumerate(outs):
+                self.scope.set(name, self.op(run[0], PyOut, region, index=i + 1))
+
+    def crosses(self, at: ast.stmt, name: str, v: Node, why: str) -> bool:
+        """May ``v`` be passed into a region?  If not, a deferred error (see ``Opaque``)."""
+        ok = not isinstance(v, Aggregate) and (
+            isinstance(v.type, ArrayType) or v.type is TOP
+            or isinstance(v.type, ScalarType) and v.type.kind in ("int", "float", "bool"))
+        if not ok:
+            what = (f"a {len(v.dims)}-D array" if isinstance(v, Grid) else describe(shape(v))
+                    if isinstance(v, Aggregate) else str(v.type.widen()))
+            self.learned[OPAQUE].deferred.append(self.error(
+                at, f"{why} (son would run this code with CPython, but variable {name!r} is {what}, and son "
+                    "passes only ints, floats, bools and 1-D arrays into such code)", "fallback"))
+        return ok
+
+    def live_out_kind(self, run: list[ast.stmt], name: str):
+        """The declared kind of live-out ``name`` (see the module docstring; the function's
+        result takes its annotation ``-> int``)."""
+        seen = set()
+        returns = self.src.tree.returns
+        if name == RESULT and isinstance(returns, ast.Name) and returns.id in _KINDS:
+            return _KINDS[returns.id]
+        for s in run:
+            for n in ast.walk(s):
+                if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
+                    ann = n.annotation
+                    if isinstance(ann, ast.Name) and ann.id in _KINDS:
+                        return _KINDS[ann.id]
+                    raise self.error(n, f"annotation of {name!r}: son takes int, float or bool for a "
+                                        "variable assigned in code it runs with CPython", "fallback")
+                if isinstance(n, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name
+                                                     for t in n.targets):
+                    seen.add(self.expression_kind(n.value))
+        before = self.scope.get(name)
+        if before is not None and before.type is not TOP:
+            if isinstance(before, Aggregate) or isinstance(before.type, ArrayType) \
+                    or before.type.widen().kind not in _KINDS:
+                what = describe(shape(before)) if isinstance(before, Aggregate) else str(before.type.widen())
+                self.learned[OPAQUE].deferred.append(self.error(
+                    run[0], f"variable {name!r} ({what}) is assigned in code son runs with CPython (a "
+                            "fallback region); son takes back ints, floats and bools", "fallback"))
+                return FLOAT  # for the rest of this parse
+            return _KINDS[before.type.widen().kind]
+        if len(seen) == 1 and None not in seen:
+            return _KINDS[seen.pop()]
+        return None
+
+    def expression_kind(self, e: ast.expr) -> str | None:
+        """The kind CPython gives ``e`` when the syntax says it (a literal, ``len(...)``,
+        ``int(...)``, a comparison, arithmetic on those and on the function's variables);
+        None when it does not.  O(size of e)."""
+        if isinstance(e, ast.Constant):
+            k = type(e.value).__name__
+            return k if k in _KINDS else None
+        if isinstance(e, ast.Compare) or isinstance(e, ast.UnaryOp) and isinstance(e.op, ast.Not):
+            return "bool"
+        if isinstance(e, ast.BoolOp):  # `a or b` is one of its operands
+            kinds = {self.expression_kind(v) for v in e.values}
+            return kinds.pop() if len(kinds) == 1 else None
+        if isinstance(e, ast.Call) and isinstance(e.func, ast.Name):
+            return _CALL_KINDS.get(e.func.id) if not (e.func.id == "round" and len(e.args) > 1) else None
+        if isinstance(e, ast.Name):
+            v = self.scope.get(e.id)
+            if v is not None and not isinstance(v, Aggregate) and v.type is not TOP:
+                k = v.type.widen().kind
+                return k if k in _KINDS else None
+            return None
+        if isinstance(e, ast.UnaryOp):
+            k = self.expression_kind(e.operand)
+            return "int" if k == "bool" and not isinstance(e.op, ast.Not) else k
+        if isinstance(e, ast.BinOp):
+            a, b = self.expression_kind(e.left), self.expression_kind(e.right)
+            if a is None or b is None:
+                return None
+            if isinstance(e.op, ast.Div) or "float" in (a, b):
+                return "float"
+            if isinstance(e.op, ast.Pow):
+                return None  # an int to a negative power is a float
+            return "bool" if a == b == "bool" and isinstance(e.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) \
+                else "int"
+        return None
+
+
+#: builtins whose result has one kind
+_CALL_KINDS = {"len": "int", "int": "int", "ord": "int", "round": "int", "hash": "int", "id": "int",
+               "float": "float", "bool": "bool", "isinstance": "bool", "callable": "bool",
+               "hasattr": "bool", "all": "bool", "any": "bool"}
+
+
+# ---------------------------------------------------------------- the region's function
+def _region_code(src, run, ins, outs, kinds, frame, unbound, why) -> RegionCode:
+    first, last = run[0].lineno + src.line0, run[-1].end_lineno + src.line0
+    reads, writes = _names_in(run)
+    decl = _declarations(src.tree)
+    lines = []
+    for kw, names in (("global", decl["global"]), ("nonlocal", decl["nonlocal"])):
+        if names & (reads | writes):
+            lines.append(f"{kw} {', '.join(sorted(names & (reads | writes)))}")
+    lines += [f"if False:\n    {u} = None" for u in unbound]  # local, as in the function
+    lines += [f"if {p!r} in __son_frame:\n    {p} = __son_frame[{p!r}]" for p in frame]
+    lines.append("__son_body__")
+    lines += [f"try:\n    __son_frame[{p!r}] = {p}\nexcept NameError:\n    __son_frame.pop({p!r}, None)"
+              for p in frame if p in writes]
+    lines.append(f"return ({''.join(o + ', ' for o in outs)})")
+    free = tuple(getattr(getattr(src.pyfunc, "__code__", None), "co_freevars", ()))
+    inner = "\n".join("        " + x for text in lines for x in text.split("\n"))
+    text = ("def __son_make__():\n"
+            + (f"    {' = '.join(free)} = None\n" if free else "")
+            + f"    def __son_region__({', '.join(['__son_frame', *ins])}):\n{inner}\n"
+            + "    return __son_region__\n")
+    module = ast.parse(text)
+    for n in ast.walk(module):
+        if hasattr(n, "lineno"):
+            n.lineno = n.end_lineno = first
+            n.col_offset = n.end_col_offset = 0
+    fn_def = module.body[0].body[-2]
+    k = next(i for i, s in enumerate(fn_def.body) if isinstance(s, ast.Expr)
+             and isinstance(s.value, ast.Name) and s.value.id == "__son_body__")
+    body = [ast.copy_location(ast.Pass(), s) if isinstance(s, (ast.Global, ast.Nonlocal))  # declared above
+            else copy.deepcopy(s) for s in run]
+    for s in body:
+        ast.increment_lineno(s, src.line0)
+    fn_def.body[k:k + 1] = body
+    ast.fix_missing_locations(module)  # the `return X` made an assignment
+    namespace: dict = {}
+    exec(compile(module, src.filename, "exec"), namespace)  # noqa: S102 - the user's own statements
+    made = namespace["__son_make__"]()
+    cells = dict(zip(free, getattr(src.pyfunc, "__closure__", None) or ()))
+    fn = types.FunctionType(made.__code__, src.globals, f"{src.name}:{first}", None,
+                            tuple(cells[n] for n in made.__code__.co_freevars) or None)
+    source = "\n".join(ast.unparse(s) for s in run)
+    key = hashlib.sha1(repr((src.filename, src.name, first, source, ins, outs, [str(t) for t in kinds],
+                             frame)).encode()).hexdigest()[:16]
+    return RegionCode(key, fn, ins, outs, kinds, src.filename, (first, last), source, why)
+
+
+# ---------------------------------------------------------------- syntax
+def _names_in(run: list[ast.stmt]) -> tuple[set[str], set[str]]:
+    """The names ``run`` reads (nested functions included: their free names) and may
+    bind (not inside nested functions, whose bindings are their own)."""
+    reads, writes = set(), set()
+    for s in run:
+        for n in ast.walk(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                reads.add(n.id)
+    for s in run:
+        for n in _walk_binding_scope(s):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+                writes.add(n.id)
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name):
+                reads.add(n.target.id)
+            elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                writes.add(n.name)
+            elif isinstance(n, (ast.Import, ast.ImportFrom)):
+                writes |= {(a.asname or a.name).split(".")[0] for a in n.names}
+            elif isinstance(n, ast.ExceptHandler) and n.name:
+                writes.add(n.name)
+    return reads, writes
+
+
+def _walk_binding_scope(node: ast.AST):
+    """``ast.walk`` that does not enter nested functions, lambdas, classes or
+    comprehensions (their bindings are their own)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        if n is not node and isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+                                            ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            continue
+        stack.extend(ast.iter_child_nodes(n))
+
+
+def _graph_names(tree: ast.FunctionDef, opaque: dict) -> set[str]:
+    """Every name used outside opaque statements (parameters included)."""
+    out = {a.arg for a in tree.args.args}
+    stack = list(tree.body)
+    while stack:
+        s = stack.pop()
+        if id(s) in opaque:
+            continue
+        for _field, value in ast.iter_fields(s):
+            items = value if isinstance(value, list) else [value]
+            for x in items:
+                if isinstance(x, ast.stmt):
+                    stack.append(x)
+                elif isinstance(x, ast.AST):
+                    for n in ast.walk(x):
+                        if isinstance(n, ast.stmt):
+                            stack.append(n)
+                        elif isinstance(n, ast.Name):
+                            out.add(n.id)
+    return out
+
+
+def _declarations(tree: ast.FunctionDef) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {"global": set(), "nonlocal": set()}
+    for n in _walk_binding_scope(tree):
+        if isinstance(n, ast.Global):
+            out["global"] |= set(n.names)
+        elif isinstance(n, ast.Nonlocal):
+            out["nonlocal"] |= set(n.names)
+    return out
+
+
+def _declared_name_statements(tree: ast.FunctionDef) -> dict:
+    """The innermost statements that use a name declared ``global``/``nonlocal``, as
+    opaque statements."""
+    decl = _declarations(tree)
+    names = decl["global"] | decl["nonlocal"]
+    out: dict = {}
+    if not names:
+        return out
+    stack = list(tree.body)
+    while stack:
+        s = stack.pop()
+        inner = [x for f in ("body", "orelse", "finalbody") for x in getattr(s, f, []) or []
+                 if isinstance(x, ast.stmt)]
+        header = [x for f, v in ast.iter_fields(s) if f not in ("body", "orelse", "finalbody")
+                  for x in (v if isinstance(v, list) else [v]) if isinstance(x, ast.AST)]
+        declares = isinstance(s, (ast.Global, ast.Nonlocal))
+        if declares or _uses(header, names) or (not inner and _uses([s], names)):
+            out[id(s)] = (s, "it uses a name the function declares global or nonlocal")
+        else:
+            stack.extend(inner)
+    return out
+
+
+def _uses(trees: list[ast.AST], names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for t in trees for n in ast.walk(t))
+
+
+def _count_statements(tree: ast.FunctionDef) -> int:
+    return sum(isinstance(n, ast.stmt) for n in ast.walk(tree))
+
+
+def _cannot_fall_back(s: ast.stmt) -> str | None:
+    """Why statement ``s`` cannot be a region (control leaving it), or None."""
+    stack = [(s, 0)]
+    while stack:
+        n, loops = stack.pop()
+        if isinstance(n, ast.Return) and (n is not s or n.value is None):
+            return "it returns from the function"
+        if isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return "it yields"
+        if isinstance(n, (ast.Break, ast.Continue)) and loops == 0:
+            return f"its '{type(n).__name__.lower()}' leaves a loop around it"
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        inner = loops + isinstance(n, (ast.For, ast.While, ast.AsyncFor))
+        for c in ast.iter_child_nodes(n):
+            in_loop_body = isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and c not in n.orelse
+            stack.append((c, inner if in_loop_body else loops))
+    return None
