@@ -149,7 +149,9 @@ class JitFunction(Specialized):
         key = tuple(argtypes)
         g = self._graphs.get(key)
         if g is None:
-            g = self._graphs[key] = self.pipeline.build(self.py_func, argtypes=list(argtypes))
+            fallback = "region" if (self.fallback or config.fallback) == "region" else "error"
+            g = self._graphs[key] = self.pipeline.build(self.py_func, argtypes=list(argtypes),
+                                                        fallback=fallback)
         return g
 
     def _rebuild(self, params: list) -> tuple:

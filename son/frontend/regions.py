@@ -42,7 +42,7 @@ from ..errors import SonSyntaxError
 from ..nodes import Node, kept
 from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
-from .scope import Aggregate, Grid, describe, shape
+from .scope import Aggregate, Conflict, Grid, describe, shape
 
 #: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
 OPAQUE = "opaque statements"
@@ -120,8 +120,13 @@ class Regions:
         reads, writes = _names_in(run)
         decl = _declarations(self.src.tree)
         local = self.local_names - decl["global"] - decl["nonlocal"]
+        # Python-only variables: those no compiled code uses, and those a region gave a
+        # value of a kind son cannot tell (a Conflict in the scope, so that compiled code
+        # reading one fails there and becomes a region too, parse after parse)
+        frame = {n for n in (reads | writes) & local
+                 if n not in graph_names or isinstance(self.scope.get(n), Conflict)}
         ins, vals, unbound = [], [], []
-        for name in sorted((reads | writes) & graph_names & local):
+        for name in sorted((reads | writes) & local - frame):
             if self.scope.get(name) is None:
                 unbound.append(name)  # CPython's UnboundLocalError if the region reads it
                 continue
@@ -130,26 +135,29 @@ class Regions:
                 continue
             ins.append(name)
             vals.append(v)
-        outs = sorted(writes & (graph_names | {RESULT}))
-        kinds = [self.live_out_kind(run, name) for name in outs]
-        for k, (name, kind) in enumerate(zip(outs, kinds)):
-            if kind is None:
-                at = ret if name == RESULT else run[0]
-                what = ("the value it returns" if name == RESULT else f"variable {name!r}")
-                fix = ("annotate the function's result ('-> float')" if name == RESULT
-                       else f"annotate it ('{name}: float = ...')")
+        outs, kinds, unknown = [], [], []
+        for name in sorted(writes & (graph_names | {RESULT}) - frame):
+            kind = self.live_out_kind(run, name)
+            if kind is not None:
+                outs.append(name)
+                kinds.append(kind)
+            elif name == RESULT:
                 self.learned[OPAQUE].deferred.append(self.error(
-                    at, f"son runs this code with CPython ({why}), but cannot tell the kind of {what}: {fix}",
-                    "fallback"))
-                kinds[k] = FLOAT  # for the rest of this parse
-        frame = sorted((reads | writes) & local - graph_names)
-        code = _region_code(self.src, run, ins, outs, kinds, frame, unbound, why)
+                    ret, f"son runs this code with CPython ({why}), but cannot tell the kind of the value "
+                         "it returns: annotate the function's result ('-> float')", "fallback"))
+                outs.append(name)
+                kinds.append(FLOAT)  # for the rest of this parse
+            else:
+                unknown.append(name)
+        code = _region_code(self.src, run, ins, outs, kinds, sorted(frame | set(unknown)), unbound, why)
         with kept(*vals):
             region = self.op(run[0], PyRegion, self.scope.ctrl, self.scope.mem, *vals, code=register(code))
         with kept(region):
             self.scope.mem = self.op(run[0], PyRegionMem, region)
             for i, name in enumerate(outs):
                 self.scope.set(name, self.op(run[0], PyOut, region, index=i + 1))
+        for name in unknown:
+            self.scope.set(name, Conflict(self.g))
 
     def crosses(self, at: ast.stmt, name: str, v: Node, why: str) -> bool:
         """May ``v`` be passed into a region?  If not, a deferred error (see ``Opaque``)."""
@@ -186,11 +194,7 @@ class Regions:
         if before is not None and before.type is not TOP:
             if isinstance(before, Aggregate) or isinstance(before.type, ArrayType) \
                     or before.type.widen().kind not in _KINDS:
-                what = describe(shape(before)) if isinstance(before, Aggregate) else str(before.type.widen())
-                self.learned[OPAQUE].deferred.append(self.error(
-                    run[0], f"variable {name!r} ({what}) is assigned in code son runs with CPython (a "
-                            "fallback region); son takes back ints, floats and bools", "fallback"))
-                return FLOAT  # for the rest of this parse
+                return None  # a value son cannot take back from CPython
             return _KINDS[before.type.widen().kind]
         if len(seen) == 1 and None not in seen:
             return _KINDS[seen.pop()]

@@ -17,7 +17,7 @@ from ..nodes import ArrayType, Graph, ListOp, ListType, Load, NewArray, NewList,
 from ..nodes.memory import TapeGrow
 from ..nodes.types import MEM
 from .forward import float_list
-from .rules import is_differentiable
+from .rules import is_differentiable, refuse_active_regions
 
 
 def is_aggregate(t) -> bool:
@@ -104,6 +104,7 @@ class Activity:
         self._refuse_rows(act | reaching)
         act &= reaching  # a Store reaches nothing by itself: kept with its array
         self.active = act | {n for n in work_stores if n.inputs[2] in act}
+        refuse_active_regions(P, act)
         self.arrays: dict[Node, Node | None] = {}  # active primal array -> its adjoint (later)
         self.grown: list[Node] = []  # roots of active families with a TapeGrow (adjoint at J)
         self.list_roots: list[Node] = []  # roots of active list families (adjoint at J)

@@ -62,7 +62,15 @@ from ..nodes import (
     Store,
 )
 from ..nodes.memory import TapeGrow
-from .rules import DISCRETE, NOT_DIFFERENTIABLE, PARTIALS, Builder, is_differentiable, product
+from .rules import (
+    DISCRETE,
+    NOT_DIFFERENTIABLE,
+    PARTIALS,
+    Builder,
+    is_differentiable,
+    product,
+    refuse_active_regions,
+)
 
 __all__ = ["TANGENT_ARRAY_NODES", "jvp_graph", "tangent_params"]
 
@@ -287,6 +295,7 @@ class _Forward:
         g, b = self.g, self.b
         nodes = g.nodes()
         active, arrays = self._activity(nodes)
+        refuse_active_regions(g, active | set(arrays))
         # the tangent parameters
         g.params = g.params + self.tparams
         g.start.arg_types = tuple(t for _, t in g.params)

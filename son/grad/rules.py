@@ -61,6 +61,7 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+from ..errors import SonError
 from ..nodes import (
     EQ,
     GE,
@@ -131,6 +132,7 @@ from ..nodes import (
 from ..nodes.memory import TapeGrow
 
 __all__ = ["DISCRETE", "Builder", "NOT_DIFFERENTIABLE", "PARTIALS", "STRUCTURAL", "Rule", "is_differentiable",
+           "refuse_active_regions",
            "product"]
 
 Rule = Callable[[object, Node, list, Node], list]
@@ -152,6 +154,20 @@ DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitO
 NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, PyRegion, PyRegionMem, PyOut})
 
 M = MATH_NODES
+
+
+def refuse_active_regions(graph, active) -> None:
+    """A fallback region (``PyRegion``: code CPython runs) that is given a value or an
+    array carrying a derivative would need one CPython cannot give: a SonError naming
+    it.  Regions given only inactive values (logging, bookkeeping) stay, their results
+    constants of the derivative.  O(N)."""
+    for n in graph.nodes():
+        if type(n) is PyRegion and any(x in active for x in n.inputs[2:]):
+            first = n.code.text.splitlines()[0]
+            raise SonError(f"{graph.name}: cannot differentiate through code son runs with CPython (the "
+                           f"fallback region at {n.code.where}: {first!r}): it is given values that depend "
+                           "on the differentiated arguments; compute them in code son compiles, or keep "
+                           "the region to values that do not")
 
 
 def is_differentiable(node: Node | None) -> bool:
