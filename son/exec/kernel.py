@@ -402,7 +402,7 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
 
             warnings.simplefilter("ignore", NumbaPendingDeprecationWarning)
             # a fallback region holds the GIL while CPython runs it, as it must
-            warnings.filterwarnings("ignore", "Code running in object mode won't allow parallel")
+            warnings.filterwarnings("ignore", ".*Code running in object mode won't allow parallel")
             dispatcher.compile(sig)
     except Exception as e:  # numba's typing errors: a bug in son, report the source
         raise _compile_error(e, path, origin) from e

@@ -40,6 +40,7 @@ from ..nodes import (
     Node,
     Phi,
     Proj,
+    PyRegionMem,
     Raise,
     Return,
     Store,
@@ -199,7 +200,7 @@ class ForwardSweep:
 
     def _clone(self, n: Node, pb, blk: Block) -> None:
         b = self.b
-        if n.type is MEM and type(n) is not Store and type(n) is not ListOp:
+        if n.type is MEM and type(n) not in (Store, ListOp, PyRegionMem):
             return  # Start's memory: the builder threads memory
         ins: list[Node | None] = []
         for k, x in enumerate(n.inputs):
