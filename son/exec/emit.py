@@ -409,9 +409,8 @@ def _region(n: Node) -> str:
 
 
 def region_helper(name: str, n: Node) -> list[str]:
-    """The lines of a helper (decorated by the caller) that runs ``PyRegion`` ``n`` in
-    numba's object mode and returns ``(0, *live_outs)`` typed as son declared them
-    (son/nodes/opaque.py checks them before numba unboxes them)."""
+    """The lines of a helper (decorated by the caller) that runs ``PyRegion`` ``n`` in numba's
+    object mode: ``(0, *live_outs)``, of the kinds son/nodes/opaque.py checked."""
     ts = ", ".join(_OBJMODE_TYPES[t.kind] for t in n.type.elems)
     args = [f"a{i}" for i in range(len(n.inputs) - 2)]
     return [f"def {name}({', '.join(args)}):",
