@@ -146,3 +146,19 @@ def test_the_campaign_table_has_one_row_per_program_in_both_formats(tmp_path):
     with pytest.raises(SonError, match=r"\.parquet or a \.csv"):
         t.save_table(tmp_path / "t.xlsx")
     json.dumps(t.items)  # plain values: what a sandbox sends back as JSON
+
+
+def test_a_deadline_that_fired_inside_a_numba_compile_ends_the_worker():
+    """Seen in a loaded 2,000-program campaign (seed 44125, programs 80 and 647): the
+    deadline interrupted Numba, and son reported a kernel it could not compile; the worker
+    (or sandbox) must be replaced as after any timeout, not go on with Numba half-way."""
+    from son.fuzz.campaign import ran_out_of_time
+
+    compile_ = ("crash in kernel: SonError: numba could not compile the kernel son generated for f: "
+                "_Timeout: no result after 60.0 s. This is a bug in son's code generator")
+    ok = {"failure": "", "grad": {"stage": "", "failure": ""}}
+    assert not ran_out_of_time(ok) and not ran_out_of_time({"failure": "mismatch in raw"})
+    assert ran_out_of_time({"failure": compile_})
+    assert ran_out_of_time({"failure": "", "grad": {"stage": "kernel", "failure": compile_}})
+    assert ran_out_of_time({"failure": "crash in timeout: no result after 60.0 s"})
+    assert ran_out_of_time({"failure": "", "grad": {"stage": "timeout", "failure": "crash in timeout"}})

@@ -294,10 +294,18 @@ def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str 
             return
         results.put((index, item))
         slots[slot] = -1
-        if item["failure"].startswith("crash in timeout") or item.get("grad", {}).get("stage") == "timeout":
+        if ran_out_of_time(item):
             # the deadline's exception may have left numba half-way through a compile (its
             # locks, caches, a module import): end this worker, the driver starts a new one
             return
+
+
+def ran_out_of_time(item: dict) -> bool:
+    """Whether a program's deadline fired: in the oracle, in the gradient oracle, or in a
+    Numba compile, which son reports as a kernel it could not compile ('_Timeout')."""
+    g = item.get("grad") or {}
+    return (item["failure"].startswith("crash in timeout") or "_Timeout" in item["failure"]
+            or g.get("stage") == "timeout" or "_Timeout" in g.get("failure", ""))
 
 
 def run(n: int, seed: int = 0, jobs: int = 0, start: int = 0, kernel: bool = True,

@@ -104,7 +104,7 @@ class Sandbox:
 
     def check(self, req: dict) -> dict:
         """``req``'s program checked in the sandbox: ``{"item": ...}`` or ``{"source_changed": ...}``."""
-        from .campaign import crash_item
+        from .campaign import crash_item, ran_out_of_time
 
         if self.proc is None or self.proc.poll() is not None:
             self.start()
@@ -121,9 +121,7 @@ class Sandbox:
         answer = json.loads(line)
         self.programs += 1
         item = answer.get("item")
-        if item is not None and (self.programs >= req["per_worker"]
-                                 or item["failure"].startswith("crash in timeout")
-                                 or item.get("grad", {}).get("stage") == "timeout"):
+        if item is not None and (self.programs >= req["per_worker"] or ran_out_of_time(item)):
             self.close()  # its quota, or a deadline that may have interrupted Numba: a fresh one
         return answer
 
