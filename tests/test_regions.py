@@ -317,3 +317,20 @@ def test_gradients_keep_regions_without_derivatives_and_refuse_the_others():
             son.grad(region_feeds_the_loss)(2.0)
         with pytest.raises(son.SonError, match="cannot differentiate through code son runs with CPython"):
             son.jvp(region_feeds_the_loss)((2.0,), (1.0,))
+
+
+def counts_down(n: int) -> int:
+    if n <= 1:
+        return 1
+    print("n", n)
+    return n * counts_down(n - 1)
+
+
+def test_a_recursive_function_has_no_regions_and_runs_whole_in_cpython():
+    with pytest.raises(son.SonSyntaxError, match=r"calls itself and has code son runs with CPython"):
+        son.parse(counts_down, fallback="region")
+    f = son.jit(counts_down)
+    out = io.StringIO()
+    with pytest.warns(son.FallbackWarning, match="calls itself"), contextlib.redirect_stdout(out):
+        assert f(4) == 24
+    assert out.getvalue() == "n 4\nn 3\nn 2\n" and not f.kernels

@@ -231,8 +231,9 @@ class _Codegen(Structurer, MixedValues):
             lines.extend(["", ""])
         if EMIT_STATE.regions:
             lines.extend(REGION_IMPORTS + ["", ""])
-        for name, n in sorted(EMIT_STATE.regions.items()):
-            lines.extend(([decorator] if decorator else []) + region_helper(name, n) + ["", ""])
+        for name, n in sorted(EMIT_STATE.regions.items()):  # CPython holds the GIL: no nogil
+            deco = [decorator.replace("nogil=True", "nogil=False")] if decorator else []
+            lines.extend(deco + region_helper(name, n) + ["", ""])
         form = next((r.form for r in self.g.returns() if r in self.block_of and r.form is not None), None)
         if form is not None:
             lines.append(f"{_FORM_MARK}{form!r}")

@@ -23,6 +23,7 @@ What crosses a region's boundary (``Regions.python_region``):
   another one;
 - variables only regions use (a dict, a string) stay Python objects in the call's frame.
 
+A recursive function has no regions (its calls would share one frame).
 A region may end with ``return X`` (X computed by CPython, typed by the function's
 annotation ``-> int`` or by X's syntax, then returned by the graph); otherwise
 it may not ``return`` or ``yield``, nor ``break``/``continue`` a loop around it;
@@ -39,7 +40,7 @@ import hashlib
 import types
 
 from ..errors import SonSyntaxError
-from ..nodes import Node, kept
+from ..nodes import Call, Node, kept
 from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
 from .scope import Aggregate, Conflict, Grid, describe, shape
@@ -74,6 +75,7 @@ def parse_with_regions(build, src):
             g = build(opaque)
             if opaque.deferred:
                 raise opaque.deferred[0]
+            _refuse_recursion(g, src)
             return g
         except SonSyntaxError as e:
             if e in opaque.deferred:
@@ -383,6 +385,17 @@ def _declared_name_statements(tree: ast.FunctionDef) -> dict:
 
 def _uses(trees: list[ast.AST], names: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in names for t in trees for n in ast.walk(t))
+
+
+def _refuse_recursion(g, src) -> None:
+    """Regions of a recursive call would share its caller's frame: refused."""
+    nodes = g.nodes()
+    region = next((n for n in nodes if type(n) is PyRegion), None)
+    if region is not None and any(type(n) is Call for n in nodes):
+        raise SonSyntaxError(f"{src.name}() calls itself and has code son runs with CPython (a fallback "
+                             f"region at {region.code.where}: {region.code.why}); son does not run such "
+                             "code in recursive functions", region.code.filename, region.code.lines[0], 0,
+                             "fallback")
 
 
 def _count_statements(tree: ast.FunctionDef) -> int:
