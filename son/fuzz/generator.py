@@ -1,55 +1,49 @@
 """Random programs of son's frontend subset, as Python source, with their arguments.
 
-``generate(seed, index)`` is a pure function of its two integers: the same pair
-gives the same ``Program`` in every process (``random.Random`` seeded with a
-string is independent of ``PYTHONHASHSEED``).  A program is a module text with
-0-2 helper functions (inlined by son) and the function ``f``; its parameters are
-annotated (``int``, ``float``, ``bool``, ``np.ndarray`` for float64 and
-``npt.NDArray[np.int64]``), and ``args`` holds a few argument tuples (ints at
+``generate(seed, index)`` is a pure function of its two integers: the same pair gives the same
+``Program`` in every process (``random.Random`` seeded with a string is independent of
+``PYTHONHASHSEED``).  A program is a module text with 0-2 helper functions (inlined by son) and
+the function ``f``; its parameters are annotated (``int``, ``float``, ``bool``, ``np.ndarray``
+for float64 and ``npt.NDArray[np.int64]``), and ``args`` holds a few argument tuples (ints at
 the int64 extremes, NaN, infinities, -0.0, empty arrays).
 
-What the generator covers: nested ``if/elif/else``; ``while`` and
-``for ... in range`` with 1-3 arguments and negative steps, ``for`` over arrays
-and ``enumerate``/``zip``/``reversed`` of them, reductions of arrays and generator
-expressions (``loopgen.py``); ``break``,
-``continue`` and early ``return`` at any depth; int/float/bool mixes;
-wrap-around-prone int arithmetic (large constants, ``*``, shifts, ``**``);
-``/ // %`` whose divisor may be zero; ``math`` calls in and out of their
-domain; chained comparisons, ``and/or/not``, conditional expressions; array
-reads and writes with negative and out-of-range indices; ``np.zeros/ones/empty``
-(an ``np.empty`` array is filled before it is read); ``len``; helper calls;
-tuple assignment; tuple, optional and complex locals; ``math``, ``operator``,
-``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, complex
-powers...); function values (lambdas, helpers chosen at run time, ``map``,
-``functools.reduce``); complex and nested-tuple results; list locals of one element
-kind, their methods, indexing, slicing, searches, reductions, loops over them and
-lists returned (``listgen.py``); numpy's whole-array expressions, reductions and
-in-place updates, arrays returned (``arraygen.py``).  It is biased towards what
-optimizers prove: constants carried through loop phis, dead branches, congruent
-expressions, twin induction variables, loop-invariant expressions.
+What the generator covers: nested ``if/elif/else``; ``while`` and ``for ... in range`` with 1-3
+arguments and negative steps, ``for`` over arrays and ``enumerate``/``zip``/``reversed`` of
+them, reductions of arrays and generator expressions (``loopgen.py``); ``break``, ``continue``
+and early ``return`` at any depth; int/float/bool mixes; wrap-around-prone int arithmetic (large
+constants, ``*``, shifts, ``**``); ``/ // %`` whose divisor may be zero; ``math`` calls in and
+out of their domain; chained comparisons, ``and/or/not``, conditional expressions; array reads
+and writes with negative and out-of-range indices; ``np.zeros/ones/empty`` (an ``np.empty``
+array is filled before it is read); ``len``; helper calls; tuple assignment; tuple, optional and
+complex locals; ``math``, ``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``,
+``gamma``, complex powers...); function values (lambdas, helpers chosen at run time,
+``map``, ``functools.reduce``); complex and nested-tuple results; list locals of one element
+kind, their methods, indexing, slicing, searches, reductions, loops over them and lists returned
+(``listgen.py``); numpy's whole-array expressions, reductions and in-place updates, arrays
+returned (``arraygen.py``); statements son runs with CPython (fallback regions: ``print``,
+dicts, ``try``, a global counter, ``fallbackgen.py``).  It is biased towards what optimizers
+prove: constants carried through loop phis, dead branches, congruent expressions, twin induction
+variables, loop-invariant expressions.
 
-With the gradient oracle on (``generate(..., grad=True)``, the default) a share
-``GRAD_SHARE`` of the indices (drawn from the pair by a stream of its own, so
-the other indices give exactly the programs of ``grad=False``) are *gradient
-programs* (``_Gen.grad_main``): one to three float parameters with moderate
-non-integral arguments (``GRAD_FLOAT_ARGS``, a few ``GRAD_SPECIAL_ARGS``), maybe
-a small int and a bool, a float result, and a body of the shapes where reverse
-mode has gone wrong: accumulators started at an int and updated in loops
-(``for``, ``while``, nested, with ``*``, ``/``, ``max``, ``min``, ``abs``,
-``**``, an ``if`` choosing between ``*x`` and ``+1``, two coupled accumulators,
-an early ``break``), infinite constants, float comparisons turned into floats,
-branches on floats and ``math`` calls in their domain, mixed with a few of the
-ordinary statements above.
+With the gradient oracle on (``generate(..., grad=True)``, the default) a share ``GRAD_SHARE``
+of the indices (drawn from the pair by a stream of its own, so the other indices give exactly
+the programs of ``grad=False``) are *gradient programs* (``_Gen.grad_main``): one to three float
+parameters with moderate non-integral arguments (``GRAD_FLOAT_ARGS``, a few
+``GRAD_SPECIAL_ARGS``), maybe a small int and a bool, a float result, and a body of the shapes
+where reverse mode has gone wrong: accumulators started at an int and updated in loops (``for``,
+``while``, nested, with ``*``, ``/``, ``max``, ``min``, ``abs``, ``**``, an ``if`` choosing
+between ``*x`` and ``+1``, two coupled accumulators, an early ``break``), infinite constants,
+float comparisons turned into floats, branches on floats and ``math`` calls in their domain,
+mixed with a few of the ordinary statements above.
 
-Termination is by construction: a ``for`` over a literal range is short, and
-every other loop counts a hidden ``fuel`` local and breaks once it passes
-``FUEL`` (after which every loop breaks on its first iteration).
+Termination is by construction: a ``for`` over a literal range is short, and every other loop
+counts a hidden ``fuel`` local and breaks once it passes ``FUEL`` (after which every loop breaks
+on its first iteration).
 
-Kinds are kept exact in most programs so that a program is valid for a typed
-graph: each local has one kind for its whole life; every ``return`` of ``f``
-returns one kind.  One program in ten lets int locals take float values, and
-about one in eight leaves its int and float parameters unannotated (both give
-son's ``number`` kind; the kernel stage needs annotated parameters).
+Kinds are kept exact in most programs so that a program is valid for a typed graph: each local
+has one kind for its whole life; every ``return`` of ``f`` returns one kind.  One program in ten
+lets int locals take float values, and about one in eight leaves its int and float parameters
+unannotated (both give son's ``number`` kind; the kernel stage needs annotated parameters).
 Cost: O(size of the program) per call.
 """
 
@@ -62,6 +56,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .arraygen import ARRAY_RETURNS, ARRAY_SHARE, ArrayPrograms, common_lengths
+from .fallbackgen import REGION_SHARE, FallbackPrograms
 from .gradgen import KINDS, GradPrograms
 from .gradgen import Func as _Func
 from .gradgen import choice as _choice
@@ -119,7 +114,7 @@ class Program:
         return f"seed={self.seed} index={self.index}"
 
 
-class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms):
+class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms, FallbackPrograms):
     """The generator's state for one program (see ``generate``)."""
 
     def __init__(self, rng: random.Random):
@@ -473,7 +468,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms):
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
                 ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0),
                 ("optional", 2 if fn.optionals else 0), ("complex", 2 if fn.complexes else 0),
-                ("list", 5 if fn.lists else 0), ("array", 4 if self.arrays_on(fn) else 0)]
+                ("list", 5 if fn.lists else 0), ("array", 4 if self.arrays_on(fn) else 0),
+                ("region", self.region_weight(fn))]
         kind = _choice(r, opts)
         ed = r.randint(1, 3)
         targets = [v for v in fn.mutable]
@@ -533,6 +529,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms):
             return self.list_stmt(fn, depth, ed)
         if kind == "array":
             return self.array_stmt(fn, ed)
+        if kind == "region":
+            return self.region_stmt(fn, depth)
         if kind == "if":
             return self.if_stmt(fn, depth)
         if kind == "for":
@@ -794,7 +792,8 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
                        generate_args(rng, params, rng.randint(3, 5), grad=True))
     for h in range(rng.choice([0, 0, 1, 1, 2])):
         parts.append("\n".join(g.helper(h)) + "\n")
+    g.fallback = random.Random(f"son-fuzz-region:{seed}:{index}").random() < REGION_SHARE  # f's only
     lines, params = g.main()
-    parts.append("\n".join(lines) + "\n")
+    parts.append(g.fallback_header() + "\n".join(lines) + "\n")
     args = generate_args(rng, params, rng.randint(3, 5))
     return Program(seed, index, "\n\n".join(parts), common_lengths(rng, args) if g.whole else args)

@@ -38,7 +38,7 @@ singular too.  At a point that is not singular the modes must agree, kinks and
 branches included, whether the stencil can tell anything or not.
 
 Outcomes: ``GradResult.status`` 'ok' (something was compared), 'skipped' (no
-float parameter, no float result), 'refused' (``son.grad`` raised ``SonError``:
+float parameter, no float result, fallback regions), 'refused' (``son.grad`` raised ``SonError``:
 an operation without a derivative rule, ``detail`` says which); ``failures``
 with stage ``GRAD_STAGES``: 'grad-vs-jvp' (the modes disagree; reverse mode is
 off where finite differences can tell), 'jvp-vs-fd' (forward mode is the one the
@@ -73,6 +73,7 @@ from son.errors import SonError
 from son.nodes import MATH_NODES, Add, IEEEDiv, IEEEPow, Mul, Neg, Sub, ZMul
 
 from .oracle import REFUSALS, Failure, _Runtime, canon, instrument
+from .regioncheck import fallback_of
 
 __all__ = ["GRAD_STAGES", "MODES_RTOL", "GradResult", "available", "check_grad"]
 
@@ -195,6 +196,9 @@ def _differentiable(fn, a: tuple) -> tuple[int, ...]:
 def check_grad(source: str, args: list[tuple], name: str = "f", compiled: bool = False) -> GradResult:
     """The gradient oracle on one program (see the module docstring)."""
     res = GradResult()
+    if fallback_of(source) == "region":  # issue 23: son.grad refuses regions on differentiated values
+        res.detail = "a program with fallback regions (son.fuzz.fallbackgen)"
+        return res
     fn, cpython, rt = _functions(source, name)
     transforms: dict[tuple, tuple] = {}
     try:

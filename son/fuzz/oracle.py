@@ -31,13 +31,14 @@ tuple and one Numba compile (dominant: ~0.1-0.3 s) per program.
 from __future__ import annotations
 
 import ast
+import io
 import math
 import operator
 import signal
 import sys
 import time
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -61,7 +62,7 @@ PIPELINES: dict[str, son.Pipeline] = {
 }
 #: the graph stage the kernel is compiled from
 KERNEL_FROM = "combined"
-STAGES = ("python", *PIPELINES, "kernel")
+STAGES = ("python", *PIPELINES, "kernel", "jit")
 
 #: ``son.compile`` refusals that are documented limits, not bugs (son/exec/mixed.py
 #: ``_check_types``, emit.py ``_is_float``)
@@ -605,7 +606,8 @@ def reached_lines(source: str, args: list[tuple], name: str = "f") -> set[int]:
     old = sys.gettrace()
     sys.settrace(tracer)
     try:
-        expected_outcomes(source, args, name)
+        with redirect_stdout(io.StringIO()):  # a program's prints (fallback regions)
+            expected_outcomes(source, args, name)
     finally:
         sys.settrace(old)
     return lines
@@ -633,9 +635,15 @@ def check(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
 
 
 def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: bool) -> None:
+    from . import regioncheck as rc  # fallback regions: stdout, messages and globals compared too
+
     t = time.perf_counter()
+    fallback, effects = rc.fallback_of(source), None
     try:
-        expected, res.wraps = expected_outcomes(source, args, name)
+        if fallback == "region":
+            expected, res.wraps, effects = rc.expected(source, args, name)
+        else:
+            expected, res.wraps = expected_outcomes(source, args, name)
     except _Timeout:  # a program that does not terminate: the generator's (or shrinker's) fault
         res.status, res.detail = "reject", "CPython did not finish in time"
         return
@@ -646,10 +654,11 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
     graphs: dict[str, son.Graph] = {}
     parses: dict[bool, son.Graph] = {}
 
-    def compare(stage: str, run) -> bool:
+    def compare(stage: str, run, ns=None) -> bool:
+        outcome = _outcome if effects is None else effects.outcome(ns)
         for i, a in enumerate(args):
             try:
-                got = _outcome(run, a)
+                got = outcome(run, a)
             except _Timeout as e:
                 res.failures.append(Failure("crash", stage, i, got=f"Timeout: {e}"))
                 return False
@@ -668,13 +677,15 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
         t = time.perf_counter()
         try:
             if pipeline.peephole not in parses:
-                parses[pipeline.peephole] = pipeline.parse(source, name=name)
+                parses[pipeline.peephole] = pipeline.parse(source, name=name, fallback=fallback)
             g = parses[pipeline.peephole]
             if pipeline.passes:
                 g, _ = pipeline.optimize(g)
         except SonSyntaxError as e:
             res.status, res.detail = "reject", str(e)
-            if e.lineno and e.lineno not in reached_lines(source, args, name):
+            if effects is not None and rc.is_refusal(e):
+                res.status, res.detail = "refused", f"son refused a fallback region: {e}"
+            elif e.lineno and e.lineno not in reached_lines(source, args, name):
                 res.status, res.detail = "refused", f"son refused a line CPython never reaches: {e}"
             _timed(times, stage, t)
             return
@@ -687,7 +698,7 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
                 return
             continue
         graphs[stage] = g
-        ok = compare(stage, lambda *a, g=g: son.interpret(g, *a))
+        ok = compare(stage, lambda *a, g=g: son.interpret(g, *a), effects and rc.namespace_of(g))
         _timed(times, stage, t)
         if not ok and stop_at_first:
             return
@@ -712,5 +723,15 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
         _timed(times, "kernel", t)
         res.failures.append(Failure("crash", "kernel", None, got=f"{type(e).__name__}: {e}"))
         return
-    compare("kernel", k)
-    _timed(times, "kernel", t)
+    compare("kernel", k, effects and rc.namespace_of(graphs[KERNEL_FROM]))
+    t = _timed(times, "kernel", t)
+    if effects is not None:  # son.jit as a user calls it, its default fallback="region"
+        with rc.jitted(source, name) as (jf, ns):
+            n = len(res.failures)
+            compare("jit", jf, ns)
+            if not jf.kernels:  # son ran the whole function in CPython: not what is compared
+                del res.failures[n:]
+                why = "; ".join(jf.fallbacks.values())
+                res.failures.append(Failure("crash", "jit", None, got=f"SonError: son.jit ran f in CPython: "
+                                                                      f"{why}"))
+        _timed(times, "jit", t)

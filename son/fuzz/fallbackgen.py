@@ -1,0 +1,214 @@
+"""The generator's fallback regions (a mixin of ``son.fuzz.generator._Gen``): statements
+son cannot express, which ``son.parse(..., fallback="region")`` makes ``PyRegion`` nodes
+that CPython runs (issue 23, son/frontend/regions.py).
+
+About ``REGION_SHARE`` of the ordinary programs (drawn from the seed and index by a
+stream of their own; never the mixed-kind, unannotated or recursive ones, nor gradient
+programs, and only in ``f``: a helper's statements are never regions) get them.  Such a
+program declares itself with a module line ``SON_FALLBACK = "region"`` (the oracle then
+parses it with fallback regions and compares printed output, the exception's message
+and the module's globals too: son.fuzz.regioncheck), a global call counter ``CALLS``
+and an exception class ``FuzzError``.  The first statement of ``f``'s body is a region
+that sets up what the others use: ``global CALLS`` and ``CALLS += 1``; the dicts
+``seen`` (int keys -> counts) and ``last`` (int keys -> int values) and the string
+``tag``, which live only in regions (son keeps them in the call's frame); and the
+live-outs ``cnt_py`` (int), ``len_py`` (int) and ``quo_py`` (float), typed by the syntax of
+their first value, which the rest of ``f`` reads as ordinary locals.  Later regions,
+anywhere in ``f`` (in loops and branches too):
+
+* ``print`` of live values, of f-strings (``{x:.3f}``), of ``tag``;
+* dict bookkeeping: ``seen[k] = seen.get(k, 0) + 1``, ``last[k] = v``,
+  ``cnt_py = seen.get(k, 0)``, ``cnt_py: int = last.get(k, -1)``, ``cnt_py = len(seen)``;
+* ``try: quo_py = a / b except ZeroDivisionError: quo_py = <literal>`` (sometimes ``finally``);
+* strings built and measured: ``tag = tag + str(x)``, ``len_py = len(str(x))``;
+* ``raise FuzzError(f"...")`` under a compiled condition; ``assert`` with an f-string;
+* ``CALLS += 1`` and ``cnt_py: int = CALLS``;
+* ``return len(tag)`` (or ``float(...)``, a comparison) under a condition, when ``f``
+  returns a scalar: a region that ends the function.
+
+Region code reads only names and literals and does no int arithmetic but ``+ 1`` on
+counts, so CPython runs it exactly as the oracle's instrumented copy does (son's int64
+wrap-around and its other documented deviations never arise in it).  A share
+``REFUSE_SHARE`` of the regions are ones son must refuse with a located
+``SonSyntaxError`` (a tuple, list or complex value printed; a live-out whose kind nothing
+tells, ``u = seen.get(k, 0)`` read by compiled code): the oracle counts those programs
+as refusals.  O(size of the program).
+"""
+
+from __future__ import annotations
+
+from .gradgen import Func, choice
+
+#: the share of the ordinary programs that get fallback regions
+REGION_SHARE = 0.15
+#: the share of later regions that son must refuse (a located error)
+REFUSE_SHARE = 0.04
+#: the module lines of a program with regions (before ``f``)
+HEADER = 'SON_FALLBACK = "region"\nCALLS = 0\n\n\nclass FuzzError(Exception):\n    pass\n\n\n'
+#: the live-outs the first region sets up: name -> (kind, first value)
+LIVE_OUTS = {"cnt_py": ("int", "len(seen)"), "len_py": ("int", "len(tag)"),
+             "quo_py": ("float", "float(len(last))")}
+
+
+class FallbackPrograms:
+    """Fallback regions (``rng``, ``expr``, ``kind_of`` and ``block`` are the generator's)."""
+
+    #: set by ``generate``: this program's ``f`` may have fallback regions
+    fallback = False
+    #: the regions written so far (the first one sets up the others' names)
+    regions = 0
+
+    def regions_on(self, fn: Func) -> bool:
+        return self.fallback and not (self.mixed or self.untyped or self.recursive)
+
+    def region_weight(self, fn: Func) -> int:
+        """The weight of a region among ``stmt``'s choices (the first statement of ``f``
+        is always the set-up region)."""
+        if not self.regions_on(fn):
+            return 0
+        return 10 ** 6 if self.regions == 0 else 3
+
+    def fallback_header(self) -> str:
+        """The module lines a program with regions needs (empty for the others)."""
+        return HEADER if self.regions else ""
+
+    # ------------------------------------------------------------------ statements
+    def region_stmt(self, fn: Func, depth: int) -> list[str]:
+        self.regions += 1
+        if self.regions == 1:
+            return self.setup_region(fn)
+        r = self.rng
+        if r.random() < REFUSE_SHARE:
+            refused = self.refused_region(fn)
+            if refused:
+                return refused
+        kind = choice(r, [("print", 5), ("dict", 5), ("try", 4), ("string", 3), ("raise", 2), ("assert", 1),
+                          ("global", 2), ("return", 1 if fn.ret in ("int", "float", "bool") else 0)])
+        return getattr(self, f"region_{kind}")(fn)
+
+    def setup_region(self, fn: Func) -> list[str]:
+        r = self.rng
+        out = ["global CALLS", "CALLS += 1", "seen = {}", "last = {}"]
+        out.append(f"tag = {self.rg_fstring(fn)}" if r.random() < 0.7 else 'tag = ""')
+        for name, (_kind, value) in LIVE_OUTS.items():
+            out.append(f"{name} = {value}")
+        if r.random() < 0.5:
+            out.append(self.rg_print_line(fn))
+        for name, (kind, _) in LIVE_OUTS.items():
+            fn.vars[kind].append(name)
+            fn.mutable.append(name)
+        return out
+
+    def rg_names(self, fn: Func, kinds=("int", "float", "bool")) -> list[str]:
+        return [v for k in kinds for v in fn.vars[k]]
+
+    def rg_pick(self, fn: Func, kinds=("int", "float", "bool")) -> str:
+        vs = self.rg_names(fn, kinds)
+        if not vs:
+            return {"int": "3", "float": "0.5", "bool": "True"}[self.rng.choice(kinds)]
+        return self.rng.choice(vs)
+
+    def rg_fstring(self, fn: Func) -> str:
+        r = self.rng
+        parts = []
+        for _ in range(r.randint(1, 3)):
+            v = self.rg_pick(fn)
+            spec = r.choice(["", "", ":.3f", ":g", ":>8"]) if self.rg_kind(fn, v) == "float" else ""
+            parts.append(f"{v}={{{v}{spec}}}")
+        return 'f"' + " ".join(parts) + '"'
+
+    def rg_kind(self, fn: Func, v: str) -> str | None:
+        return next((k for k, vs in fn.vars.items() if v in vs), None)
+
+    def rg_print_line(self, fn: Func) -> str:
+        r = self.rng
+        x = r.random()
+        if x < 0.35:
+            return f"print({self.rg_fstring(fn)})"
+        if x < 0.5:
+            return r.choice(["print(tag)", "print(len(seen), len(last), sep=':')", "print('calls', CALLS)"])
+        if x < 0.6 and fn.arrays:
+            return f"print({r.choice(fn.arrays)[0]})"
+        vs = [self.rg_pick(fn) for _ in range(r.randint(1, 3))]
+        return f"print({r.choice(['', repr(r.choice(['at', 'i', 'x=']))  + ', '])}{', '.join(vs)})"
+
+    def region_print(self, fn: Func) -> list[str]:
+        return [self.rg_print_line(fn) for _ in range(self.rng.choice([1, 1, 2]))]
+
+    def region_dict(self, fn: Func) -> list[str]:
+        r = self.rng
+        k = self.rg_pick(fn, ("int", "bool"))
+        x = r.random()
+        if x < 0.35:
+            return [f"seen[{k}] = seen.get({k}, 0) + 1"]
+        if x < 0.55:
+            return [f"last[{k}] = {self.rg_pick(fn, ('int',))}"]
+        if x < 0.75:
+            return [f"cnt_py = seen.get({k}, 0)"]
+        if x < 0.9:
+            return [f"cnt_py: int = last.get({k}, {r.choice(['-1', '0', '7'])})"]
+        return [r.choice(["cnt_py = len(seen)", "cnt_py = len(last) + len(seen)"])]
+
+    def region_try(self, fn: Func) -> list[str]:
+        r = self.rng
+        a, b = self.rg_pick(fn, ("int", "float")), self.rg_pick(fn, ("int", "float"))
+        if r.random() < 0.2:
+            b = r.choice(["0", "0.0"])
+        op = "/" if r.random() < 0.8 or "float" not in (self.rg_kind(fn, a), self.rg_kind(fn, b)) \
+            else "%"
+        exc = r.choice(["ZeroDivisionError", "ZeroDivisionError", "(ZeroDivisionError, OverflowError)",
+                        "ArithmeticError"])
+        out = ["try:", f"    quo_py = {a} {op} {b}", f"except {exc}:",
+               f"    quo_py = {r.choice(['-1.0', '0.0', 'math.inf'])}"]
+        if r.random() < 0.2:
+            out += ["finally:", "    seen[-1] = seen.get(-1, 0) + 1"]
+        return out
+
+    def region_string(self, fn: Func) -> list[str]:
+        r = self.rng
+        x = r.random()
+        if x < 0.35:
+            return [f"len_py = len(str({self.rg_pick(fn)}))"]
+        if x < 0.6:
+            return [f"tag = tag + str({self.rg_pick(fn)})", "len_py = len(tag)"]
+        if x < 0.8:
+            return [f"len_py = len({self.rg_fstring(fn)})"]
+        return [f"tag = {self.rg_fstring(fn)}"]
+
+    def rg_condition(self, fn: Func) -> str:
+        ints = self.rg_names(fn, ("int",))
+        if ints and self.rng.random() < 0.7:
+            return f"{self.rng.choice(ints)} == {self.rng.choice(['0', '1', '3', '-1', '7'])}"
+        return self.expr(fn, "bool", 1)
+
+    def region_raise(self, fn: Func) -> list[str]:
+        return [f"if {self.rg_condition(fn)}:", f"    raise FuzzError({self.rg_fstring(fn)})"]
+
+    def region_assert(self, fn: Func) -> list[str]:
+        ints = self.rg_names(fn, ("int",))
+        cond = f"{self.rng.choice(ints)} != {self.rng.choice(['0', '3', '-1'])}" if ints else "CALLS < 5"
+        return [f"assert {cond}, {self.rg_fstring(fn)}"]
+
+    def region_global(self, fn: Func) -> list[str]:
+        return ["CALLS += 1"] + (["cnt_py: int = CALLS"] if self.rng.random() < 0.5 else [])
+
+    def region_return(self, fn: Func) -> list[str]:
+        value = {"int": self.rng.choice(["len(tag)", "len(seen)", f"len(str({self.rg_pick(fn)}))"]),
+                 "float": f"float(len(tag) + {self.rng.choice(['0', '1', 'len(last)'])})",
+                 "bool": self.rng.choice(["len(seen) > 0", "tag == ''", "CALLS > 1"])}[fn.ret]
+        return [f"if {self.rg_condition(fn)}:", f"    return {value}"]
+
+    def refused_region(self, fn: Func) -> list[str] | None:
+        """A region son must refuse with a located error, or None."""
+        r = self.rng
+        others = [t for t, _ in fn.pairs] + [o for o, _ in fn.optionals] + fn.complexes + \
+            [v for v, _ in fn.lists]
+        if others and r.random() < 0.5:
+            return [f"print({r.choice(others)})"]  # only ints, floats, bools and 1-D arrays cross
+        targets = [v for v in fn.mutable if self.rg_kind(fn, v) == "int" and v not in LIVE_OUTS]
+        if not targets:
+            return None
+        fn.fresh += 1
+        u = f"unk{fn.fresh}"
+        # its kind: no annotation, no kind before, the syntax of .get says nothing
+        return [f"{u} = seen.get({self.rg_pick(fn, ('int',))}, 0)", f"{r.choice(targets)} = {u}"]
