@@ -334,3 +334,13 @@ def test_a_recursive_function_has_no_regions_and_runs_whole_in_cpython():
     with pytest.warns(son.FallbackWarning, match="calls itself"), contextlib.redirect_stdout(out):
         assert f(4) == 24
     assert out.getvalue() == "n 4\nn 3\nn 2\n" and not f.kernels
+
+
+def test_drawings_show_a_region_as_the_code_cpython_runs():
+    g = son.parse(try_around_a_division, fallback="region")
+    dot = son.viz.dot.to_dot(g)
+    (line,) = [x for x in dot.splitlines() if "shape=note" in x]
+    assert "python" in line and "try: r = x / y" in line
+    assert "code CPython runs" in son.viz.dot.legend()
+    nodes = g.to_networkx().nodes(data=True)
+    assert any(d["kind"] == "PyRegion" and d["label"].startswith("python") for _, d in nodes)

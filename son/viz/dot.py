@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import SonError
-from ..nodes import Constant, Graph, Node, Phi, Proj, Region, Stop, Store
+from ..nodes import Constant, Graph, Node, Phi, Proj, PyRegion, Region, Stop, Store
 from ..nodes.types import MEM
 
 #: edge class -> dot attributes
@@ -113,6 +113,10 @@ def node_text(n: Node, types: bool) -> str:
     return text
 
 
+#: the fill of a fallback region (code CPython runs), in drawings and the legend
+_PYTHON_FILL = "#fde2e2"
+
+
 def node_attrs(n: Node, types: bool) -> dict[str, str]:
     """The dot attributes of node ``n`` by the conventions (label, shape, fill)."""
     attrs = {"label": quote(node_text(n, types))}
@@ -122,6 +126,11 @@ def node_attrs(n: Node, types: bool) -> dict[str, str]:
         attrs.update(shape="ellipse", fontsize="9", height="0.25", margin="0.02")
     elif type(n) is Phi:
         attrs.update(shape="ellipse", style="filled", fillcolor='"#fff4cc"')
+    elif type(n) is PyRegion:  # code CPython runs: a box with the statements' first line
+        lines = [x.strip() for x in n.code.text.splitlines()]
+        first = " ".join(lines[:2]) if lines[0].endswith(":") else lines[0]  # `try: r = x / y`
+        text = node_text(n, types) + "\n" + (first if len(first) <= 40 else first[:37] + "...")
+        attrs.update(label=quote(text), shape="note", style="filled", fillcolor=f'"{_PYTHON_FILL}"')
     else:
         attrs.update(shape="ellipse")
     return attrs
@@ -209,6 +218,7 @@ def legend() -> str:
         out.append(f"  t{k} [label={quote(what)}, {attr_list(attrs)}];")
         out.append(f"  s{k} -> t{k} [label={quote(cls)}, {EDGE_STYLE[cls]}];")
     out.append('  phi [label="Phi", shape=ellipse, style=filled, fillcolor="#fff4cc"];')
+    out.append(f'  py [label="code CPython runs", shape=note, style=filled, fillcolor="{_PYTHON_FILL}"];')
     out.append("}")
     return "\n".join(out) + "\n"
 
