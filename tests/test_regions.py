@@ -113,7 +113,32 @@ def with_statement(x: float) -> float:
     return x * 2.0
 
 
+def try_returns(a: float, b: float) -> float:
+    try:
+        return a / b
+    except ZeroDivisionError:
+        return math.copysign(math.inf, a)
+
+
+def try_breaks_and_continues(a: np.ndarray) -> int:
+    t = 0
+    for i in range(len(a)):
+        try:
+            v = int(10.0 // float(a[i]))
+        except ZeroDivisionError:
+            if i > 3:
+                break
+            continue
+        t += v
+    else:
+        t = -t
+    return t
+
+
 CASES = [
+    (try_returns, [(1.0, 0.0), (-2.0, 0.0), (3.0, 4.0)]),
+    (try_breaks_and_continues, [(np.array([1.0, 0.0, 2.0, 3.0, 5.0, 0.0, 7.0]),),
+                                (np.array([2.0, 0.0, 4.0]),)]),
     (prints_in_a_loop, [(np.arange(6.0), 6), (np.arange(3.0), 0)]),
     (dict_memo_across_iterations, [(np.array([4.0, 1.0, 7.0, 2.0, 5.0]), 5)]),
     (try_around_a_division, [(1.0, 0.0), (3.0, 2.0), (-0.0, 0.0)]),
@@ -273,14 +298,12 @@ def unknown_result(n: int):
     return d[0]
 
 
-def leaves_the_loop(n: int) -> int:
-    t = 0
-    for i in range(n):
-        try:
-            t += i
-        except ValueError:
-            break
-    return t
+def bare_return(x: float) -> float:
+    try:
+        x = x / 2.0
+    except ZeroDivisionError:
+        return
+    return x
 
 
 def test_located_errors_and_run_time_kind_checks():
@@ -290,8 +313,8 @@ def test_located_errors_and_run_time_kind_checks():
                                                  r"annotate the function's result"):
         son.parse(unknown_result, fallback="region")
     with pytest.raises(son.SonSyntaxError,
-                       match=r"try statement .*cannot run it with CPython .*'break' leaves a loop"):
-        son.parse(leaves_the_loop, fallback="region")
+                       match=r"try statement .*cannot run it with CPython .*returns None from the function"):
+        son.parse(bare_return, fallback="region")
 
 
 def logs_then_squares(x: float, n: int) -> float:

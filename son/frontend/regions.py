@@ -23,12 +23,12 @@ What crosses a region's boundary (``Regions.python_region``):
   another one;
 - variables only regions use (a dict, a string) stay Python objects in the call's frame.
 
-A recursive function has no regions (its calls would share one frame).
-A region may end with ``return X`` (X computed by CPython, typed by the function's
-annotation ``-> int`` or by X's syntax, then returned by the graph); otherwise
-it may not ``return`` or ``yield``, nor ``break``/``continue`` a loop around it;
-such a statement, a region in a recursive function and a value of another kind
-crossing the boundary (a tuple, a list, a view) stay a located ``SonSyntaxError``.
+A recursive function has no regions (its calls would share one frame).  Control may
+leave a region: a ``return X`` (X typed by the function's annotation ``-> int`` or by
+its syntax), a ``break`` or ``continue`` of a loop around it; the region then gives a
+status and the graph branches on it as the statement would.  A bare ``return``, a
+``yield``, and a value of another kind crossing the boundary (a tuple, a list, a view)
+stay a located ``SonSyntaxError``.
 O(statements) per region; a parse is repeated once per unsupported statement.
 """
 
@@ -43,7 +43,7 @@ from ..errors import SonSyntaxError
 from ..nodes import Call, Node, kept
 from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
-from .scope import Aggregate, Conflict, Grid, describe, shape
+from .scope import Aggregate, Conflict, Grid, describe, flag, shape
 
 #: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
 OPAQUE = "opaque statements"
@@ -51,8 +51,8 @@ OPAQUE = "opaque statements"
 GRAPH_NAMES = "graph names"
 
 _KINDS = {"int": INT, "float": FLOAT, "bool": BOOL}
-#: the variable a region's ``return X`` assigns X to
-RESULT = "__son_result__"
+#: the names the graph gives a region's status and returned value while it branches on them
+STATUS, RESULT = "__son_status__", "__son_result__"
 
 
 class Opaque(dict):
@@ -101,21 +101,37 @@ class Regions:
         return self.learned.get(OPAQUE) if len(self.stack) == 1 else None
 
     def python_region(self, run: list[ast.stmt]) -> None:
-        """Make the region of consecutive opaque statements ``run``; a ``return`` that ends
-        it computes its value in the region and returns it from the graph."""
+        """Make the region of consecutive opaque statements ``run``.  Where control may
+        leave it (a ``return``, a ``break`` or ``continue`` of a loop around it), the
+        region gives a status (0: on, 1: return, 2: break, 3: continue; see
+        ``_region_code``) and the graph branches on it as the statements would."""
         if self.dead(self.scope):
             return
         opaque = self.learned[OPAQUE]
         why = "; ".join(dict.fromkeys(opaque[id(s)][1] for s in run))
-        ret = run[-1] if isinstance(run[-1], ast.Return) and run[-1].value is not None else None
-        if ret is not None:  # `return X` becomes `RESULT = X`, then a return of RESULT
-            run = run[:-1] + [ast.copy_location(ast.Assign([ast.Name(RESULT, ast.Store())], ret.value), ret)]
-        self.region_of(run, ret, why)
-        if ret is not None:
-            result = ast.copy_location(ast.Name(RESULT, ast.Load()), ret)
-            self.stmt_Return(ast.copy_location(ast.Return(result), ret))
+        exits = _exits(run)
+        self.region_of(run, exits, why)
+        if not exits:
+            return
+        at = run[0]
 
-    def region_of(self, run: list[ast.stmt], ret: ast.Return | None, why: str) -> None:
+        def status_is(k: int, body: list[ast.stmt], orelse: list[ast.stmt]) -> ast.If:
+            test = ast.Compare(ast.Name(STATUS, ast.Load()), [ast.Eq()], [ast.Constant(k)])
+            return ast.If(test, body, orelse)
+
+        branch: list[ast.stmt] = []
+        for k, stmt in ((3, ast.Continue()), (2, ast.Break()), (1, ast.Return(ast.Name(RESULT, ast.Load())))):
+            if k in exits:
+                branch = [status_is(k, [stmt], branch)]
+        tree = ast.Module(branch, [])
+        for n in ast.walk(tree):
+            ast.copy_location(n, at)
+        self.stmts(tree.body)
+        for name in (STATUS, RESULT):
+            if self.scope.get(name) is not None:
+                self.scope.remove(name)
+
+    def region_of(self, run: list[ast.stmt], exits: dict, why: str) -> None:
         graph_names = self.learned.get(GRAPH_NAMES)
         if graph_names is None:
             graph_names = self.learned[GRAPH_NAMES] = _graph_names(self.src.tree, self.learned[OPAQUE])
@@ -129,35 +145,43 @@ class Regions:
                  if n not in graph_names or isinstance(self.scope.get(n), Conflict)}
         ins, vals, unbound = [], [], []
         for name in sorted((reads | writes) & local - frame):
-            if self.scope.get(name) is None:
-                unbound.append(name)  # CPython's UnboundLocalError if the region reads it
+            if self.scope.get(name) is None or name not in reads and self.scope.get(flag(name)) is not None:
+                # unbound, or maybe unbound and only assigned: a local of the region's function
+                # without a value (CPython's UnboundLocalError if the region ends without one)
+                unbound.append(name)
                 continue
-            v = self.read(name, run[0])
+            v = self.read(name, run[0])  # maybe unbound and read: raises here, as the region would
             if not self.crosses(run[0], name, v, why):
                 continue
             ins.append(name)
             vals.append(v)
         outs, kinds, unknown = [], [], []
-        for name in sorted(writes & (graph_names | {RESULT}) - frame):
+        for name in sorted(writes & graph_names - frame):
             kind = self.live_out_kind(run, name)
             if kind is not None:
                 outs.append(name)
                 kinds.append(kind)
-            elif name == RESULT:
-                self.learned[OPAQUE].deferred.append(self.error(
-                    ret, f"son runs this code with CPython ({why}), but cannot tell the kind of the value "
-                         "it returns: annotate the function's result ('-> float')", "fallback"))
-                outs.append(name)
-                kinds.append(FLOAT)  # for the rest of this parse
             else:
                 unknown.append(name)
-        code = _region_code(self.src, run, ins, outs, kinds, sorted(frame | set(unknown)), unbound, why)
+        if 1 in exits:  # the value a `return` in the region gives: the last live-out
+            kind = self.result_kind(exits[1])
+            if kind is None:
+                self.learned[OPAQUE].deferred.append(self.error(
+                    exits[1][0], f"son runs this code with CPython ({why}), but cannot tell the kind of the "
+                                 "value it returns: annotate the function's result ('-> float')", "fallback"))
+                kind = FLOAT  # for the rest of this parse
+            outs.append(RESULT)
+            kinds.append(kind)
+        code = _region_code(self.src, run, ins, outs, kinds, sorted(frame | set(unknown)), unbound, why,
+                            bool(exits))
         with kept(*vals):
             region = self.op(run[0], PyRegion, self.scope.ctrl, self.scope.mem, *vals, code=register(code))
         with kept(region):
             self.scope.mem = self.op(run[0], PyRegionMem, region)
             for i, name in enumerate(outs):
                 self.scope.set(name, self.op(run[0], PyOut, region, index=i + 1))
+            if exits:
+                self.scope.set(STATUS, self.op(run[0], PyOut, region, index=0))
         for name in unknown:
             self.scope.set(name, Conflict(self.g))
 
@@ -178,9 +202,6 @@ class Regions:
         """The declared kind of live-out ``name`` (see the module docstring; the function's
         result takes its annotation ``-> int``)."""
         seen = set()
-        returns = self.src.tree.returns
-        if name == RESULT and isinstance(returns, ast.Name) and returns.id in _KINDS:
-            return _KINDS[returns.id]
         for s in run:
             for n in ast.walk(s):
                 if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name) and n.target.id == name:
@@ -201,6 +222,15 @@ class Regions:
         if len(seen) == 1 and None not in seen:
             return _KINDS[seen.pop()]
         return None
+
+    def result_kind(self, returns: list[ast.Return]):
+        """The kind of what the region's ``return`` statements give: the function's
+        annotation (``-> int``), else their values' syntax when it agrees, else None."""
+        ann = self.src.tree.returns
+        if isinstance(ann, ast.Name) and ann.id in _KINDS:
+            return _KINDS[ann.id]
+        seen = {self.expression_kind(r.value) for r in returns}
+        return _KINDS[seen.pop()] if len(seen) == 1 and None not in seen else None
 
     def expression_kind(self, e: ast.expr) -> str | None:
         """The kind CPython gives ``e`` when the syntax says it (a literal, ``len(...)``,
@@ -245,7 +275,11 @@ _CALL_KINDS = {"len": "int", "int": "int", "ord": "int", "round": "int", "hash":
 
 
 # ---------------------------------------------------------------- the region's function
-def _region_code(src, run, ins, outs, kinds, frame, unbound, why) -> RegionCode:
+def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = False) -> RegionCode:
+    """Compile the region's function: ``fn(frame, *ins)`` returning ``(0, *outs)``, or
+    where control leaves it ``(1, value)`` (a return), ``(2,)`` (a break), ``(3,)`` (a
+    continue); run_region pads those to the declared tuple.  Frame variables are saved
+    in a ``finally``, so also when control leaves."""
     first, last = run[0].lineno + src.line0, run[-1].end_lineno + src.line0
     reads, writes = _names_in(run)
     decl = _declarations(src.tree)
@@ -255,10 +289,11 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why) -> RegionCode:
             lines.append(f"{kw} {', '.join(sorted(names & (reads | writes)))}")
     lines += [f"if False:\n    {u} = None" for u in unbound]  # local, as in the function
     lines += [f"if {p!r} in __son_frame:\n    {p} = __son_frame[{p!r}]" for p in frame]
-    lines.append("__son_body__")
-    lines += [f"try:\n    __son_frame[{p!r}] = {p}\nexcept NameError:\n    __son_frame.pop({p!r}, None)"
-              for p in frame if p in writes]
-    lines.append(f"return ({''.join(o + ', ' for o in outs)})")
+    saves = [f"try:\n    __son_frame[{p!r}] = {p}\nexcept NameError:\n    __son_frame.pop({p!r}, None)"
+             for p in frame if p in writes]
+    lines.append("try:\n    __son_body__\nfinally:\n" + "\n".join("    " + x for t in saves + ["pass"]
+                                                                  for x in t.split("\n")))
+    lines.append(f"return (0, {''.join(o + ', ' for o in outs if o != RESULT)})")
     free = tuple(getattr(getattr(src.pyfunc, "__code__", None), "co_freevars", ()))
     inner = "\n".join("        " + x for text in lines for x in text.split("\n"))
     text = ("def __son_make__():\n"
@@ -271,14 +306,15 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why) -> RegionCode:
             n.lineno = n.end_lineno = first
             n.col_offset = n.end_col_offset = 0
     fn_def = module.body[0].body[-2]
-    k = next(i for i, s in enumerate(fn_def.body) if isinstance(s, ast.Expr)
-             and isinstance(s.value, ast.Name) and s.value.id == "__son_body__")
+    holder = next(s for s in fn_def.body if isinstance(s, ast.Try))
     body = [ast.copy_location(ast.Pass(), s) if isinstance(s, (ast.Global, ast.Nonlocal))  # declared above
             else copy.deepcopy(s) for s in run]
     for s in body:
         ast.increment_lineno(s, src.line0)
-    fn_def.body[k:k + 1] = body
-    ast.fix_missing_locations(module)  # the `return X` made an assignment
+    if exits:
+        _leave_with_status(body)
+    holder.body = body
+    ast.fix_missing_locations(module)
     namespace: dict = {}
     exec(compile(module, src.filename, "exec"), namespace)  # noqa: S102 - the user's own statements
     made = namespace["__son_make__"]()
@@ -289,6 +325,52 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why) -> RegionCode:
     key = hashlib.sha1(repr((src.filename, src.name, first, source, ins, outs, [str(t) for t in kinds],
                              frame)).encode()).hexdigest()[:16]
     return RegionCode(key, fn, ins, outs, kinds, src.filename, (first, last), source, why)
+
+
+def _leave_with_status(body: list[ast.stmt]) -> None:
+    """Rewrite, in place, ``return X`` to ``return (1, X)`` and a ``break``/``continue`` of a
+    loop outside ``body`` to ``return (2,)``/``return (3,)`` (not inside nested functions)."""
+    stack = [(body, 0)]
+    while stack:
+        items, loops = stack.pop()
+        for k, n in enumerate(items):
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue  # its returns are its own
+            if isinstance(n, ast.Return):
+                items[k] = ast.copy_location(ast.Return(ast.Tuple([ast.Constant(1), n.value], ast.Load())), n)
+            elif isinstance(n, (ast.Break, ast.Continue)) and loops == 0:
+                status = ast.Constant(2 if isinstance(n, ast.Break) else 3)
+                items[k] = ast.copy_location(ast.Return(ast.Tuple([status], ast.Load())), n)
+            else:
+                for f, v in ast.iter_fields(n):
+                    if isinstance(v, list) and v and isinstance(v[0], ast.stmt):
+                        in_body = isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and f == "body"
+                        stack.append((v, loops + in_body))
+                for h in getattr(n, "handlers", []):
+                    stack.append((h.body, loops))
+                for c in getattr(n, "cases", []):
+                    stack.append((c.body, loops))
+
+
+def _exits(run: list[ast.stmt]) -> dict:
+    """How control may leave ``run``: {1: [its returns], 2: [breaks], 3: [continues]} of
+    loops outside it (not inside nested functions)."""
+    out: dict = {}
+    stack = [(s, 0) for s in run]
+    while stack:
+        n, loops = stack.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Return):
+            out.setdefault(1, []).append(n)
+        elif isinstance(n, (ast.Break, ast.Continue)) and loops == 0:
+            out.setdefault(2 if isinstance(n, ast.Break) else 3, []).append(n)
+        for f, v in ast.iter_fields(n):
+            for c in v if isinstance(v, list) else [v]:
+                if isinstance(c, ast.AST):
+                    in_body = isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and f == "body"
+                    stack.append((c, loops + in_body))
+    return out
 
 
 # ---------------------------------------------------------------- syntax
@@ -403,20 +485,16 @@ def _count_statements(tree: ast.FunctionDef) -> int:
 
 
 def _cannot_fall_back(s: ast.stmt) -> str | None:
-    """Why statement ``s`` cannot be a region (control leaving it), or None."""
-    stack = [(s, 0)]
+    """Why statement ``s`` cannot be a region, or None: a bare ``return`` (the region's
+    status gives a value back) or a ``yield`` (not inside nested functions)."""
+    stack = [s]
     while stack:
-        n, loops = stack.pop()
-        if isinstance(n, ast.Return) and (n is not s or n.value is None):
-            return "it returns from the function"
-        if isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)):
-            return "it yields"
-        if isinstance(n, (ast.Break, ast.Continue)) and loops == 0:
-            return f"its '{type(n).__name__.lower()}' leaves a loop around it"
+        n = stack.pop()
         if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
             continue
-        inner = loops + isinstance(n, (ast.For, ast.While, ast.AsyncFor))
-        for c in ast.iter_child_nodes(n):
-            in_loop_body = isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and c not in n.orelse
-            stack.append((c, inner if in_loop_body else loops))
+        if isinstance(n, ast.Return) and n.value is None:
+            return "it returns None from the function"
+        if isinstance(n, (ast.Yield, ast.YieldFrom, ast.Await)):
+            return "it yields"
+        stack.extend(ast.iter_child_nodes(n))
     return None

@@ -80,15 +80,29 @@ def enter_call():
 
 def run_region(key: str, *values):
     """Run region ``key`` on its live-in values in the current call's frame; returns
-    ``(0, *live_outs)`` (the 0 leaves room for a region that returns or breaks)."""
+    ``(status, *live_outs)``: status 0 where control goes on after it, 1 where it returned
+    (the value in the last slot), 2 where it broke out of a loop, 3 where it continued one
+    (see son/frontend/regions.py)."""
     code = _REGISTRY.get(key)
     if code is None:
         raise SonError(f"fallback region {key} is not registered in this process (parse the function "
                        "again: son.jit and son.parse register its regions)")
     stack = getattr(_STATE, "frames", None)
     frame = stack[-1] if stack else {}
-    outs = code.fn(frame, *values)
-    return (0,) + tuple(_checked(code, name, t, v) for name, t, v in zip(code.outs, code.kinds, outs))
+    out = code.fn(frame, *values)
+    status = out[0]
+    if status == 0:  # on to the next statement: every live-out (the returned value's slot unused)
+        given = dict(zip(code.outs, out[1:]))
+    elif status == 1:  # a return: its value alone
+        given = {code.outs[-1]: out[1]}
+    else:  # a break or a continue
+        given = {}
+    return (status,) + tuple(_checked(code, name, t, given[name]) if name in given else _UNUSED[t.kind]
+                             for name, t in zip(code.outs, code.kinds))
+
+
+#: the value in a live-out's slot when control left the region before assigning it
+_UNUSED = {"int": 0, "float": 0.0, "bool": False}
 
 
 def _checked(code: RegionCode, name: str, t: Type, v):
@@ -180,6 +194,8 @@ class PyOut(Node):
     @property
     def label(self) -> str:
         r = self.inputs[1]
+        if self.index == 0:
+            return "py status"
         if isinstance(r, PyRegion) and self.index - 1 < len(r.code.outs):
             return f"py {r.code.outs[self.index - 1]}"
         return f"py #{self.index}"
