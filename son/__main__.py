@@ -100,11 +100,19 @@ def load_function(spec: str) -> Callable:
     return fn
 
 
-def build_graph(fn: Callable, pipeline: str | None, args: list | None = None, argtypes: dict | None = None):
-    """Parse ``fn`` and optimize it as ``pipeline`` says (``son.Pipeline.of``)."""
+def build_graph(fn: Callable, pipeline: str | None, args: list | None = None, argtypes: dict | None = None,
+                fallback: str = "error"):
+    """Parse ``fn`` and optimize it as ``pipeline`` says (``son.Pipeline.of``); ``fallback``
+    is ``son.parse``'s."""
     from .driver import Pipeline
 
-    return Pipeline.of(pipeline).build(fn, args=args, argtypes=argtypes)
+    return Pipeline.of(pipeline).build(fn, args=args, argtypes=argtypes, fallback=fallback)
+
+
+def _fallback(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--fallback", choices=("error", "region"), default="error",
+                   help="what a statement son cannot express does: 'error' (default) reports it; "
+                        "'region' makes it a node that CPython runs (a fallback region)")
 
 
 # ---------------------------------------------------------------- --argtypes
@@ -198,7 +206,8 @@ def _tour(args: argparse.Namespace) -> int:
 def _ir(args: argparse.Namespace) -> int:
     from .nodes.printer import format_graph
 
-    g = build_graph(load_function(args.target), args.pipeline, argtypes=parse_argtypes(args.argtypes))
+    g = build_graph(load_function(args.target), args.pipeline, argtypes=parse_argtypes(args.argtypes),
+                    fallback=args.fallback)
     print(format_graph(g, types=args.types))
     return 0
 
@@ -232,11 +241,11 @@ def _dot(args: argparse.Namespace) -> int:
                            f"'+': none,peephole or peephole,sccp), got {args.diff!r}")
         from .driver import optimize
 
-        before = build_graph(fn, before_name.strip(), argtypes=argtypes)
+        before = build_graph(fn, before_name.strip(), argtypes=argtypes, fallback=args.fallback)
         after, _ = optimize(before, passes.replace("+", ","))
         text = diff(before, after).to_dot(types=args.types)
     else:
-        g = build_graph(fn, args.pipeline or "peephole", argtypes=argtypes)
+        g = build_graph(fn, args.pipeline or "peephole", argtypes=argtypes, fallback=args.fallback)
         if args.schedule or args.blocks:
             from .schedule import schedule
 
@@ -430,6 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     ir.add_argument("--pipeline", "-p", default="peephole", metavar="P", help=pipe_help)
     ir.add_argument("--types", action="store_true", help="show every node's lattice type")
     ir.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
+    _fallback(ir)
 
     dot = _command(sub, "dot", _dot, "draw a function's graph with Graphviz",
                    "Draw FUNC's graph (control flow bold, anchors dotted, data thin, memory dashed; CFG "
@@ -456,6 +466,7 @@ def build_parser() -> argparse.ArgumentParser:
     dot.add_argument("--no-legend", dest="legend", action="store_false",
                      help="leave out the key to edge styles and node colours drawn below the graph")
     dot.add_argument("--argtypes", metavar="T", help=ARGTYPES_HELP)
+    _fallback(dot)
     dot.add_argument("--timeout", type=float, default=RENDER_TIMEOUT, metavar="S",
                      help=f"give up drawing after S seconds (default: {RENDER_TIMEOUT:g}); large graphs "
                           "draw faster with --cfg-only or --hide-constants")

@@ -367,3 +367,13 @@ def test_drawings_show_a_region_as_the_code_cpython_runs():
     assert "code CPython runs" in son.viz.dot.legend()
     nodes = g.to_networkx().nodes(data=True)
     assert any(d["kind"] == "PyRegion" and d["label"].startswith("python") for _, d in nodes)
+
+
+def test_the_command_line_draws_regions_when_asked(capsys):
+    from son.__main__ import main
+
+    target = f"{__file__}:try_around_a_division"
+    assert main(["ir", target, "--fallback", "region"]) == 0
+    assert "= python" in capsys.readouterr().out
+    assert main(["ir", target]) != 0  # son.parse's default: the located error
+    assert "try statement" in capsys.readouterr().err
