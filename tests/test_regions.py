@@ -135,7 +135,15 @@ def try_breaks_and_continues(a: np.ndarray) -> int:
     return t
 
 
+def prints_tuples_and_complex_numbers(x: float, n: int) -> float:
+    pair = (x, (n, x > 1.0))
+    z = complex(x, -1.5)
+    print("pair", pair, "z", z, f"{z * z}")
+    return pair[0] * 2.0 + z.real
+
+
 CASES = [
+    (prints_tuples_and_complex_numbers, [(2.0, 3), (-0.5, 0)]),
     (try_returns, [(1.0, 0.0), (-2.0, 0.0), (3.0, 4.0)]),
     (try_breaks_and_continues, [(np.array([1.0, 0.0, 2.0, 3.0, 5.0, 0.0, 7.0]),),
                                 (np.array([2.0, 0.0, 4.0]),)]),

@@ -43,7 +43,7 @@ from ..errors import SonSyntaxError
 from ..nodes import Call, Node, kept
 from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
-from .scope import Aggregate, Conflict, Grid, describe, flag, shape
+from .scope import Aggregate, Conflict, Cplx, Grid, Pack, describe, flag, shape
 
 #: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
 OPAQUE = "opaque statements"
@@ -143,7 +143,7 @@ class Regions:
         # reading one fails there and becomes a region too, parse after parse)
         frame = {n for n in (reads | writes) & local
                  if n not in graph_names or isinstance(self.scope.get(n), Conflict)}
-        ins, vals, unbound = [], [], []
+        ins, vals, unbound, rebuilds = [], [], [], []
         for name in sorted((reads | writes) & local - frame):
             if self.scope.get(name) is None or name not in reads and self.scope.get(flag(name)) is not None:
                 # unbound, or maybe unbound and only assigned: a local of the region's function
@@ -151,6 +151,14 @@ class Regions:
                 unbound.append(name)
                 continue
             v = self.read(name, run[0])  # maybe unbound and read: raises here, as the region would
+            if isinstance(v, (Pack, Cplx)):  # immutable: its leaves go in, the region rebuilds it
+                leaves: list = []
+                text = _rebuilt(v, name, leaves)
+                if all(self.crosses(run[0], name, x, why) for _, x in leaves):
+                    ins += [p for p, _ in leaves]
+                    vals += [x for _, x in leaves]
+                    rebuilds.append(f"{name} = {text}")
+                continue
             if not self.crosses(run[0], name, v, why):
                 continue
             ins.append(name)
@@ -173,7 +181,7 @@ class Regions:
             outs.append(RESULT)
             kinds.append(kind)
         code = _region_code(self.src, run, ins, outs, kinds, sorted(frame | set(unknown)), unbound, why,
-                            bool(exits))
+                            bool(exits), rebuilds)
         with kept(*vals):
             region = self.op(run[0], PyRegion, self.scope.ctrl, self.scope.mem, *vals, code=register(code))
         with kept(region):
@@ -275,7 +283,8 @@ _CALL_KINDS = {"len": "int", "int": "int", "ord": "int", "round": "int", "hash":
 
 
 # ---------------------------------------------------------------- the region's function
-def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = False) -> RegionCode:
+def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = False,
+                 rebuilds: list[str] = ()) -> RegionCode:
     """Compile the region's function: ``fn(frame, *ins)`` returning ``(0, *outs)``, or
     where control leaves it ``(1, value)`` (a return), ``(2,)`` (a break), ``(3,)`` (a
     continue); run_region pads those to the declared tuple.  Frame variables are saved
@@ -288,6 +297,7 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = 
         if names & (reads | writes):
             lines.append(f"{kw} {', '.join(sorted(names & (reads | writes)))}")
     lines += [f"if False:\n    {u} = None" for u in unbound]  # local, as in the function
+    lines += list(rebuilds)  # tuples and complex numbers from their leaves
     lines += [f"if {p!r} in __son_frame:\n    {p} = __son_frame[{p!r}]" for p in frame]
     saves = [f"try:\n    __son_frame[{p!r}] = {p}\nexcept NameError:\n    __son_frame.pop({p!r}, None)"
              for p in frame if p in writes]
@@ -325,6 +335,19 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = 
     key = hashlib.sha1(repr((src.filename, src.name, first, source, ins, outs, [str(t) for t in kinds],
                              frame)).encode()).hexdigest()[:16]
     return RegionCode(key, fn, ins, outs, kinds, src.filename, (first, last), source, why)
+
+
+def _rebuilt(v, name: str, leaves: list) -> str:
+    """The Python expression that rebuilds tuple or complex ``v`` from parameters named
+    after its leaves (appended to ``leaves`` as (parameter, node)); recursive in the
+    tuple's nesting, which the source text bounds."""
+    if isinstance(v, Cplx):
+        return f"complex({_rebuilt(v.re, name, leaves)}, {_rebuilt(v.im, name, leaves)})"
+    if isinstance(v, Pack):
+        return "(" + "".join(_rebuilt(x, name, leaves) + ", " for x in v.elems) + ")"
+    param = f"__son_{name}_{len(leaves)}"
+    leaves.append((param, v))
+    return param
 
 
 def _leave_with_status(body: list[ast.stmt]) -> None:
