@@ -12,8 +12,9 @@ one region.  Statements that read or write a name the function declares ``global
 What crosses a region's boundary (``Regions.python_region``):
 
 - *live-ins*: the function's variables the region reads or may assign, as they are
-  where it starts (ints, floats, bools and 1-D arrays; an array is shared, so writes
-  into it inside the region are seen after it);
+  where it starts (ints, floats, bools, 1-D arrays, and tuples and complex numbers as
+  their leaves; an array is shared, so writes into it inside the region are seen after
+  it);
 - *live-outs*: the variables it may assign that code outside regions uses, typed by an
   annotation in the region (``x: float = ...``), else by the kind the variable has
   where the region starts, else by what the syntax of every value the region assigns
