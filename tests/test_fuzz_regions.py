@@ -51,9 +51,9 @@ def test_programs_without_regions_do_not_change(monkeypatch):
 
 
 def test_oracle_agrees_with_cpython_on_generated_programs_with_regions():
-    """150 programs with regions through CPython and every interpreter stage (prints,
+    """100 programs with regions through CPython and every interpreter stage (prints,
     messages and the global counter compared); son refuses only with located errors."""
-    programs, _ = _region_programs(150)
+    programs, _ = _region_programs(100)
     status = {}
     for p in programs:
         r = check(p.source, p.args, kernel=False)
@@ -61,7 +61,7 @@ def test_oracle_agrees_with_cpython_on_generated_programs_with_regions():
         if r.status == "refused":
             assert "son refused a fallback region" in r.detail, (p.label, r.detail)
         status[r.status] = status.get(r.status, 0) + 1
-    assert status["ok"] >= 120, status
+    assert status["ok"] >= 80, status
 
 
 def test_oracle_compiles_programs_with_regions_as_kernels_and_with_son_jit():
