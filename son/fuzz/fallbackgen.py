@@ -30,9 +30,10 @@ Region code reads only names and literals and does no int arithmetic but ``+ 1``
 counts, so CPython runs it exactly as the oracle's instrumented copy does (son's int64
 wrap-around and its other documented deviations never arise in it).  A share
 ``REFUSE_SHARE`` of the regions are ones son must refuse with a located
-``SonSyntaxError`` (a tuple, list or complex value printed; a live-out whose kind nothing
-tells, ``u = seen.get(k, 0)`` read by compiled code): the oracle counts those programs
-as refusals.  O(size of the program).
+``SonSyntaxError`` (a list or a value that may be None printed; a live-out whose kind
+nothing tells, ``u = seen.get(k, 0)`` read by compiled code): the oracle counts those
+programs as refusals.  Tuples and complex numbers printed cross into regions (son passes
+their leaves).  O(size of the program).
 """
 
 from __future__ import annotations
@@ -204,8 +205,8 @@ class FallbackPrograms:
         r = self.rng
         others = [t for t, _ in fn.pairs] + [o for o, _ in fn.optionals] + fn.complexes + \
             [v for v, _ in fn.lists]
-        if others and r.random() < 0.5:
-            return [f"print({r.choice(others)})"]  # only ints, floats, bools and 1-D arrays cross
+        if others and r.random() < 0.5:  # lists and optionals cannot cross (tuples, complex: their leaves)
+            return [f"print({r.choice(others)})"]
         targets = [v for v in fn.mutable if self.rg_kind(fn, v) == "int" and v not in LIVE_OUTS]
         if not targets:
             return None
