@@ -626,3 +626,20 @@ def append_in_loop(n):
 def test_a_list_changed_in_a_loop_is_not_folded():
     for k in range(4):
         assert son.interpret(son.parse(append_in_loop, argtypes=[int]), k) == append_in_loop(k)
+
+
+def appends_empty_rows(n: int) -> int:
+    rows = [[0]]
+    for i in range(n):
+        rows.append([])
+        rows[-1].append(i * 3)
+    rows.insert(0, [])
+    return len(rows) * 100 + rows[-1][0] + len(rows[0])
+
+
+def test_an_empty_row_put_into_a_list_of_lists_learns_the_rows_kind():
+    """``rows.append([])``: the empty row's kind was a guess (float), the rows' is known
+    (int): the row takes it, as it takes the kind of what is appended to it."""
+    from hypothesis import strategies as st
+
+    check_every_stage(appends_empty_rows, None, st.tuples(st.integers(0, 6)), max_examples=10)

@@ -49,7 +49,7 @@ from ..nodes import (
     ToInt,
     kept,
 )
-from ..nodes.types import NONE, TOP
+from ..nodes.types import NONE, TOP, ListType
 from .core import _kind, is_array_value, is_list
 from .iteration import Counted
 from .scope import Aggregate, Cplx, Grid, Opt, Pack
@@ -168,9 +168,14 @@ class Lists:
             return v
         made = [self.learned.get(LIST_GUESSES, {}).get(n) for n in _origins(lst)]
         sites = [site for site, guess in filter(None, made) if guess]
+        learns = have
+        if not sites and is_list(v) and isinstance(want, ListType):  # `rows.append([])`: the
+            # empty row's kind was the guess, the rows' is known: the row learns it
+            inner = [self.learned.get(LIST_GUESSES, {}).get(n) for n in _origins(v)]
+            sites, learns = [site for site, guess in filter(None, inner) if guess], want.dtype
         if sites:
             for site in sites:
-                self.learned[site] = have
+                self.learned[site] = learns
                 self.learned[(site, "from")] = f"line {at.lineno + self.src.line0}"
             raise ListKindLearned()
         h, w = _kind_name(have), _kind_name(want)
