@@ -142,7 +142,22 @@ def prints_tuples_and_complex_numbers(x: float, n: int) -> float:
     return pair[0] * 2.0 + z.real
 
 
+def prints_lists(n: int) -> float:
+    xs = [0.5 * i for i in range(n)]
+    flags = [i % 2 == 0 for i in range(n)]
+    print("xs", xs, f"{len(xs)} items, {sum(flags)} even", xs[1:3], 1.0 in xs)
+    xs.append(2.0)
+    return xs[-1] + len(flags)
+
+
+def changes_a_list_in_a_region(n: int) -> int:
+    xs = [1, 2, 3]
+    print(xs.pop())  # a region that changes the list: the function runs in CPython
+    return len(xs) + n
+
+
 CASES = [
+    (prints_lists, [(0,), (4,)]),
     (prints_tuples_and_complex_numbers, [(2.0, 3), (-0.5, 0)]),
     (try_returns, [(1.0, 0.0), (-2.0, 0.0), (3.0, 4.0)]),
     (try_breaks_and_continues, [(np.array([1.0, 0.0, 2.0, 3.0, 5.0, 0.0, 7.0]),),
@@ -208,6 +223,19 @@ def test_the_jit_kernel_runs_regions_and_reports_them_once():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the same types: no second warning
         f(np.arange(4.0), 4)
+
+
+def test_a_list_goes_into_a_region_only_to_be_read():
+    g = son.parse(prints_lists, fallback="region")
+    (r,) = [n for n in g.nodes() if type(n) is PyRegion]
+    assert r.code.ins == ["__son_list_flags", "__son_list_xs"]
+    with pytest.raises(son.SonSyntaxError, match=r"variable 'xs' is list\[int\].* lists it only reads"):
+        son.parse(changes_a_list_in_a_region, fallback="region")
+    f = son.jit(changes_a_list_in_a_region)
+    out = io.StringIO()
+    with pytest.warns(son.FallbackWarning, match="in CPython for these"), contextlib.redirect_stdout(out):
+        assert f(1) == 3
+    assert out.getvalue() == "3\n" and not f.kernels
 
 
 def test_fallback_modes():

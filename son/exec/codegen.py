@@ -34,8 +34,9 @@ from .. import config
 from ..errors import SonError
 from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, Refine, without_refinements
 from ..nodes.types import MEM, Type
-from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, REGION_IMPORTS, Emit, _paren, literal, region_helper
+from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
+from .pyregions import REGION_IMPORTS, region_helper
 from .render import _finish, _render
 from .structure import Structurer, _drive
 

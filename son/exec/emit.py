@@ -398,30 +398,11 @@ def _helper(name: str) -> str:
     return name
 
 
-_OBJMODE_TYPES = {"int": "int64", "float": "float64", "bool": "boolean"}
-
-
 def _region(n: Node) -> str:
-    """The name of the helper that runs fallback region ``n`` (``region_helper``)."""
+    """The name of the helper that runs fallback region ``n`` (son/exec/pyregions.py)."""
     name = f"_son_region_{n.code.key}"
     EMIT_STATE.regions[name] = n
     return name
-
-
-def region_helper(name: str, n: Node) -> list[str]:
-    """The lines of a helper (decorated by the caller) that runs ``PyRegion`` ``n`` in numba's
-    object mode: ``(0, *live_outs)``, of the kinds son/nodes/opaque.py checked."""
-    ts = ", ".join(_OBJMODE_TYPES[t.kind] for t in n.type.elems)
-    args = [f"a{i}" for i in range(len(n.inputs) - 2)]
-    return [f"def {name}({', '.join(args)}):",
-            f"    with _son_objmode(_r='Tuple(({ts},))'):",
-            f"        _r = _son_run_region({n.code.key!r}{''.join(', ' + a for a in args)})",
-            "    return _r"]
-
-
-#: what a kernel module with fallback regions imports
-REGION_IMPORTS = ["from numba import objmode as _son_objmode",
-                  "from son.nodes.opaque import run_region as _son_run_region"]
 
 
 def _const(n: Node):

@@ -46,8 +46,8 @@ from ..nodes.lists import list_converter
 from ..nodes.opaque import enter_call
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType, Type
 from .codegen import return_converter
-from .emit import REGION_IMPORTS
 from .mixed import argument_forms
+from .pyregions import REGION_IMPORTS
 
 __all__ = ["NJIT_OPTIONS", "Kernel", "cache_dir", "compile_kernel", "forget_kernels", "load_kernel"]
 

@@ -12,9 +12,9 @@ one region.  Statements that read or write a name the function declares ``global
 What crosses a region's boundary (``Regions.python_region``):
 
 - *live-ins*: the function's variables the region reads or may assign, as they are
-  where it starts (ints, floats, bools, 1-D arrays, and tuples and complex numbers as
-  their leaves; an array is shared, so writes into it inside the region are seen after
-  it);
+  where it starts (ints, floats, bools, 1-D arrays, tuples and complex numbers as their
+  leaves, and lists of numbers the region only reads, as copies; an array is shared, so
+  writes into it inside the region are seen after it);
 - *live-outs*: the variables it may assign that code outside regions uses, typed by an
   annotation in the region (``x: float = ...``), else by the kind the variable has
   where the region starts, else by what the syntax of every value the region assigns
@@ -44,6 +44,7 @@ from ..errors import SonSyntaxError
 from ..nodes import Call, Node, kept
 from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
+from .core import is_list
 from .scope import Aggregate, Conflict, Cplx, Grid, Pack, describe, flag, shape
 
 #: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
@@ -152,6 +153,12 @@ class Regions:
                 unbound.append(name)
                 continue
             v = self.read(name, run[0])  # maybe unbound and read: raises here, as the region would
+            if is_list(v) and isinstance(v.type.dtype, str) and name not in writes and _only_reads(run, name):
+                param = f"__son_list_{name}"  # a copy (a numpy array in a kernel), made a list again
+                ins.append(param)
+                vals.append(v)
+                rebuilds.append(f"{name} = {param}.tolist() if hasattr({param}, 'tolist') else list({param})")
+                continue
             if isinstance(v, (Pack, Cplx)):  # immutable: its leaves go in, the region rebuilds it
                 leaves: list = []
                 text = _rebuilt(v, name, leaves)
@@ -204,7 +211,8 @@ class Regions:
                     if isinstance(v, Aggregate) else str(v.type.widen()))
             self.learned[OPAQUE].deferred.append(self.error(
                 at, f"{why} (son would run this code with CPython, but variable {name!r} is {what}, and son "
-                    "passes only ints, floats, bools and 1-D arrays into such code)", "fallback"))
+                    "passes only numbers, 1-D arrays, tuples and lists it only reads into such code)",
+                "fallback"))
         return ok
 
     def live_out_kind(self, run: list[ast.stmt], name: str):
@@ -336,6 +344,42 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = 
     key = hashlib.sha1(repr((src.filename, src.name, first, source, ins, outs, [str(t) for t in kinds],
                              frame)).encode()).hexdigest()[:16]
     return RegionCode(key, fn, ins, outs, kinds, src.filename, (first, last), source, why)
+
+
+#: what a region may do with a list it is given, which it gets as a copy: calls that only
+#: read their argument, and the list methods that do not change it
+_READING_CALLS = frozenset({"print", "len", "str", "repr", "sum", "min", "max", "sorted", "list", "tuple",
+                            "any", "all", "enumerate", "zip", "reversed", "set", "format", "iter"})
+_READING_METHODS = frozenset({"count", "index", "copy"})
+
+
+def _only_reads(run: list[ast.stmt], name: str) -> bool:
+    """Does ``run`` only read list ``name`` (never change it, nor hand it to code that
+    might)?  Syntactic: every use is an argument of a reading builtin, an f-string value,
+    an item or slice read, an iteration, a comparison, an operand of ``+``/``*``, or a
+    reading method.  O(size of run)."""
+    parents: dict[ast.AST, ast.AST] = {}
+    for s in run:
+        for p in ast.walk(s):
+            for c in ast.iter_child_nodes(p):
+                parents[c] = p
+    for s in run:
+        for n in ast.walk(s):
+            if not (isinstance(n, ast.Name) and n.id == name):
+                continue
+            p = parents.get(n)
+            ok = (isinstance(p, ast.Call) and n in p.args and isinstance(p.func, ast.Name)
+                  and p.func.id in _READING_CALLS
+                  or isinstance(p, ast.FormattedValue)
+                  or isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, ast.Load)
+                  or isinstance(p, (ast.For, ast.comprehension)) and p.iter is n
+                  or isinstance(p, ast.Compare)
+                  or isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Add, ast.Mult))
+                  or isinstance(p, ast.Attribute) and p.attr in _READING_METHODS
+                  and isinstance(parents.get(p), ast.Call) and parents[p].func is p)
+            if not ok:
+                return False
+    return True
 
 
 def _rebuilt(v, name: str, leaves: list) -> str:
