@@ -413,3 +413,12 @@ def test_the_command_line_draws_regions_when_asked(capsys):
     assert "= python" in capsys.readouterr().out
     assert main(["ir", target]) != 0  # son.parse's default: the located error
     assert "try statement" in capsys.readouterr().err
+
+
+def test_compare_trace_and_explore_take_the_fallback_switch():
+    c = son.compare(try_around_a_division, fallback="region")
+    assert all(any(type(n) is PyRegion for n in row.graph.nodes()) for row in c.rows)
+    t = son.trace(try_around_a_division, "sccp", fallback="region")
+    assert any(type(n) is PyRegion for n in t.final.nodes())
+    page = son.explore(try_around_a_division, fallback="region").html()
+    assert "python" in page and "try:" in page

@@ -81,7 +81,7 @@ class Comparison:
 
 
 def compare(fn: Callable | str, pipelines: Sequence = ("none", "peephole", "sccp", "combined"),
-            argtypes=None, args=None) -> Comparison:
+            argtypes=None, args=None, fallback: str = "error") -> Comparison:
     """Parse ``fn`` once per pipeline and tabulate nodes, CFG nodes, constants,
     phis, loops and branches left, and the time taken (parse included).
 
@@ -89,12 +89,13 @@ def compare(fn: Callable | str, pipelines: Sequence = ("none", "peephole", "sccp
     is the raw parse, ``peephole`` the peephole, ``sccp``/``combined`` the optimistic
     pass after it), a pass string run on the raw parse (``"peephole,sccp"``) or a
     ``Pipeline``.  ``fn`` may also be a source text (its last function is compared).
+    ``fallback="region"`` parses as ``son.parse`` does with it (fallback regions).
     """
     rows = []
     for spec in pipelines:
         p = Pipeline.of(spec)
         t0 = time.perf_counter()
-        g = p.parse(fn, argtypes=argtypes, args=args)
+        g = p.parse(fn, argtypes=argtypes, args=args, fallback=fallback)
         g, stats = p.optimize(g, inplace=True)
         rows.append(Row(str(spec) if isinstance(spec, str) else p.name, Census.of(g),
                         time.perf_counter() - t0, g, stats))

@@ -188,11 +188,11 @@ class Explorer:
 
 
 def explore(fn: Callable | str | Graph, pipeline: str | Sequence | Pipeline | None = None, *,
-            argtypes=None, args=None) -> Explorer:
+            argtypes=None, args=None, fallback: str = "error") -> Explorer:
     """Every phase of compiling ``fn`` with ``pipeline`` (see ``Pipeline.of``; default
     ``DEFAULT_PIPELINE``) as an interactive page: see the module docstring.  ``fn`` is a
     function, a source text (its last function) or a ``Graph`` (then only the passes
-    run); ``argtypes``/``args`` as for ``son.parse``."""
+    run); ``argtypes``/``args``/``fallback`` as for ``son.parse``."""
     p = Pipeline.of(pipeline)
     phases: list[dict] = []
     if isinstance(fn, Graph):
@@ -204,7 +204,8 @@ def explore(fn: Callable | str | Graph, pipeline: str | Sequence | Pipeline | No
         name = fn.name
     else:
         if p.peephole:
-            raw = Pipeline.of("none", rules=p.rules).parse(fn, argtypes=argtypes, args=args)
+            raw = Pipeline.of("none", rules=p.rules).parse(fn, argtypes=argtypes, args=args,
+                                                           fallback=fallback)
             phases.append(_phase("raw parse", "parse", 0, raw,
                                  note="parsed without the peephole: a parse of its own (other node ids)"))
         batches: list[dict] = []
@@ -220,7 +221,7 @@ def explore(fn: Callable | str | Graph, pipeline: str | Sequence | Pipeline | No
                 batches.append({"line": graph.line, "steps": [], "graph": graph})
             batches[-1]["steps"].append(step)
 
-        t = trace(fn, p, snapshots="passes", argtypes=argtypes, args=args, watch=watch)
+        t = trace(fn, p, snapshots="passes", argtypes=argtypes, args=args, watch=watch, fallback=fallback)
         final = t.final
         if batches and batches[-1]["graph"] is not final:
             batches.clear()

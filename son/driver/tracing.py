@@ -114,13 +114,14 @@ class Trace:
 
 def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp",
           snapshots: bool | str = True, argtypes=None, args=None,
-          watch: Callable[[Step, Graph], None] | None = None) -> Trace:
+          watch: Callable[[Step, Graph], None] | None = None, fallback: str = "error") -> Trace:
     """Parse ``fn`` and run ``pipeline`` (see ``Pipeline.of``) on it, recording every
     rewrite, those of the parse-time peephole included.
 
     ``fn`` may be a function or a source text (its last function).  ``snapshots``:
     True, a graph after every step and after every pass; ``"passes"``, after every
     pass only; False, none.  ``watch(step, graph)`` hears each step as it is recorded.
+    ``fallback`` is ``son.parse``'s (``"region"``: fallback regions).
     """
     if snapshots not in (True, False, "passes"):
         from ..errors import SonError
@@ -144,7 +145,7 @@ def trace(fn: Callable | str, pipeline: str | Sequence | Pipeline | None = "sccp
         if watch is not None:
             watch(steps[-1], old.graph)
 
-    g = p.parse(fn, argtypes=argtypes, args=args, tracer=record)
+    g = p.parse(fn, argtypes=argtypes, args=args, tracer=record, fallback=fallback)
     parsed = g.copy()
     holder.append(g)
     passes: list[tuple[str, Graph]] = []
