@@ -231,11 +231,17 @@ def test_a_list_goes_into_a_region_only_to_be_read():
     assert r.code.ins == ["__son_list_flags", "__son_list_xs"]
     with pytest.raises(son.SonSyntaxError, match=r"variable 'xs' is list\[int\].* lists it only reads"):
         son.parse(changes_a_list_in_a_region, fallback="region")
-    f = son.jit(changes_a_list_in_a_region)
+    runs_whole_in_cpython(changes_a_list_in_a_region, (1,), "in CPython for these", "3\n")
+
+
+def runs_whole_in_cpython(fn, args, warning: str, printed: str) -> None:
+    """son.jit(fn) warns (``warning``) and runs ``fn`` as a whole in CPython: CPython's
+    result and output, no kernel."""
+    f = son.jit(fn)
     out = io.StringIO()
-    with pytest.warns(son.FallbackWarning, match="in CPython for these"), contextlib.redirect_stdout(out):
-        assert f(1) == 3
-    assert out.getvalue() == "3\n" and not f.kernels
+    with pytest.warns(son.FallbackWarning, match=warning), contextlib.redirect_stdout(out):
+        assert f(*args) == fn(*args)
+    assert out.getvalue() == printed * 2 and not f.kernels
 
 
 def test_fallback_modes():
@@ -388,11 +394,7 @@ def counts_down(n: int) -> int:
 def test_a_recursive_function_has_no_regions_and_runs_whole_in_cpython():
     with pytest.raises(son.SonSyntaxError, match=r"calls itself and has code son runs with CPython"):
         son.parse(counts_down, fallback="region")
-    f = son.jit(counts_down)
-    out = io.StringIO()
-    with pytest.warns(son.FallbackWarning, match="calls itself"), contextlib.redirect_stdout(out):
-        assert f(4) == 24
-    assert out.getvalue() == "n 4\nn 3\nn 2\n" and not f.kernels
+    runs_whole_in_cpython(counts_down, (4,), "calls itself", "n 4\nn 3\nn 2\n")
 
 
 def test_drawings_show_a_region_as_the_code_cpython_runs():
