@@ -9,6 +9,7 @@ are a ``pandas.DataFrame`` written as Parquet or CSV.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 
 import pandas as pd
@@ -23,13 +24,21 @@ from son.fuzz.provenance import PACKAGE, Source, SourceChanged, _digest
 distributed = pytest.importorskip("distributed")
 
 
+def _same_in_any_process(text: str) -> str:
+    """``text`` without what names a process's own things: its count of parsed sources
+    (``<son-source-12>``) and its kernel cache's temporary files."""
+    text = re.sub(r"<son-source-\d+>", "<son-source>", text)
+    return re.sub(r"/tmp/son-fuzz-\w+/worker-\w+/\w+\.py", "KERNEL.py", text)
+
+
 def outcomes(totals) -> dict:
     """Each program's outcome, timings left out."""
     out = {}
     for it in totals.items:
         g = it.get("grad")
-        out[it["index"]] = (it["status"], it["failure"], it["detail"], it["wraps"],
-                            (g["status"], g["failure"], g["counts"]) if g else None)
+        out[it["index"]] = (it["status"], _same_in_any_process(it["failure"]),
+                            _same_in_any_process(it["detail"]), it["wraps"],
+                            (g["status"], _same_in_any_process(g["failure"]), g["counts"]) if g else None)
     return out
 
 
