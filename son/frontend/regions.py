@@ -121,9 +121,12 @@ class Regions:
             test = ast.Compare(ast.Name(STATUS, ast.Load()), [ast.Eq()], [ast.Constant(k)])
             return ast.If(test, body, orelse)
 
-        branch: list[ast.stmt] = []
+        # a region whose last statement returns never goes on (status 0): its return is
+        # the last alternative, untested, so the function does not seem to fall off its end
+        ends = isinstance(run[-1], ast.Return)
+        branch: list[ast.stmt] = [ast.Return(ast.Name(RESULT, ast.Load()))] if ends else []
         for k, stmt in ((3, ast.Continue()), (2, ast.Break()), (1, ast.Return(ast.Name(RESULT, ast.Load())))):
-            if k in exits:
+            if k in exits and not (ends and k == 1):
                 branch = [status_is(k, [stmt], branch)]
         tree = ast.Module(branch, [])
         for n in ast.walk(tree):
