@@ -643,3 +643,21 @@ def test_an_empty_row_put_into_a_list_of_lists_learns_the_rows_kind():
     from hypothesis import strategies as st
 
     check_every_stage(appends_empty_rows, None, st.tuples(st.integers(0, 6)), max_examples=10)
+
+
+def sorts_with_reverse(a: float, flag: int):
+    xs = [3.0, 1.0, 2.0]
+    ys = sorted(xs, reverse=flag)
+    try_float = sorted(xs, reverse=a) if flag > 5 else ys
+    return try_float[0] + ys[-1]
+
+
+def test_sort_takes_reverse_as_an_integer_as_cpython_does():
+    """``reverse=0.0`` is CPython's TypeError ('float' object cannot be interpreted as an
+    integer), found by a campaign where son sorted anyway."""
+    from hypothesis import strategies as st
+
+    check_every_stage(sorts_with_reverse, None, st.tuples(st.floats(-2, 2), st.integers(-3, 9)),
+                      max_examples=20)
+    with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
+        son.interpret(son.parse(sorts_with_reverse), 0.0, 7)

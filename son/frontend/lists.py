@@ -382,6 +382,27 @@ class Lists:
         self.sort(e, lst)
         return self.con(None)
 
+    def sort_reverse(self, at: ast.expr) -> Node:
+        """The truth of ``reverse=``, which CPython takes as an integer: a float (or None,
+        or anything else) is its TypeError when the sort is called."""
+        r = self.expr(at)
+        if r.type is TOP and not isinstance(r, Aggregate):
+            return r  # dead code
+        message = "'{}' object cannot be interpreted as an integer"
+        kind = None if isinstance(r, Aggregate) else r.type.widen().kind
+        if kind in ("int", "bool"):
+            return self.truth(r, at)
+        if kind == "number":  # an int or a float, decided at run time
+            with kept(r):
+                self.guard(self.op(at, IsFloat, r), TypeError, message.format("float"))
+                return self.truth(r, at)
+        what = ("tuple" if isinstance(r, Pack) else "complex" if isinstance(r, Cplx)
+                else "NoneType" if r.type is NONE else "list" if is_list(r) else "float" if kind == "float"
+                else None)
+        if what is None:
+            raise self.unsupported(at, f"reverse= of a {r.type.widen()} value")
+        return self.fault(TypeError, message.format(what))
+
     def sort(self, e: ast.Call, lst: Node, first: int = 0) -> None:
         """``lst.sort(reverse=...)`` with the call's keywords (``sorted``'s after ``first``
         positional arguments)."""
@@ -398,7 +419,7 @@ class Lists:
         if not isinstance(lst.type.dtype, str):
             raise self.unsupported(e, "sorting a list of lists (son sorts numbers)")
         with kept(lst):
-            flip = self.truth(self.expr(reverse), reverse) if reverse is not None else self.con(False)
+            flip = self.sort_reverse(reverse) if reverse is not None else self.con(False)
         if key is not None:
             self.key_sort(e, lst, key, flip, fresh=first > 0)
             return
