@@ -30,10 +30,10 @@ Region code reads only names and literals and does no int arithmetic but ``+ 1``
 counts, so CPython runs it exactly as the oracle's instrumented copy does (son's int64
 wrap-around and its other documented deviations never arise in it).  A share
 ``REFUSE_SHARE`` of the regions are ones son must refuse with a located
-``SonSyntaxError`` (a list or a value that may be None printed; a live-out whose kind
-nothing tells, ``u = seen.get(k, 0)`` read by compiled code): the oracle counts those
-programs as refusals.  Tuples and complex numbers printed cross into regions (son passes
-their leaves).  O(size of the program).
+``SonSyntaxError`` (a value that may be None printed; a live-out whose kind nothing
+tells, ``u = seen.get(k, 0)`` read by compiled code): the oracle counts those programs as
+refusals.  Tuples, complex numbers and lists of numbers printed cross into regions (son
+passes tuples' leaves, a copy of a list a region only reads).  O(size of the program).
 """
 
 from __future__ import annotations
@@ -205,7 +205,7 @@ class FallbackPrograms:
         r = self.rng
         others = [t for t, _ in fn.pairs] + [o for o, _ in fn.optionals] + fn.complexes + \
             [v for v, _ in fn.lists]
-        if others and r.random() < 0.5:  # lists and optionals cannot cross (tuples, complex: their leaves)
+        if others and r.random() < 0.5:  # an optional cannot cross (a tuple, complex, list of numbers can)
             return [f"print({r.choice(others)})"]
         targets = [v for v in fn.mutable if self.rg_kind(fn, v) == "int" and v not in LIVE_OUTS]
         if not targets:
