@@ -219,8 +219,9 @@ class Regions:
         return ok
 
     def live_out_kind(self, run: list[ast.stmt], name: str):
-        """The declared kind of live-out ``name`` (see the module docstring; the function's
-        result takes its annotation ``-> int``)."""
+        """The declared kind of live-out ``name``: an annotation in the region, else the
+        kind it has where the region starts, else the kind every value the region assigns
+        it has by its syntax (``expression_kind``), else None (unknown)."""
         seen = set()
         for s in run:
             for n in ast.walk(s):
