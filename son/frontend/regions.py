@@ -49,8 +49,9 @@ from .scope import Aggregate, Conflict, Cplx, Grid, Pack, describe, flag, shape
 
 #: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
 OPAQUE = "opaque statements"
-#: ``learned`` key: the names used outside opaque statements (computed once per parse)
-GRAPH_NAMES = "graph names"
+#: ``learned`` keys: the names used outside opaque statements, and the function's
+#: ``global``/``nonlocal`` declarations (each computed once per parse)
+GRAPH_NAMES, DECLARED = "graph names", "declared names"
 
 _KINDS = {"int": INT, "float": FLOAT, "bool": BOOL}
 #: the names the graph gives a region's status and returned value while it branches on them
@@ -141,7 +142,9 @@ class Regions:
         if graph_names is None:
             graph_names = self.learned[GRAPH_NAMES] = _graph_names(self.src.tree, self.learned[OPAQUE])
         reads, writes = _names_in(run)
-        decl = _declarations(self.src.tree)
+        decl = self.learned.get(DECLARED)
+        if decl is None:
+            decl = self.learned[DECLARED] = _declarations(self.src.tree)
         local = self.local_names - decl["global"] - decl["nonlocal"]
         # Python-only variables: those no compiled code uses, and those a region gave a
         # value of a kind son cannot tell (a Conflict in the scope, so that compiled code
@@ -192,7 +195,7 @@ class Regions:
             outs.append(RESULT)
             kinds.append(kind)
         code = _region_code(self.src, run, ins, outs, kinds, sorted(frame | set(unknown)), unbound, why,
-                            bool(exits), rebuilds)
+                            decl, bool(exits), rebuilds)
         with kept(*vals):
             region = self.op(run[0], PyRegion, self.scope.ctrl, self.scope.mem, *vals, code=register(code))
         with kept(region):
@@ -296,7 +299,7 @@ _CALL_KINDS = {"len": "int", "int": "int", "ord": "int", "round": "int", "hash":
 
 
 # ---------------------------------------------------------------- the region's function
-def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = False,
+def _region_code(src, run, ins, outs, kinds, frame, unbound, why, decl: dict, exits: bool = False,
                  rebuilds: list[str] = ()) -> RegionCode:
     """Compile the region's function: ``fn(frame, *ins)`` returning ``(0, *outs)``, or
     where control leaves it ``(1, value)`` (a return), ``(2,)`` (a break), ``(3,)`` (a
@@ -304,7 +307,6 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why, exits: bool = 
     in a ``finally``, so also when control leaves."""
     first, last = run[0].lineno + src.line0, run[-1].end_lineno + src.line0
     reads, writes = _names_in(run)
-    decl = _declarations(src.tree)
     lines = []
     for kw, names in (("global", decl["global"]), ("nonlocal", decl["nonlocal"])):
         if names & (reads | writes):
@@ -399,50 +401,44 @@ def _rebuilt(v, name: str, leaves: list) -> str:
     return param
 
 
-def _leave_with_status(body: list[ast.stmt]) -> None:
-    """Rewrite, in place, ``return X`` to ``return (1, X)`` and a ``break``/``continue`` of a
-    loop outside ``body`` to ``return (2,)``/``return (3,)`` (not inside nested functions)."""
+def _exit_sites(body: list[ast.stmt]):
+    """Each way control leaves ``body``, as (statement list, position, status): a
+    ``return`` (1), a ``break`` (2) or ``continue`` (3) of a loop outside ``body``; not
+    inside nested functions or classes, whose returns are their own."""
     stack = [(body, 0)]
     while stack:
         items, loops = stack.pop()
         for k, n in enumerate(items):
             if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                continue  # its returns are its own
+                continue
             if isinstance(n, ast.Return):
-                items[k] = ast.copy_location(ast.Return(ast.Tuple([ast.Constant(1), n.value], ast.Load())), n)
+                yield items, k, 1
             elif isinstance(n, (ast.Break, ast.Continue)) and loops == 0:
-                status = ast.Constant(2 if isinstance(n, ast.Break) else 3)
-                items[k] = ast.copy_location(ast.Return(ast.Tuple([status], ast.Load())), n)
+                yield items, k, 2 if isinstance(n, ast.Break) else 3
             else:
                 for f, v in ast.iter_fields(n):
                     if isinstance(v, list) and v and isinstance(v[0], ast.stmt):
                         in_body = isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and f == "body"
                         stack.append((v, loops + in_body))
-                for h in getattr(n, "handlers", []):
-                    stack.append((h.body, loops))
-                for c in getattr(n, "cases", []):
-                    stack.append((c.body, loops))
+                stack += [(h.body, loops) for h in getattr(n, "handlers", [])]
+                stack += [(c.body, loops) for c in getattr(n, "cases", [])]
 
 
 def _exits(run: list[ast.stmt]) -> dict:
-    """How control may leave ``run``: {1: [its returns], 2: [breaks], 3: [continues]} of
-    loops outside it (not inside nested functions)."""
+    """How control may leave ``run``: {1: [its returns], 2: [breaks], 3: [continues]}."""
     out: dict = {}
-    stack = [(s, 0) for s in run]
-    while stack:
-        n, loops = stack.pop()
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(n, ast.Return):
-            out.setdefault(1, []).append(n)
-        elif isinstance(n, (ast.Break, ast.Continue)) and loops == 0:
-            out.setdefault(2 if isinstance(n, ast.Break) else 3, []).append(n)
-        for f, v in ast.iter_fields(n):
-            for c in v if isinstance(v, list) else [v]:
-                if isinstance(c, ast.AST):
-                    in_body = isinstance(n, (ast.For, ast.While, ast.AsyncFor)) and f == "body"
-                    stack.append((c, loops + in_body))
+    for items, k, status in _exit_sites(run):
+        out.setdefault(status, []).append(items[k])
     return out
+
+
+def _leave_with_status(body: list[ast.stmt]) -> None:
+    """Rewrite, in place, each way out of ``body`` as a return of its status:
+    ``return (1, X)``, ``return (2,)``, ``return (3,)``."""
+    for items, k, status in list(_exit_sites(body)):
+        n = items[k]
+        value = [ast.Constant(1), n.value] if status == 1 else [ast.Constant(status)]
+        items[k] = ast.copy_location(ast.Return(ast.Tuple(value, ast.Load())), n)
 
 
 # ---------------------------------------------------------------- syntax
