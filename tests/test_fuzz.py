@@ -452,6 +452,39 @@ def test_oracle_wraps_abs_passed_as_a_value():
     assert check(src, args, kernel=False).status == "ok"
 
 
+def test_oracle_checks_int_and_round_passed_as_values():
+    # seed 47125 i1419: sorted(..., key=int) of 1e308: son's int() raises OverflowError beyond
+    # int64 (decisions.md), CPython's builtin passed as a value gave a 309-digit key
+    src = "def f(x: float):\n    return len(sorted([x, 1.0], key=int)), tuple(map(round, (x, 1.5)))\n"
+    assert expected_outcomes(src, [(1e308,)])[0] == [("raise", "OverflowError")]
+    assert expected_outcomes(src, [(2.5,)])[0][0][0] == "ok"
+    assert check(src, [(1e308,), (2.5,), (-7.5,)], kernel=False).status == "ok"
+
+
+def _hanging_worker(tasks, results, slots, slot, *rest):
+    """A campaign worker stuck where no deadline reaches it (as in a compiled loop)."""
+    import signal
+    import time
+
+    started = rest[-1]
+    slots[slot], started[slot] = tasks.get(), time.time()
+    signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGALRM])
+    time.sleep(3600)
+
+
+def test_campaign_kills_a_worker_that_hangs_and_counts_a_crash(tmp_path):
+    # seed 47125 on a 16-core machine: a worker gave no answer for minutes and the
+    # campaign never ended; the driver now kills it after HANG_TIMEOUTS timeouts
+    from son.fuzz import campaign
+    from son.fuzz.provenance import Source
+
+    totals = campaign.Totals(seed=3)
+    campaign._run_parallel(totals, 2, 3, 1, 40, False, None, False, 0.25, None, False, str(tmp_path),
+                           10, Source.capture(), worker=_hanging_worker)
+    assert totals.counts["crash"] == 2 and sorted(totals.indices) == [40, 41]
+    assert all("killed" in f["failure"] for f in totals.failures)
+
+
 def test_generator_makes_programs_with_lists():
     """A good share of the ordinary programs have list locals, and over a few hundred
     programs every list construct the generator promises (son.fuzz.listgen) appears."""

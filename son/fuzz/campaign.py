@@ -7,7 +7,10 @@ indices from a queue and write the index they are working on into shared
 memory, so a worker killed by a signal (a kernel that crashes the process)
 costs only that program, which is counted as a crash, and a new worker takes
 over; a worker also ends after a program that ran out of time (the timeout's
-exception may have interrupted Numba mid-compile), and after
+exception may have interrupted Numba mid-compile), a worker that gives no answer
+``HANG_TIMEOUTS`` timeouts after it took a program (a compiled kernel that never
+returns: the deadline's signal cannot reach it) is killed and the program
+counted as a crash, and after
 ``PROGRAMS_PER_WORKER`` programs (every compiled kernel stays loaded, about
 1 MB each: 10,000 programs grew a worker to 6 GB), and a new one takes over.
 Kernels are compiled into a temporary ``SON_CACHE_DIR`` (one per worker,
@@ -193,11 +196,14 @@ class Totals:
 
 
 def check_one(seed: int, index: int, kernel: bool = True, out: Path | None = None,
-              shrink_failures: bool = True, timeout: float = 60.0, grad: bool = True) -> dict:
+              shrink_failures: bool = True, timeout: float = 60.0, grad: bool = True,
+              before_shrink: Callable[[], None] | None = None) -> dict:
     """Generate and check one program; a plain dict (it crosses process boundaries).
     ``grad``: also the gradient oracle (``son.fuzz.grad``) where every interpreter stage
     agreed with CPython, reported in ``item['grad']`` (status, counts, first failure);
-    one program in ``GRAD_KERNEL_EVERY`` compiles its gradient too (when ``kernel``)."""
+    one program in ``GRAD_KERNEL_EVERY`` compiles its gradient too (when ``kernel``).
+    ``before_shrink()`` is called before a failure is shrunk (a worker lifts its watchdog:
+    shrinking runs the oracle many times)."""
     from .generator import generate
     from .oracle import check
 
@@ -211,13 +217,16 @@ def check_one(seed: int, index: int, kernel: bool = True, out: Path | None = Non
         if available():
             compiled = kernel and index % GRAD_KERNEL_EVERY == 0
             item["grad"] = _grad_one(p.source, p.args, compiled, item["times"], timeout)
-    if r.failed and shrink_failures and out is not None:
+    shrinking = shrink_failures and out is not None
+    if before_shrink and shrinking and (r.failed or item.get("grad", {}).get("failure")):
+        before_shrink()
+    if r.failed and shrinking:
         try:
             item["file"] = str(save_failure(p.source, p.args, f"seed={seed} index={index}",
                                             f"fuzz_s{seed}_i{index}", out, kernel))
         except Exception as e:  # noqa: BLE001 - report the failure unshrunk rather than lose it
             item["file"] = f"(not shrunk: {type(e).__name__}: {e})"
-    if item.get("grad", {}).get("failure") and shrink_failures and out is not None:
+    if item.get("grad", {}).get("failure") and shrinking:
         try:
             item["grad_file"] = str(save_failure(p.source, p.args, f"seed={seed} index={index}",
                                                  f"fuzz_s{seed}_i{index}_grad", out, kernel, grad=True,
@@ -272,9 +281,15 @@ def _setup_worker(cache: str) -> None:
     os.environ["SON_CACHE_DIR"] = tempfile.mkdtemp(prefix="worker-", dir=cache)
 
 
+#: a worker that gives no answer this many program timeouts after it took a program
+#: (shrinking aside) is killed and the program counted as a crash: a compiled kernel that
+#: never returns, or a compile that never ends, cannot be interrupted by the deadline's signal
+HANG_TIMEOUTS = 4
+
+
 def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str | None,
             shrink_failures: bool, timeout: float, grad: bool, cache: str, quota: int,
-            source: dict | None) -> None:
+            source: dict | None, started=None) -> None:
     _setup_worker(cache)
     src = Source.from_dict(source) if source else None
     for _ in range(quota):
@@ -282,10 +297,14 @@ def _worker(tasks, results, slots, slot: int, seed: int, kernel: bool, out: str 
         if index is None:
             return
         slots[slot] = index  # shared memory, written at once: survives a crash of this process
+        if started is not None:
+            started[slot] = time.time()
         try:
             if src:  # before: what this process imported; after: what it imported while checking
                 src.check(f"worker {slot} before program {index}")
-            item = check_one(seed, index, kernel, Path(out) if out else None, shrink_failures, timeout, grad)
+            lift = None if started is None else lambda: started.__setitem__(slot, 0.0)
+            item = check_one(seed, index, kernel, Path(out) if out else None, shrink_failures, timeout, grad,
+                             before_shrink=lift)
             if src:
                 src.check(f"worker {slot} after program {index}")
         except SourceChanged as e:
@@ -385,21 +404,25 @@ def crash_item(seed: int, index: int, why: str) -> dict:
 
 
 def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, timeout, progress,
-                  grad, cache: str, per_worker: int, source: Source) -> None:
+                  grad, cache: str, per_worker: int, source: Source, worker: Callable = _worker) -> None:
+    """``jobs`` processes running ``worker`` (``_worker``'s signature) on the programs.  The
+    driver polls the results each second and replaces a worker that ended, died or hung."""
     import multiprocessing as mp
 
     ctx = mp.get_context("spawn")
     tasks, results = ctx.Queue(), ctx.Queue()
     slots = ctx.Array("q", [-1] * jobs, lock=False)
+    started = ctx.Array("d", [0.0] * jobs, lock=False)  # when each took its program (0: no watchdog)
+    hang = HANG_TIMEOUTS * timeout
     for i in range(start, start + n):
         tasks.put(i)
     workers: list = [None] * jobs
     checked = source.to_dict()
 
     def spawn(slot: int) -> None:
-        w = ctx.Process(target=_worker, args=(tasks, results, slots, slot, seed, kernel,
+        w = ctx.Process(target=worker, args=(tasks, results, slots, slot, seed, kernel,
                                                str(out) if out else None, shrink_failures, timeout, grad,
-                                               cache, per_worker, checked),
+                                               cache, per_worker, checked, started),
                         daemon=True)
         w.start()
         workers[slot] = w
@@ -426,6 +449,13 @@ def _run_parallel(totals, n, seed, jobs, start, kernel, out, shrink_failures, ti
             except queue.Empty:
                 source.check("the driver")
             for slot, w in enumerate(workers):  # ended (its quota, a timeout) or died: replace it
+                if w.is_alive() and slots[slot] >= 0 and 0.0 < started[slot] < time.time() - hang:
+                    w.kill()  # hung where the deadline's signal cannot reach (compiled code, a compile)
+                    w.join()
+                    record(crash_item(seed, slots[slot], f"no answer {hang:.0f} s after the worker took the "
+                                      "program: killed (a kernel that never returns, or a compile that "
+                                      "never ends)"))
+                    slots[slot] = -1
                 if w.is_alive():
                     continue
                 index = slots[slot]

@@ -256,7 +256,7 @@ DEVIATIONS = {
     "int ** negative int raises ValueError": "power",
     "negative float ** fractional raises ValueError": "power",
     "int(float) outside int64 raises OverflowError": "to_int",
-    "math.floor/ceil/trunc as values: their int results checked too": "int_valued",
+    "math.floor/ceil/trunc, int and round as values: their int results checked too": "int_valued",
     "array elements are Python scalars": "item",
     "array elements iterated are Python scalars": "iterable",
     "abs of a complex NaN is NaN, never a stale-errno OverflowError": "abs",
@@ -281,6 +281,23 @@ _CALL_HOOKS = {"abs": "abs", "int": "to_int", "round": "to_int", "math.floor": "
                "math.perm": "wrap",
                **dict.fromkeys(("math.sin", "math.cos", "math.tan", "np.sin", "np.cos", "np.tan",
                                 "math.gamma", "math.lgamma"), "periodic")}
+
+
+def _int_valued_arguments(call: ast.Call) -> None:
+    """``int`` and ``round`` passed as values (``key=int``, ``map(round, xs)``) give son's
+    int64 results, checked as their calls are: ``to_int`` and ``int_valued(round)``."""
+    def hooked(e: ast.expr) -> ast.expr:
+        if isinstance(e, ast.Name) and isinstance(e.ctx, ast.Load) and e.id in ("int", "round"):
+            if e.id == "int":
+                return ast.copy_location(ast.Attribute(ast.Name("__rt", ast.Load()), "to_int", ast.Load()), e)
+            return _hook("int_valued", e)
+        return e
+
+    if _is_hook(call) or ast.unparse(call.func) in ("isinstance", "issubclass"):
+        return
+    call.args = [hooked(a) for a in call.args]
+    for k in call.keywords:
+        k.value = hooked(k.value)
 
 
 def _negative_int_constant(e: ast.expr) -> bool:
@@ -377,6 +394,7 @@ class _Instrument(ast.NodeTransformer):
             else:
                 expr = ast.BinOp(node.args[0], op, node.args[1])
             return self.visit(ast.copy_location(expr, node))
+        _int_valued_arguments(node)
         self.generic_visit(node)
         if func in _NP_SCALARS or (isinstance(node.func, ast.Attribute) and node.func.attr in _NP_METHODS
                                    and not func.startswith(("np.", "math.", "operator."))):
@@ -397,7 +415,7 @@ class _Instrument(ast.NodeTransformer):
         if func == "round" and len(node.args) + len(node.keywords) == 2:
             return _hook("wrap", node)  # round(x, ndigits): x's kind; an int's multiple may wrap
         if hook == "to_int":
-            inner = node if ast.unparse(node.func) != "int" else node.args[0]
+            inner = node if func != "int" else node.args[0]
             return _hook("to_int", inner)
         return _hook("seen", node) if self.track and not _is_hook(node) else node
 
