@@ -442,6 +442,16 @@ def test_oracle_reads_numpy_reductions_as_python_scalars():
     assert check(src, args, kernel=False).status == "ok"
 
 
+def test_oracle_reads_a_reduction_method_of_a_numpy_call_as_a_python_scalar():
+    # seed 47125 i2960: np.sqrt(b).min() / 0.0 is numpy's nan on a float64, Python's
+    # ZeroDivisionError on the float son reads; the hook skipped methods of `np.` calls
+    src = ("import numpy as np\nimport numpy.typing as npt\n\n"
+           "def f(b: npt.NDArray[np.int64]):\n    return np.sqrt(b).min() / 0.0\n")
+    args = [(np.array([-2], dtype=np.int64),)]
+    assert expected_outcomes(src, args)[0] == [("raise", "ZeroDivisionError")]
+    assert check(src, args, kernel=False).status == "ok"
+
+
 def test_oracle_wraps_abs_passed_as_a_value():
     # seed 32125 i4059: max(..., key=abs) over an int64 that wrapped to -2**63: son's abs
     # wraps it back (int64), CPython's builtin passed as a value gave 2**63

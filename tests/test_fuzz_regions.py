@@ -29,7 +29,7 @@ def _region_programs(n: int, seed: int = SEED):
 
 
 def test_generator_writes_regions_in_its_share_of_programs():
-    n = 600
+    n = 900
     programs = [generate(SEED, i, grad=False) for i in range(n)]
     with_regions = [p for p in programs if fallback_of(p.source) == "region"]
     # REGION_SHARE of the indices, less the mixed-kind, unannotated and recursive programs
@@ -37,7 +37,7 @@ def test_generator_writes_regions_in_its_share_of_programs():
     text = "\n".join(p.source for p in with_regions)
     for construct in ("print(", 'print(f"', "seen[", "last.get(", "try:", "except ZeroDivisionError",
                       "raise FuzzError(f", "global CALLS", "CALLS += 1", "len(str(", "cnt_py: int = ",
-                      "assert ", "    return len("):
+                      "assert ", "    return len(", " = vw"):
         assert construct in text, construct
     assert not any("print(" in p.source or "CALLS" in p.source for p in programs if p not in with_regions)
 

@@ -150,6 +150,22 @@ def prints_lists(n: int) -> float:
     return xs[-1] + len(flags)
 
 
+def views_and_grids_cross_into_regions(a: np.ndarray, n: int) -> float:
+    m = np.zeros((n, 3))
+    for i in range(n):
+        m[i, 0] = a[i] + 1.0
+    v = a[len(a) - 1:0:-2]  # a reversed view
+    t = m[:, 1:]  # a 2-D view with a start and strides
+    print("shapes", m.shape, t.shape, v.shape, f"{v.sum():.1f}", t.strides == (24, 8))
+    v[0] = 99.0  # writes into the views' bases, seen by compiled code after
+    t[-1, -1] = -v[-1]
+    np.copyto(m[0], 2.5)
+    s = 0.0
+    for i in range(n):
+        s += m[i, 0] * 3.0 + m[i, 1] + m[i, 2] * 5.0 + a[i]
+    return s
+
+
 def changes_a_list_in_a_region(n: int) -> int:
     xs = [1, 2, 3]
     print(xs.pop())  # a region that changes the list: the function runs in CPython
@@ -173,6 +189,7 @@ CASES = [
     (assert_with_a_message, [(3,), (-1,)]),
     (returns_from_a_region, [(5,)]),
     (with_statement, [(1.0,)]),
+    (views_and_grids_cross_into_regions, [(np.arange(6.0), 4), (np.arange(3.0), 2), (np.arange(2.0), 1)]),
 ]
 
 

@@ -12,9 +12,10 @@ one region.  Statements that read or write a name the function declares ``global
 What crosses a region's boundary (``Regions.python_region``):
 
 - *live-ins*: the function's variables the region reads or may assign, as they are
-  where it starts (ints, floats, bools, 1-D arrays, tuples and complex numbers as their
-  leaves, and lists of numbers the region only reads, as copies; an array is shared, so
-  writes into it inside the region are seen after it);
+  where it starts (ints, floats, bools, arrays; tuples, complex numbers, slices and n-D
+  arrays as their leaves, from which the region rebuilds them; lists of numbers the
+  region only reads, as copies; an array is shared, so writes into it or into a view of
+  it inside the region are seen after it);
 - *live-outs*: the variables it may assign that code outside regions uses, typed by an
   annotation in the region (``x: float = ...``), else by the kind the variable has
   where the region starts, else by what the syntax of every value the region assigns
@@ -28,8 +29,8 @@ A recursive function has no regions (its calls would share one frame).  Control 
 leave a region: a ``return X`` (X typed by the function's annotation ``-> int`` or by
 its syntax), a ``break`` or ``continue`` of a loop around it; the region then gives a
 status and the graph branches on it as the statement would.  A bare ``return``, a
-``yield``, and a value of another kind crossing the boundary (a tuple, a list, a view)
-stay a located ``SonSyntaxError``.
+``yield``, and a value of another kind crossing the boundary (a list the region may
+change, a function, a range) stay a located ``SonSyntaxError``.
 O(statements) per region; a parse is repeated once per unsupported statement.
 """
 
@@ -45,7 +46,7 @@ from ..nodes import Call, Node, kept
 from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
 from .core import is_list
-from .scope import Aggregate, Conflict, Cplx, Grid, Pack, describe, flag, shape
+from .scope import Aggregate, Conflict, Cplx, Grid, Pack, Strided, View, describe, flag, shape
 
 #: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
 OPAQUE = "opaque statements"
@@ -165,7 +166,7 @@ class Regions:
                 vals.append(v)
                 rebuilds.append(f"{name} = {param}.tolist() if hasattr({param}, 'tolist') else list({param})")
                 continue
-            if isinstance(v, (Pack, Cplx)):  # immutable: its leaves go in, the region rebuilds it
+            if isinstance(v, (Pack, Cplx, Strided)):  # its leaves go in, the region rebuilds it
                 leaves: list = []
                 text = _rebuilt(v, name, leaves)
                 if all(self.crosses(run[0], name, x, why) for _, x in leaves):
@@ -217,7 +218,7 @@ class Regions:
                     if isinstance(v, Aggregate) else str(v.type.widen()))
             self.learned[OPAQUE].deferred.append(self.error(
                 at, f"{why} (son would run this code with CPython, but variable {name!r} is {what}, and son "
-                    "passes only numbers, 1-D arrays, tuples and lists it only reads into such code)",
+                    "passes only numbers, arrays, tuples and lists it only reads into such code)",
                 "fallback"))
         return ok
 
@@ -389,9 +390,17 @@ def _only_reads(run: list[ast.stmt], name: str) -> bool:
 
 
 def _rebuilt(v, name: str, leaves: list) -> str:
-    """The Python expression that rebuilds tuple or complex ``v`` from parameters named
-    after its leaves (appended to ``leaves`` as (parameter, node)); recursive in the
-    tuple's nesting, which the source text bounds."""
+    """The Python expression that rebuilds tuple, complex or array view ``v`` from
+    parameters named after its leaves (appended to ``leaves`` as (parameter, node));
+    recursive in the tuple's nesting, which the source text bounds.  A view (a 1-D
+    slice, an n-D array) is numpy's view of the same base array, so the region's writes
+    into it are seen after it."""
+    if isinstance(v, Strided):
+        base, start = _rebuilt(v.base, name, leaves), _rebuilt(v.start, name, leaves)
+        dims, strides = ((v.length,), (v.step,)) if isinstance(v, View) else (v.dims, v.strides)
+        shape = "".join(_rebuilt(x, name, leaves) + ", " for x in dims)
+        steps = "".join(f"{_rebuilt(x, name, leaves)} * {base}.itemsize, " for x in strides)
+        return f"__import__('numpy').lib.stride_tricks.as_strided({base}[{start}:], ({shape}), ({steps}))"
     if isinstance(v, Cplx):
         return f"complex({_rebuilt(v.re, name, leaves)}, {_rebuilt(v.im, name, leaves)})"
     if isinstance(v, Pack):

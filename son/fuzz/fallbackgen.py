@@ -24,7 +24,11 @@ anywhere in ``f`` (in loops and branches too):
 * ``raise FuzzError(f"...")`` under a compiled condition; ``assert`` with an f-string;
 * ``CALLS += 1`` and ``cnt_py: int = CALLS``;
 * ``return len(tag)`` (or ``float(...)``, a comparison) under a condition, when ``f``
-  returns a scalar: a region that ends the function.
+  returns a scalar: a region that ends the function;
+* a view or an n-D array of one of ``f``'s arrays (``vw1 = a[1::2]``,
+  ``vw1 = a.reshape(1, -1).T``, compiled) printed or written into by a region
+  (``np.copyto(vw1, vw1[::-1].copy())``, ``vw1 += 1``), which compiled code then reads
+  through the array.
 
 Region code reads only names and literals and does no int arithmetic but ``+ 1`` on
 counts, so CPython runs it exactly as the oracle's instrumented copy does (son's int64
@@ -85,7 +89,8 @@ class FallbackPrograms:
             if refused:
                 return refused
         kind = choice(r, [("print", 5), ("dict", 5), ("try", 4), ("string", 3), ("raise", 2), ("assert", 1),
-                          ("global", 2), ("return", 1 if fn.ret in ("int", "float", "bool") else 0)])
+                          ("global", 2), ("return", 1 if fn.ret in ("int", "float", "bool") else 0),
+                          ("view", 6 if fn.arrays else 0)])
         return getattr(self, f"region_{kind}")(fn)
 
     def setup_region(self, fn: Func) -> list[str]:
@@ -199,6 +204,19 @@ class FallbackPrograms:
                  "float": f"float(len(tag) + {self.rng.choice(['0', '1', 'len(last)'])})",
                  "bool": self.rng.choice(["len(seen) > 0", "tag == ''", "CALLS > 1"])}[fn.ret]
         return [f"if {self.rg_condition(fn)}:", f"    return {value}"]
+
+    def region_view(self, fn: Func) -> list[str]:
+        """A view or n-D array of an array, made by compiled code, used in a region."""
+        r = self.rng
+        a, dt = r.choice(fn.arrays)
+        fn.fresh += 1
+        v = f"vw{fn.fresh}"
+        made = r.choice([f"{a}[1::2]", f"{a}[::-1]", f"{a}[:-1]", f"{a}[2:]", f"{a}[::3]",
+                         f"{a}.reshape(-1, 1)", f"{a}.reshape(1, -1)", f"{a}.reshape(1, -1).T"])
+        uses = [f"print({v}, {v}.shape)", f"np.copyto({v}, {v}[::-1].copy())", f"{v}[...] = {v}[::-1]"]
+        if dt != "bool":
+            uses.append(f"{v} += {'1' if dt == 'int64' else '0.5'}")
+        return [f"{v} = {made}", r.choice(uses)]
 
     def refused_region(self, fn: Func) -> list[str] | None:
         """A region son must refuse with a located error, or None."""

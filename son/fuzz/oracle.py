@@ -396,8 +396,9 @@ class _Instrument(ast.NodeTransformer):
             return self.visit(ast.copy_location(expr, node))
         _int_valued_arguments(node)
         self.generic_visit(node)
-        if func in _NP_SCALARS or (isinstance(node.func, ast.Attribute) and node.func.attr in _NP_METHODS
-                                   and not func.startswith(("np.", "math.", "operator."))):
+        method = isinstance(node.func, ast.Attribute) and node.func.attr in _NP_METHODS \
+            and getattr(node.func.value, "id", None) not in ("np", "math", "operator")
+        if func in _NP_SCALARS or method:
             return _hook("item", node)  # decisions.md: numpy's reductions give Python scalars
         hook = _CALL_HOOKS.get(func)
         if func in ("sum", "math.prod") and len(node.args) in (1, 2):
