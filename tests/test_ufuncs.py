@@ -217,6 +217,99 @@ def test_gradients_go_through_chains_and_sums():
         assert gy[i] == pytest.approx((loss(x, y + e) - loss(x, y - e)) / (2 * h), rel=1e-5, abs=1e-7)
 
 
+def _sum_of_chain(x, a):
+    return np.sum(a * x) + np.mean(np.sin(a) * x) ** 2
+
+
+def _sum_of_views(x, a):
+    return a[::-2].sum() * x + np.sum(a[1:] * a[:-1]) * x * x + np.mean(a) / (1.0 + x * x)
+
+
+def _sum_of_array(x, a):
+    b = a * x
+    return np.sum(b) ** 2 - np.sum(np.sqrt(b * b + 1.0))
+
+
+_TRANSFORMS: dict = {}
+
+
+def _transforms(fn, interpret: bool):
+    """son.value_and_grad and son.jvp of ``fn``, made once (their kernels compile once)."""
+    key = (fn, interpret)
+    if key not in _TRANSFORMS:
+        _TRANSFORMS[key] = (son.value_and_grad(fn, argnums=(0,), interpret=interpret),
+                            son.jvp(fn, argnums=(0,), interpret=interpret))
+    return _TRANSFORMS[key]
+
+
+@settings(max_examples=15, deadline=None)
+@given(x=st.floats(-3.0, 3.0), n=st.sampled_from([0, 1, 7, 8, 9, 127, 128, 129, 300, 1031]),
+       seed=st.integers(0, 2 ** 32 - 1))
+def test_float_sums_keep_numpys_value_and_differentiate_as_a_sum_in_order(x, n, seed):
+    """A parse for the transforms makes a float sum GradVia(PairwiseSum, sum in order):
+    value_and_grad's value is numpy's bit for bit, and reverse mode, forward mode and
+    finite differences agree, compiled and interpreted, on lengths around the pairwise
+    sum's blocks (8 and 128)."""
+    a = np.random.default_rng(seed).standard_normal(n)
+    for fn in (_sum_of_chain, _sum_of_views, _sum_of_array):
+        want = fn(x, a)
+        h = 1e-6
+        fd = (fn(x + h, a) - fn(x - h, a)) / (2 * h)
+        for interpret in (False, True):
+            vg, jvp = _transforms(fn, interpret)
+            v, (g,) = vg(x, a.copy())
+            assert v == want or (math.isnan(v) and math.isnan(want)), (fn.__name__, interpret)
+            if math.isnan(want):
+                continue  # the mean of no elements
+            _, t = jvp((x, a.copy()), (1.0,))
+            assert g == pytest.approx(t, rel=1e-9, abs=1e-9), (fn.__name__, interpret)
+            assert g == pytest.approx(fd, rel=1e-4, abs=1e-5 * (1 + abs(want))), (fn.__name__, interpret)
+
+
+def test_the_gradient_of_a_float_sum_has_none_of_the_pairwise_sums_stack():
+    """son.grad needs no sum's value here: the gradient graph keeps neither the sum nor
+    the array made for it (its Stores are dropped: nothing reads it) nor the pairwise
+    sum's stacks, only the loops of the sums in order (and a tape of sin(a), which the
+    derivative of sin needs); value_and_grad keeps one PairwiseSum for the value."""
+    from son.nodes import Loop, NewArray, PairwiseSum
+
+    def two_sums(x, a):
+        return np.sum(a * x * x) + np.mean(np.sin(a) * x)
+
+    def one_sum(x, a):
+        return np.sum(a * x * x)
+
+    x = np.linspace(-1.0, 1.0, 300)
+    for fn, sums in ((two_sums, 2), (one_sum, 1)):
+        g = son.grad(fn, argnums=(0,))
+        g(0.5, x)
+        nodes = g.graph.nodes()
+        assert not any(type(n) is PairwiseSum for n in nodes)
+        stacks = [n for n in nodes if type(n) is NewArray and n.inputs[1].type.is_constant
+                  and n.inputs[1].type.con in (64, 3 * 128)]  # pairwise_sum's two stacks
+        assert not stacks
+        assert sum(type(n) is Loop for n in nodes) <= 4 * sums  # the stack machine had 16 per sum
+        vg = son.value_and_grad(fn, argnums=(0,))
+        vg(0.5, x)
+        assert any(type(n) is PairwiseSum for n in vg.graph.nodes())
+
+
+def test_stores_into_an_array_nothing_reads_are_dropped():
+    def f(n: int) -> int:
+        a = np.zeros(n)
+        b = np.zeros(n)
+        for i in range(n):
+            a[i] = i * 0.5
+            b[i] = a[i] + 1.0
+        return n + len(b)
+
+    g = son.parse(f)
+    assert g.drop_unread_stores() == 1  # b's Store; a is read
+    g.dce()
+    g.verify()
+    assert son.interpret(g, 4) == f(4) == 8
+
+
 @pytest.mark.parametrize("text, argtypes, message", [
     ("def f(a):\n    return a // 2.0\n", [F], "//"),
     ("def f(a, p):\n    return a ** p\n", [F, float], "constant"),

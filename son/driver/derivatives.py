@@ -101,7 +101,10 @@ class GradFunction(Specialized):
         g = self._graphs.get(key)
         if g is not None:
             return g
-        primal = self.inner.graph_for(key)
+        # a son.jit function parses for the transforms (float sums with their surrogates);
+        # a transform's graph is differentiated again as it is
+        primal = (self.inner.graph_for(key, surrogates=True) if isinstance(self.inner, JitFunction)
+                  else self.inner.graph_for(key))
         if self._nvalues(primal) != 1 and self.mode != "jvp":
             raise SonError(f"son.{self.mode}({self.py_func.__name__}): the function returns "
                            f"{self._nvalues(primal)} values; a gradient needs one scalar output")

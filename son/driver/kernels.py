@@ -20,6 +20,7 @@ and Numba's compile (dominant: tens to hundreds of milliseconds).
 
 from __future__ import annotations
 
+import contextlib
 import time
 import warnings
 from typing import Any, Callable, Sequence
@@ -27,6 +28,7 @@ from typing import Any, Callable, Sequence
 from .. import config
 from ..errors import FallbackWarning, SonError
 from ..exec.kernel import Kernel, compile_kernel
+from ..frontend import gradient_surrogates
 from ..nodes import Graph, PyRegion
 from .index import index_key, index_load, index_store
 from .passes import kernel_graph
@@ -141,17 +143,20 @@ class JitFunction(Specialized):
         self._dispatch[key] = k if _needs_conversion(k, args) else k.dispatcher
         return k
 
-    def graph_for(self, argtypes) -> Graph:
+    def graph_for(self, argtypes, *, surrogates: bool = False) -> Graph:
         """The optimized graph (before any check is dropped) that this function compiles
         for parameter types ``argtypes`` (son types, or what ``son.parse``'s ``argtypes=``
         takes); built without compiling, cached per types.  The graph is shared:
-        transform a copy (``son.grad`` does) rather than changing it."""
-        key = tuple(argtypes)
+        transform a copy (``son.grad`` does) rather than changing it.  ``surrogates``:
+        the graph the derivative transforms take, parsed under
+        ``son.frontend.gradient_surrogates()`` (float sums as ``GradVia`` nodes)."""
+        key = (tuple(argtypes), surrogates)
         g = self._graphs.get(key)
         if g is None:
             fallback = "region" if (self.fallback or config.fallback) == "region" else "error"
-            g = self._graphs[key] = self.pipeline.build(self.py_func, argtypes=list(argtypes),
-                                                        fallback=fallback)
+            with gradient_surrogates() if surrogates else contextlib.nullcontext():
+                g = self._graphs[key] = self.pipeline.build(self.py_func, argtypes=list(argtypes),
+                                                            fallback=fallback)
         return g
 
     def _rebuild(self, params: list) -> tuple:

@@ -31,6 +31,7 @@ parenthesization are linear in the text.
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 import re
@@ -62,6 +63,7 @@ from ..nodes import (
     CProj,
     Div,
     FloorDiv,
+    GradVia,
     IEEEDiv,
     IEEEPow,
     If,
@@ -87,6 +89,7 @@ from ..nodes import (
     Node,
     Not,
     OutOfBounds,
+    PairwiseSum,
     Phi,
     Pow,
     Proj,
@@ -110,6 +113,7 @@ from ..nodes import (
     ZMul,
 )
 from ..nodes.memory import TapeGrow
+from ..nodes.pairwise import block_sum, pairwise_blocks, pairwise_sum
 from ..nodes.types import INT64_MIN, ArrayType, bounds
 
 
@@ -337,7 +341,18 @@ _HYPOT_312 = _HYPOT_PROLOGUE.replace("OLD_SUBNORMALS", "False") + """
 _HYPOT = _HYPOT_311 if sys.version_info < (3, 12) else _HYPOT_312
 
 
+#: numpy's float sum, compiled from the very source the frontend inlines (son/nodes/pairwise.py)
+_PAIRWISE = {f.__name__: inspect.getsource(f) for f in (pairwise_sum, pairwise_blocks, block_sum)}
+
+
+def _pairwise_sum(n: Node, ops: list[str]) -> str:
+    for h in ("block_sum", "pairwise_blocks"):
+        _helper(h)
+    return f"{_helper('pairwise_sum')}({ops[1]}[{ops[2]}::{ops[3]}][:{ops[4]}])"
+
+
 HELPERS = {
+    **_PAIRWISE,
     "_tape_grow": '''
 def _tape_grow(a, n):
     if n < len(a):
@@ -715,6 +730,8 @@ EMIT: dict[type, Emit] = {
     OutOfBounds: Emit("expr", _out_of_bounds, atoms=(0, 1)),
     Never: Emit("expr", lambda n, ops: "False"),
     Refine: Emit("expr", lambda n, ops: ops[0]),  # x itself: only its type is narrower
+    GradVia: Emit("expr", lambda n, ops: ops[0]),  # its value (the transforms use the surrogate)
+    PairwiseSum: Emit("expr", _pairwise_sum),
 }
 EMIT.update({cls: Emit("expr", _math_call) for cls in MATH_NODES.values()})
 

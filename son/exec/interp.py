@@ -34,6 +34,7 @@ from ..nodes import (
     NewArray,
     NewList,
     Node,
+    PairwiseSum,
     Phi,
     Proj,
     PyRegion,
@@ -50,7 +51,7 @@ from ..nodes.memory import TapeGrow
 from ..nodes.opaque import enter_call
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType
 
-_EAGER = (Load, Store, NewArray, TapeGrow, Call, NewList, ListLen, ListOp, PyRegion)
+_EAGER = (Load, Store, NewArray, TapeGrow, Call, NewList, ListLen, ListOp, PyRegion, PairwiseSum)
 #: Python frames one level of a recursive call takes in the interpreter (an upper bound)
 _FRAMES_PER_CALL = 4
 

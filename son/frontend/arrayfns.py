@@ -9,6 +9,13 @@ occur, which one numpy returns depends on its SIMD kernels: NotImplementedError 
 instead of a guess), sums and means over one axis of a 2-D array, each as a method
 too (``a.argmax()``), on arrays, views and C-contiguous n-D arrays (flattened).
 
+For the derivative transforms (a parse under ``gradient_surrogates()``), a float sum of
+an array or a view is ``GradVia(PairwiseSum, sum in order)`` (son/nodes/pairwise.py):
+the value stays numpy's, and the derivative, the same for both (1 for every element),
+is taken through the plain loop, which reverse mode records cheaply, instead of
+through the pairwise sum's explicit stack.  A whole-array chain is made an array there
+first (ufuncs.py's ``fused_reduction``).
+
 The functions at the end of this module are written in the Python son compiles and
 inlined where they are called, like son/frontend/pylib.py's: their loops are the
 graph's loops.  Refused with a located error: the mean over one axis of an int or bool
@@ -18,14 +25,17 @@ O(1) nodes per call plus the inlined body."""
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 import math
 
 import numpy as np
 
-from ..nodes import IEEEDiv, NewArray, Node, ToFloat, kept
+from ..nodes import GradVia, IEEEDiv, NewArray, Node, PairwiseSum, ToFloat, kept
+from ..nodes.pairwise import pairwise_blocks, pairwise_sum
 from ..nodes.types import TOP
 from .core import _kind, dtype_of, is_array_value
-from .scope import Grid
+from .scope import Grid, View
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -38,8 +48,44 @@ _RESHAPES = ("reshape", "ravel", "flatten")
 _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min)
 
 
+#: set while a graph is parsed for the derivative transforms (``gradient_surrogates``)
+_SURROGATES = contextvars.ContextVar("son_gradient_surrogates", default=False)
+
+
+def gradient_parse() -> bool:
+    """Is this parse for the derivative transforms (``gradient_surrogates``)?"""
+    return _SURROGATES.get()
+
+
+@contextlib.contextmanager
+def gradient_surrogates():
+    """Parse for the derivative transforms: each float sum a ``GradVia`` whose derivative
+    is a sum in order (son.grad, son.value_and_grad and son.jvp parse so)."""
+    token = _SURROGATES.set(True)
+    try:
+        yield
+    finally:
+        _SURROGATES.reset(token)
+
+
 class ArrayFunctions:
     """FunctionParser's numpy array functions (a mixin)."""
+
+    def float_sum(self, e: ast.expr, a: Node, surrogate: Node | None = None) -> Node:
+        """numpy's sum of float array, view or chain ``a`` (``pairwise_sum`` inlined); under
+        ``gradient_surrogates()``, for an array or a view, ``GradVia(PairwiseSum node, sum in
+        order)``, the sum in order over ``surrogate`` (a chain of the same elements) if
+        given, else over ``a``."""
+        if not _SURROGATES.get() or not (isinstance(a, View) or is_array_value(a)):
+            return self.inline(e, pairwise_sum, [a])
+        view = (a.base, a.start, a.step, a.length) if isinstance(a, View) else (
+            a, self.con(0), self.con(1), self.length(e, a))
+        with kept(*view):
+            total = self.op(e, PairwiseSum, self.scope.ctrl, self.scope.mem, *view)
+        with kept(total):
+            order = self.inline(e, sum_in_order, [a if surrogate is None else surrogate])
+        with kept(total, order):
+            return self.op(e, GradVia, total, order)
 
     def array_method(self, e: ast.Call, a: Node | None = None) -> Node | None:
         """``a.copy()``, ``a.argmax()``, ...: the numpy function on ``a`` (given when the
@@ -107,12 +153,12 @@ class ArrayFunctions:
         dtype = dtype_of(a)
         if fn is np.mean:
             with kept(a):
-                total = self.inline(e, sum_float if dtype == "float64" else sum_as_floats, [a])
+                total = self.float_sum(e, a) if dtype == "float64" else self.inline(e, sum_as_floats, [a])
                 with kept(total):
                     n = self.op(e, ToFloat, self.length(e, a))
                     return self.op(e, IEEEDiv, total, n)  # numpy's nan for an empty array
         if fn is np.sum and dtype == "float64":
-            return self.inline(e, sum_float, [a])
+            return self.float_sum(e, a)
         if fn in (np.max, np.min):
             impl = {(np.max, True): max_float, (np.min, True): min_float,
                     (np.max, False): max_exact, (np.min, False): min_exact}[fn, dtype == "float64"]
@@ -284,58 +330,13 @@ def all_true(a):
     return True
 
 
-def sum_float(a):
-    """numpy's sum of a float array: ``0.0 +`` its pairwise sum (numpy's
-    ``pairwise_sum``: fewer than 8 elements added in order; up to 128 in 8 running sums
-    combined as ((r0+r1)+(r2+r3))+((r4+r5)+(r6+r7)), the rest in order; more split at
-    half, rounded down to a multiple of 8, and the halves' sums added).  The recursion
-    runs on explicit stacks: the blocks still to sum (start, length, depth in the split
-    tree), and the sums of left halves waiting for their right half with their depth (a
-    block's sum meets its left sibling's at the top of the stack when the depths agree).
-    The split tree is at most 57 deep (its leaves hold 64 or more of at most 2**63
-    elements), so ``todo`` holds the blocks from its front (at most 58 triples) and the
-    waiting sums' depths from its back (at most 57).  Checked bit for bit against numpy
-    on arrays of every length and stride (tests/test_ufuncs.py).  One allocation for up
-    to 128 elements, two beyond."""
-    return _pairwise(a, np.empty(64))  # made before any branch: gradients take no float array made in one
-
-
-def _pairwise(a, sums):
-    """``sum_float`` of ``a`` with ``sums`` (64 floats) for the waiting sums."""
-    n = len(a)
-    if n <= 128:
-        return 0.0 + _block_sum(a, 0, n)
-    todo = np.empty(3 * 128, dtype=np.int64)
-    todo[0] = 0
-    todo[1] = n
-    todo[2] = 0
-    top = 1
-    done = 0
-    while top > 0:
-        top -= 1
-        s = todo[3 * top]
-        m = todo[3 * top + 1]
-        d = todo[3 * top + 2]
-        if m > 128:
-            h = m // 2
-            h -= h % 8
-            todo[3 * top] = s + h  # the right half, summed after the left one
-            todo[3 * top + 1] = m - h
-            todo[3 * top + 2] = d + 1
-            todo[3 * top + 3] = s
-            todo[3 * top + 4] = h
-            todo[3 * top + 5] = d + 1
-            top += 2
-            continue
-        v = _block_sum(a, s, m)
-        while done > 0 and todo[3 * 128 - done] == d:  # depths of the waiting sums, from the end
-            done -= 1
-            v = sums[done] + v
-            d -= 1
-        sums[done] = v
-        done += 1
-        todo[3 * 128 - done] = d
-    return 0.0 + sums[0]
+def sum_in_order(a):
+    """The float sum of ``a`` from left to right: the derivative's surrogate of
+    ``pairwise_sum`` (``ArrayFunctions.float_sum``)."""
+    s = 0.0
+    for i in range(len(a)):
+        s += a[i]
+    return s
 
 
 def sum_as_floats(a):
@@ -352,39 +353,8 @@ def sum_as_floats(a):
         m = min(8192, n - k)
         for i in range(m):
             buf[i] = float(a[k + i])
-        total = total + _pairwise(buf[:m], sums)
+        total = total + pairwise_blocks(buf[:m], sums)
     return total
-
-
-def _block_sum(a, s, m):
-    """numpy's pairwise_sum of the ``m <= 128`` elements from ``s`` (no split)."""
-    if m < 8:
-        t = 0.0
-        for i in range(m):
-            t += a[s + i]
-        return t
-    r0 = a[s]
-    r1 = a[s + 1]
-    r2 = a[s + 2]
-    r3 = a[s + 3]
-    r4 = a[s + 4]
-    r5 = a[s + 5]
-    r6 = a[s + 6]
-    r7 = a[s + 7]
-    end = m - m % 8
-    for i in range(8, end, 8):
-        r0 += a[s + i]
-        r1 += a[s + i + 1]
-        r2 += a[s + i + 2]
-        r3 += a[s + i + 3]
-        r4 += a[s + i + 4]
-        r5 += a[s + i + 5]
-        r6 += a[s + i + 6]
-        r7 += a[s + i + 7]
-    v = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    for i in range(end, m):
-        v += a[s + i]
-    return v
 
 
 def sum_rows(a):
@@ -393,7 +363,7 @@ def sum_rows(a):
     sums = np.empty(64)
     out = np.empty(a.shape[0])
     for i in range(a.shape[0]):
-        out[i] = _pairwise(a[i], sums)
+        out[i] = pairwise_blocks(a[i], sums)
     return out
 
 

@@ -74,6 +74,7 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType
+from .arrayfns import gradient_parse
 from .core import _kind, dtype_of
 from .scope import Chain, Grid, View
 
@@ -424,15 +425,22 @@ class Ufuncs:
     def fused_reduction(self, e: ast.expr, fn, value: ast.expr):
         """``np.sum(chain)``, ``np.mean(chain)`` of a 1-D float chain, reading each element
         where the sum reads it (no temporary); None for anything else, whose value is
-        then the array ``value`` makes (evaluated here, returned as the second item)."""
+        then the array ``value`` makes (evaluated here, returned as the second item).
+        In a parse for the derivative transforms the chain is also made an array for the
+        sum's value (``float_sum``), which the gradient drops when nothing needs it."""
         v = self.ew_operand(value)
         if not (isinstance(v, Lazy) and len(v.dims) == 1 and v.dtype == "float64"):
             return None, self.materialized(value, v)
-        from .arrayfns import sum_float
-
         chain = Chain(self.g, v, *v.held).keep()
         try:
-            total = self.inline(e, sum_float, [chain])
+            if gradient_parse():
+                arr = self.materialize(e, v, escapes=False).keep()
+                try:
+                    total = self.float_sum(e, arr, surrogate=chain)
+                finally:
+                    arr.unkeep()
+            else:
+                total = self.float_sum(e, chain)
             if fn is np.mean:
                 with kept(total):
                     total = self.op(e, IEEEDiv, total, self.op(e, ToFloat, v.dims[0]))

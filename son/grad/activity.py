@@ -13,7 +13,20 @@ families, O(B + E) per alias class for ``_reloadable``.  See ``son.grad.reverse`
 from __future__ import annotations
 
 from ..errors import SonError
-from ..nodes import ArrayType, Graph, ListOp, ListType, Load, NewArray, NewList, Node, Phi, Proj, Store
+from ..nodes import (
+    ArrayType,
+    GradVia,
+    Graph,
+    ListOp,
+    ListType,
+    Load,
+    NewArray,
+    NewList,
+    Node,
+    Phi,
+    Proj,
+    Store,
+)
 from ..nodes.memory import TapeGrow
 from ..nodes.types import MEM
 from .forward import float_list
@@ -228,6 +241,9 @@ class Activity:
                     is_differentiable(n) or is_aggregate(n.type)):
                 continue  # ints and bools pass no derivative on
             seen.add(n)
+            if type(n) is GradVia:  # the derivative flows to the surrogate only
+                work.append(n.inputs[2])
+                continue
             work.extend(x for x in n.inputs[1:] if x is not None)
             rep = self.fam.get(n.inputs[2]) if type(n) is Load else None
             if rep is not None and rep not in fams:  # every value stored into the family

@@ -46,6 +46,7 @@ from ..nodes import (
     Call,
     Constant,
     CProj,
+    GradVia,
     Graph,
     If,
     ListLen,
@@ -353,8 +354,13 @@ class _Forward:
                 vals = r.values
                 tans = [self._out_tangent(r, v) for v in vals]
                 g.stop.set_input(i, Return(g, r.inputs[0], r.inputs[1], *vals, *tans))
+        for n in nodes:  # a float sum's value, its tangent that of its surrogate
+            if type(n) is GradVia and n.inputs is not None:
+                n.subsume(n.inputs[1])
         b.release()
         g.dce()
+        if g.drop_unread_stores():
+            g.dce()
 
     def _check_lengths(self, entry: Node, tparam_of: dict[int, Node]) -> None:
         """At entry: ``if len(a_dot) != len(a): raise ValueError`` for each array argnum,

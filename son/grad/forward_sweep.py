@@ -30,6 +30,7 @@ from ..nodes import (
     Add,
     ArrayLen,
     CProj,
+    GradVia,
     Graph,
     If,
     ListLen,
@@ -200,6 +201,9 @@ class ForwardSweep:
 
     def _clone(self, n: Node, pb, blk: Block) -> None:
         b = self.b
+        if type(n) is GradVia:  # its value; the surrogate serves the backward sweep only
+            self.fm[n] = self.fm[n.inputs[1]]
+            return
         if n.type is MEM and type(n) not in (Store, ListOp, PyRegionMem):
             return  # Start's memory: the builder threads memory
         ins: list[Node | None] = []

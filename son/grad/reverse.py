@@ -147,6 +147,8 @@ class _Reverse(Activity, ForwardSweep, Recording, BackwardSweep, ListAdjoints, A
         self.b.finish()
         Peephole(g).iterate(g.nodes())
         g.dce()
+        if g.drop_unread_stores():  # e.g. the array a float sum's dropped value was read from
+            g.dce()
         if config.debug:
             g.verify()
         return g

@@ -82,6 +82,7 @@ from ..nodes import (
     CProj,
     Div,
     FloorDiv,
+    GradVia,
     IEEEDiv,
     IEEEPow,
     If,
@@ -106,6 +107,7 @@ from ..nodes import (
     Node,
     Not,
     OutOfBounds,
+    PairwiseSum,
     Phi,
     Pow,
     Proj,
@@ -151,7 +153,8 @@ DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitO
 
 #: float-valued classes without a rule: differentiating through one is a SonError (the
 #: transforms refuse a recursive graph up front: son.grad.forward.refuse_calls)
-NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, PyRegion, PyRegionMem, PyOut})
+NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, PyRegion, PyRegionMem, PyOut,
+                                                 PairwiseSum})  # (a GradVia's value: never differentiated)
 
 M = MATH_NODES
 
@@ -263,6 +266,12 @@ PARTIALS[Mul] = _binary(lambda b, x, y, o: _float(b, y), lambda b, x, y, o: _flo
 # zmul's partials are mul's: where d == 0 the product is the constant 0 and d/dp = d = 0
 # (strongly: the product of that partial and a tangent is a zmul too)
 PARTIALS[ZMul] = PARTIALS[Mul]
+
+
+@partials(GradVia)
+def _surrogate(b, node, ins, out):
+    """The whole derivative goes to the surrogate (``GradVia``), none to the value."""
+    return [None, None, b.const(1.0) if _active(ins[2]) else None]
 # d(x/y)/dy = -x/y**2 = -out/y
 PARTIALS[Div] = _binary(lambda b, x, y, o: _recip(b, y),
                         lambda b, x, y, o: b.node(Neg, b.node(IEEEDiv, o, y)))

@@ -18,6 +18,7 @@ from .arith import (
     Constant,
     Div,
     FloorDiv,
+    GradVia,
     IEEEDiv,
     IEEEPow,
     Invert,
@@ -54,6 +55,7 @@ from .mathfn import (
 from .memory import ArrayLen, Call, CallMem, Load, NewArray, OutOfBounds, Store
 from .node import Node, kept
 from .opaque import PyOut, PyRegion, PyRegionMem
+from .pairwise import PairwiseSum
 from .printer import format_graph, ir
 from .refine import Refine, implied_facts, unrefined, without_refinements
 from .types import (

@@ -302,6 +302,34 @@ class ZMul(Binary):
         return FLOAT if p.kind and d.kind else BOTTOM
 
 
+class GradVia(Node):
+    """``GradVia(value, surrogate)``: the value ``value``, whose derivative is
+    ``surrogate``'s.  Built only by a parse for the derivative transforms, where an
+    algorithm's value must stay exact but differentiating it would be slow: numpy's
+    pairwise float sum (an explicit stack, blocks of eight running sums) has the same
+    derivative as the sum in order, a plain loop the transforms record cheaply
+    (son/frontend/arrayfns.py).  Its rule (son.grad.rules) sends the whole derivative to
+    the surrogate, and the transforms replace the node by ``value`` in what they build,
+    so neither the surrogate's value nor a tape of the algorithm is ever computed.
+    Anything else sees ``value``: its type is ``value``'s, the interpreter and the
+    kernels give ``value``."""
+
+    __slots__ = ()
+
+    def __init__(self, graph, value, surrogate):
+        super().__init__(graph, None, value, surrogate)
+
+    @property
+    def label(self) -> str:
+        return "grad-via"
+
+    def compute(self) -> Type:
+        return self.inputs[1].type
+
+    def eval(self, value, surrogate):
+        return value
+
+
 class Neg(Unary):
     __slots__ = ()
     symbol = "-"

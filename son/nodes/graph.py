@@ -125,6 +125,25 @@ class Graph:
             n.outputs = {}
         return len(dead)
 
+    def drop_unread_stores(self) -> int:
+        """Drop the Stores into every new array that nothing reads: its users are Stores
+        into it and ``len`` only (a Phi, a Load, a call, a return or a region reads or
+        passes it on).  Each such Store's users take its memory input instead; call
+        ``dce`` after.  The count of Stores dropped; O(N + E)."""
+        from .memory import ArrayLen, NewArray, Store
+
+        dropped = 0
+        for a in self.nodes():
+            if type(a) is not NewArray or not a.outputs:
+                continue
+            if all(type(u) is ArrayLen or (type(u) is Store and u.inputs[2] is a and u.inputs[4] is not a)
+                   for u in a.outputs):
+                for u in list(a.outputs):
+                    if type(u) is Store:
+                        u.subsume(u.inputs[1])
+                        dropped += 1
+        return dropped
+
     def copy(self) -> Graph:
         """A deep copy with the same node ids (so diffs match nodes by id)."""
         g = Graph.__new__(Graph)
