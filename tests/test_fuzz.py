@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import ast
 import math
+import os
 import runpy
+import subprocess
+import sys
+import tempfile
+import textwrap
 import warnings
 
 import numpy as np
@@ -469,6 +474,31 @@ def test_oracle_checks_int_and_round_passed_as_values():
     assert expected_outcomes(src, [(1e308,)])[0] == [("raise", "OverflowError")]
     assert expected_outcomes(src, [(2.5,)])[0][0][0] == "ok"
     assert check(src, [(1e308,), (2.5,), (-7.5,)], kernel=False).status == "ok"
+
+
+def test_a_deadline_inside_a_numba_compile_is_a_timeout_not_a_code_generator_bug():
+    # the deadline's exception used to be an Exception: son.exec.kernel wrapped it, raised
+    # in a Numba compile, as "a bug in son's code generator".  In a child process: an
+    # interrupted compile may leave Numba unusable in its process.
+    code = textwrap.dedent("""
+        import math, son
+        from son.fuzz.oracle import _deadline, _Timeout
+        son.compile(son.parse_source("def w(x: float):\\n    return x + 1.0\\n"))(1.0)  # numba warm
+        body = "".join(f"    x = math.sin(x * {1 + k / 100!r}) + math.sqrt(abs(x) + {k}.5)\\n"
+                       for k in range(60))
+        g = son.parse_source(f"import math\\n\\n\\ndef f(x: float):\\n{body}    return x\\n")
+        try:
+            with _deadline(0.5):  # son writes the source in ~0.05 s; numba takes seconds
+                son.compile(g)
+            print("compiled in time")
+        except _Timeout:
+            print("timeout")
+        except Exception as e:
+            print("wrapped:", type(e).__name__, e)
+    """)
+    env = dict(os.environ, SON_CACHE_DIR=tempfile.mkdtemp())  # no kernel in any cache
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert out.stdout.strip() == "timeout", out.stdout + out.stderr
 
 
 def _hanging_worker(tasks, results, slots, slot, *rest):

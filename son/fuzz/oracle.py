@@ -523,8 +523,10 @@ def _outcome(call, args) -> tuple:
     return ("ok", canon(value), tuple(canon(a) for a in args if isinstance(a, (np.ndarray, list))))
 
 
-class _Timeout(Exception):
-    pass
+class _Timeout(BaseException):
+    """A program's deadline: a BaseException, so that no ``except Exception`` on its way
+    (son's own, numba's, the program's) takes it for an error of the code it interrupted
+    (a Numba compile reported as a bug in son's code generator)."""
 
 
 @contextmanager
