@@ -22,8 +22,11 @@ Argument numbers: an int gives the gradient itself, a tuple a tuple of gradients
 (``value_and_grad``: ``(value, grad)`` resp. ``(value, (grads...))``).  Only float,
 float64-array and ``list[float]`` parameters can be differentiated (an int argument is a
 ``SonError``: pass ``2.0``, not ``2``); a list's gradient or tangent is a list, and one
-list passed as two arguments is refused (``_distinct_lists``).  ``jvp(f, argnums=None)``
-takes a tangent for every parameter.
+list passed as two arguments is refused (``_distinct_lists``).  An n-D array is its flat
+base and dimensions in the graph (``Graph.arg_forms``): argnums are mapped to the flat
+parameters (``_graph_argnums``), its gradient is given its shape (``_reshaped``) and its
+tangent is flattened (``_flat_tangent``); a tuple or complex argument is passed but is
+not an argnum.  ``jvp(f, argnums=None)`` takes a tangent for every parameter.
 
 Costs: a call with a known signature is a dict lookup on the argument types, the
 argument conversion and the kernel call; a new signature costs a parse, two pipelines,
@@ -39,11 +42,10 @@ import numpy as np
 
 from .. import config
 from ..errors import SonError
-from ..frontend.signature import NDArraySpec
 from ..grad.forward import jvp_graph
 from ..grad.reverse import grad_graph
 from ..nodes import Graph
-from ..nodes.types import Type
+from ..nodes.control import LEAF, form_size
 from .kernels import JitFunction, compile_with
 from .pipeline import Pipeline
 from .specialize import Specialized, type_key
@@ -108,7 +110,7 @@ class GradFunction(Specialized):
         if self._nvalues(primal) != 1 and self.mode != "jvp":
             raise SonError(f"son.{self.mode}({self.py_func.__name__}): the function returns "
                            f"{self._nvalues(primal)} values; a gradient needs one scalar output")
-        argnums = self.argnums if self.argnums is not None else tuple(range(len(primal.params)))
+        argnums = self._graph_argnums(primal)
         if self.mode == "jvp":
             g = jvp_graph(primal, argnums)
         else:
@@ -118,6 +120,27 @@ class GradFunction(Specialized):
         g, _ = self.pipeline.optimize(g, inplace=True)
         self._graphs[key] = g
         return g
+
+    def _graph_argnums(self, primal: Graph) -> tuple[int, ...]:
+        """The argnums (all parameters for None) as indices of ``primal``'s flat
+        parameters: an n-D array argument is its 1-D base, then its dimensions
+        (``Graph.arg_forms``); a tuple or complex argument is refused as an argnum."""
+        forms = primal.arg_forms
+        if forms is None:
+            return self.argnums if self.argnums is not None else tuple(range(len(primal.params)))
+        offsets = np.cumsum([0] + [form_size(f) for f in forms]).tolist()
+        out = []
+        for k in self.argnums if self.argnums is not None else range(len(forms)):
+            if not -len(forms) <= k < len(forms):
+                raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is not a parameter "
+                               f"index ({len(forms)} parameters)")
+            f = forms[k]
+            if not (f == LEAF or isinstance(f, str) and f.startswith("array")):
+                raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is a tuple or a "
+                               "complex number; derivatives are taken with respect to floats and float "
+                               "arrays (pass its parts as parameters)")
+            out.append(offsets[k % len(forms)])
+        return tuple(out)
 
     # ------------------------------------------------------------------ calls
     def __call__(self, *args, **kwargs):
@@ -143,6 +166,10 @@ class GradFunction(Specialized):
         if len(tangents) != nt:
             raise SonError(f"{self.py_func.__name__}: {nt} tangents expected (one per "
                            f"{'argument' if self.argnums is None else 'argnum'}), got {len(tangents)}")
+        ks = range(len(primals)) if self.argnums is None else self.argnums
+        if any(_is_nd(primals[k]) for k in ks if -len(primals) <= k < len(primals)):
+            tangents = tuple(_flat_tangent(primals[k], t, self.py_func.__name__) if _is_nd(primals[k]) else t
+                             for k, t in zip(ks, tangents))
         flat = primals + tangents
         key = type_key(flat)
         run = self._runners.get(key)
@@ -152,12 +179,6 @@ class GradFunction(Specialized):
 
     def _specialize(self, primals: tuple, key: tuple, flat: tuple) -> Callable:
         types = self.argument_types(primals)
-        if not all(isinstance(t, Type) for t in types):
-            what = "an n-D array" if any(isinstance(t, NDArraySpec) for t in types) else \
-                "a tuple or a complex number"
-            raise SonError(f"son.{self.mode}({self.py_func.__name__}): an argument is {what}; derivatives "
-                           "are taken with respect to floats and 1-D float arrays (pass the elements as "
-                           "parameters)")
         t0 = time.perf_counter()
         g = self.graph_for(types)
         if self.interpret:
@@ -173,6 +194,10 @@ class GradFunction(Specialized):
             kernel.check(flat)  # a SonError naming a wrong argument, before any call
             raw = kernel
         run = self._shape(raw, self._nvalues(self.inner.graph_for(types)))
+        nd = [i for i, k in enumerate(self.argnums or ()) if -len(primals) <= k < len(primals)
+              and _is_nd(primals[k])]
+        if nd and self.mode != "jvp":
+            run = _reshaped(run, self.argnums, nd, self.single, self.mode == "value_and_grad")
         if sum(type(a) is list for a in flat) > 1:
             run = _distinct_lists(run, f"son.{self.mode}({self.py_func.__name__})")
         self._runners[key] = run
@@ -225,6 +250,34 @@ class GradFunction(Specialized):
 
     def __repr__(self) -> str:
         return f"<son.{self.mode} {self.py_func.__qualname__}: {len(self._runners)} specializations>"
+
+
+def _is_nd(a) -> bool:
+    return type(a) is np.ndarray and a.ndim > 1
+
+
+def _flat_tangent(primal: np.ndarray, t, name: str):
+    """An n-D tangent as the flat parameter the forward-mode graph takes."""
+    if type(t) is not np.ndarray or t.shape != primal.shape:
+        raise SonError(f"{name}: the tangent of a {primal.shape} array must be a numpy array of that "
+                       f"shape, got {getattr(t, 'shape', type(t).__name__)}")
+    return np.ascontiguousarray(t, dtype=np.float64).reshape(-1)
+
+
+def _reshaped(run: Callable, argnums: tuple, nd: list[int], single: bool, with_value: bool) -> Callable:
+    """``run`` with the gradient of each n-D argnum (positions ``nd`` among ``argnums``)
+    reshaped from the flat adjoint of its elements to the argument's shape."""
+    def shaped(*args):
+        out = run(*args)
+        if single:
+            return (out[0], out[1].reshape(args[argnums[0]].shape)) if with_value else \
+                out.reshape(args[argnums[0]].shape)
+        grads = list(out[1] if with_value else out)
+        for i in nd:
+            grads[i] = grads[i].reshape(args[argnums[i]].shape)
+        return (out[0], tuple(grads)) if with_value else tuple(grads)
+
+    return shaped
 
 
 def _distinct_lists(run: Callable, what: str) -> Callable:

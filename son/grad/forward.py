@@ -62,6 +62,7 @@ from ..nodes import (
     Return,
     Store,
 )
+from ..nodes.control import LEAF
 from ..nodes.memory import TapeGrow
 from .rules import (
     DISCRETE,
@@ -161,26 +162,14 @@ class _UnionFind:
             self.parent[ra] = rb
 
 
-def _leaves(forms) -> list:
-    out, stack = [], list(forms)
-    while stack:
-        f = stack.pop()
-        if isinstance(f, tuple):
-            stack.extend(f)
-        else:
-            out.append(f)
-    return out
-
-
 def refuse_calls(graph: Graph) -> None:
-    """Recursive calls and n-D arrays are not differentiated yet: a clear refusal, never a
-    wrong derivative (the Call would need a forward and an adjoint function of its own)."""
+    """Recursive calls are not differentiated yet: a clear refusal, never a wrong
+    derivative (the Call would need a forward and an adjoint function of its own).  An
+    n-D array parameter is its 1-D base and its dimensions (``Graph.arg_forms``): the
+    transforms differentiate the base like any float array."""
     if any(type(n) is Call for n in graph.nodes()):
         raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself (son "
                        "compiles recursion but does not differentiate through it yet)")
-    if any(isinstance(f, str) and f.startswith("array") for f in _leaves(graph.arg_forms or ())):
-        raise SonError(f"grad of {graph.name}: not yet differentiable: it takes an n-D array (son "
-                       "compiles 2-D and 3-D arrays but differentiates 1-D ones only)")
 
 
 def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:
@@ -192,6 +181,8 @@ def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:
     tparams = tangent_params(graph, argnums)
     g = graph.copy()
     _Forward(g, argnums, tparams).run()
+    if g.arg_forms is not None:  # each tangent is one parameter (an n-D one flattened by the caller)
+        g.arg_forms = list(g.arg_forms) + [LEAF] * len(tparams)
     return g
 
 

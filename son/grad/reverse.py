@@ -136,7 +136,7 @@ class _Reverse(Activity, ForwardSweep, Recording, BackwardSweep, ListAdjoints, A
         self._check_signature()
         self._analyse()
         g = self.g = Graph(f"{P.name}_grad", P.params)
-        g.source = P.source
+        g.source, g.arg_forms = P.source, P.arg_forms
         self.b = Builder(g)
         self.tapes = Tapes(self.b)
         self._forward()
