@@ -294,6 +294,24 @@ def test_the_gradient_of_a_float_sum_has_none_of_the_pairwise_sums_stack():
         assert any(type(n) is PairwiseSum for n in vg.graph.nodes())
 
 
+def unbound_in_a_bitwise_update(b, n):
+    c = 4
+    if c > -2:
+        n += 1
+    else:
+        t = n * 3
+    b &= t  # t is unbound here: UnboundLocalError, once the folded branch leaves no other path
+    return b
+
+
+def test_a_name_unbound_in_an_array_update_raises_as_cpython_does():
+    # fuzz seed 48125 i195: the name's value in dead code was taken as a float, and `&` of
+    # an int array with a float was refused while parsing
+    ints = st.lists(st.integers(-9, 9), max_size=3).map(lambda v: np.array(v, dtype=np.int64))
+    check_every_stage(unbound_in_a_bitwise_update, [INT, int], st.tuples(ints, st.integers(-5, 5)),
+                      max_examples=10)
+
+
 def test_stores_into_an_array_nothing_reads_are_dropped():
     def f(n: int) -> int:
         a = np.zeros(n)

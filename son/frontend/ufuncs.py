@@ -292,8 +292,8 @@ class Ufuncs:
             raise self.error(at, f"unsupported operand type(s) for {symbol}: an array and {x.type.widen()}",
                              "operator")
         if k == "number":
-            if x.type is TOP:
-                return "float"  # a value of dead code: any kind will do
+            if x.type is TOP:  # a value of dead code (a name unbound there): a kind every operator
+                return "int"  # takes with an array of any dtype (a float is refused by & | ^)
             raise self.unsupported(at, f"an array {symbol} a value that may be an int or a float (numpy's "
                                        "result dtype would depend on it: convert it with float() or int())")
         return k
