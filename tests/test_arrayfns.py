@@ -1,8 +1,9 @@
 """numpy's array functions son compiles (son/frontend/arrayfns.py): ``*_like``,
 ``copy``, int ``arange``, ``argmax``/``argmin`` (first extreme, first NaN), ``any``/``all``,
-``sum`` of int and bool arrays, as functions and methods, on arrays and views, and
-``a.shape``.  CPython (numpy) is the oracle in every stage; what numpy does not define
-exactly is refused with a located error."""
+``sum`` of int and bool arrays, ``prod``, ``cumsum``, ``diff``, ``var`` and ``std`` (with
+``ddof=``), as functions and methods, on arrays and views, and ``a.shape``.  CPython
+(numpy) is the oracle in every stage; what numpy does not define exactly is refused
+with a located error."""
 
 from __future__ import annotations
 
@@ -22,7 +23,8 @@ FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 1.0, -1.5, 2.0, math.nan, math.in
 FARR = st.lists(FLOATS, max_size=7).map(lambda xs: np.array(xs, dtype=np.float64))
 IARR = st.lists(st.one_of(st.integers(-5, 5), st.sampled_from([2 ** 62, -(2 ** 63), 2 ** 63 - 1])),
                 max_size=7).map(lambda xs: np.array(xs, dtype=np.int64))
-F, I64 = "float64[]", "int64[]"
+BARR = st.lists(st.booleans(), max_size=7).map(lambda xs: np.array(xs, dtype=np.bool_))
+F, I64, B = "float64[]", "int64[]", "bool[]"
 
 
 def likes(a):
@@ -59,6 +61,14 @@ def int_sums(a):
     return np.sum(a), a.sum(), a[::2].sum(), np.argmin(a) if len(a) else -1
 
 
+def products_and_cumsums(a):
+    return np.prod(a), a[::-1].prod(), np.cumsum(a), a[1:].cumsum(), np.diff(a), np.diff(a[::2])
+
+
+def variances(a):
+    return np.var(a), a.std(), np.var(a[::-1], ddof=1), np.std(a, ddof=len(a)), a[::2].var()
+
+
 def ranges(n, m, k):
     return np.arange(n), np.arange(n, m), np.arange(n, m, k)
 
@@ -75,6 +85,12 @@ CASES = [
     (empty_argmax_raises, [F], st.tuples(FARR)),
     (truths, [F], st.tuples(FARR)),
     (int_sums, [I64], st.tuples(IARR)),
+    (products_and_cumsums, [F], st.tuples(FARR)),
+    (products_and_cumsums, [I64], st.tuples(IARR)),
+    (products_and_cumsums, [B], st.tuples(BARR)),
+    (variances, [F], st.tuples(FARR)),
+    (variances, [I64], st.tuples(IARR)),
+    (variances, [B], st.tuples(BARR)),
     (ranges, [int, int, int], st.tuples(st.integers(-6, 6), st.integers(-6, 9), st.integers(-3, 3))),
     (float_ranges, [float, float, float],
      st.tuples(st.floats(-5, 5), st.floats(-5, 5), st.one_of(st.floats(-2, 2).filter(lambda c: abs(c) > 0.05),
@@ -94,6 +110,9 @@ def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
     ("def f(a):\n    return np.arange(a)\n", [None], "may be ints or floats"),
     ("def f(a):\n    return np.argmax(a, axis=0)\n", [F], "arguments other than the array"),
     ("def f(x):\n    return x.copy()\n", [float], "has no method copy"),
+    ("def f(a):\n    return np.diff(a)\n", ["float64[:, :]"], "of a 2-D array"),
+    ("def f(a):\n    return np.var(a, ddof=0.5)\n", [F], "ddof= of a float"),
+    ("def f(a):\n    return a.std(axis=0)\n", [F], "arguments other than the array and ddof="),
 ])
 def test_refusals_are_located(text, argtypes, message):
     with pytest.raises(SonSyntaxError, match=message):

@@ -6,8 +6,10 @@ the order; of floats: numpy's pairwise sum, bit for bit), ``np.mean`` (of ints a
 bools: numpy's cast in buffers of 8192, each buffer's pairwise sum added in order),
 ``np.max``/``min`` (NaN if any element is; where the extreme is a zero and both zeros
 occur, which one numpy returns depends on its SIMD kernels: NotImplementedError there
-instead of a guess), sums and means over one axis of a 2-D array, each as a method
-too (``a.argmax()``), on arrays, views and C-contiguous n-D arrays (flattened).
+instead of a guess), ``np.prod`` and ``np.cumsum`` (in order, as numpy's), ``np.diff``,
+``np.var``/``np.std`` (``ddof=``; numpy's ``_var``: ``variance``), sums and means over
+one axis of a 2-D array, each as a method too (``a.argmax()``), on arrays, views and
+C-contiguous n-D arrays (flattened; ``np.diff`` of 1-D arrays only).
 
 For the derivative transforms (a parse under ``gradient_surrogates()``), a float sum of
 an array or a view is ``GradVia(PairwiseSum, sum in order)`` (son/nodes/pairwise.py):
@@ -31,7 +33,7 @@ import math
 
 import numpy as np
 
-from ..nodes import GradVia, IEEEDiv, NewArray, Node, PairwiseSum, ToFloat, kept
+from ..nodes import MATH_NODES, GradVia, IEEEDiv, Max, NewArray, Node, PairwiseSum, Sub, ToFloat, kept
 from ..nodes.pairwise import pairwise_blocks, pairwise_sum
 from ..nodes.types import TOP
 from .core import _kind, dtype_of, is_array_value
@@ -41,11 +43,15 @@ _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int
            bool: "bool", np.bool_: "bool"}
 #: array methods son compiles -> the numpy function they are
 _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
-            "sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min}
+            "sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min, "prod": np.prod,
+            "cumsum": np.cumsum, "var": np.var, "std": np.std}
 #: methods that see an array's elements in another shape (son/frontend/ndarrays.py)
 _RESHAPES = ("reshape", "ravel", "flatten")
 #: reductions over all of an n-D array's elements, in C order
-_FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min)
+_FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min, np.prod, np.cumsum, np.var,
+         np.std)
+#: functions that take keywords: name -> the keywords son reads
+_KEYWORDS = {np.var: ("ddof",), np.std: ("ddof",)}
 
 
 #: set while a graph is parsed for the derivative transforms (``gradient_surrogates``)
@@ -142,15 +148,18 @@ class ArrayFunctions:
             with kept(a):
                 a = self.flat_view(e, a)
         if not is_array_value(a):
-            raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes 1-D arrays "
-                                        "here)", name)
+            what = f"a {a.ndim}-D array" if isinstance(a, Grid) else f"a {a.type.widen()} value"
+            raise self.error(e.args[0], f"{name}() of {what} (son takes 1-D arrays here)", name)
         with kept(a):
             return self.array_function(e, fn, name, a, e.args[1:])
 
     def array_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr]) -> Node:
-        if rest or e.keywords:
-            raise self.error(e, f"{name}() with arguments other than the array", name)
+        if rest or any(k.arg not in _KEYWORDS.get(fn, ()) for k in e.keywords):
+            raise self.error(e, f"{name}() with arguments other than the array"
+                                + (f" and {', '.join(_KEYWORDS[fn])}=" if fn in _KEYWORDS else ""), name)
         dtype = dtype_of(a)
+        if fn in (np.var, np.std):
+            return self.variance(e, a, dtype, fn is np.std)
         if fn is np.mean:
             with kept(a):
                 total = self.float_sum(e, a) if dtype == "float64" else self.inline(e, sum_as_floats, [a])
@@ -163,10 +172,38 @@ class ArrayFunctions:
             impl = {(np.max, True): max_float, (np.min, True): min_float,
                     (np.max, False): max_exact, (np.min, False): min_exact}[fn, dtype == "float64"]
             return self.inline(e, impl, [a])
+        floats = dtype == "float64"
         impl = {np.copy: {"float64": copy_float64, "int64": copy_int64, "bool": copy_bool}[dtype],
                 np.argmax: argmax, np.argmin: argmin, np.any: any_true, np.all: all_true,
-                np.sum: sum_ints}[fn]
+                np.sum: sum_ints, np.prod: prod_float if floats else prod_int,
+                np.cumsum: cumsum_float if floats else cumsum_int,
+                np.diff: {"float64": diff_float, "int64": diff_int, "bool": diff_bool}[dtype]}[fn]
         return self.inline(e, impl, [a])
+
+    def variance(self, e: ast.Call, a: Node, dtype: str, std: bool) -> Node:
+        """``np.var``/``np.std`` (``ddof=``) as numpy computes them: the mean (ints and
+        bools summed as floats), the squared deviations as a new array, their pairwise sum
+        over ``max(n - ddof, 0)`` (IEEE: nan or inf where that is 0), its square root."""
+        ddof = self.con(0)
+        for k in e.keywords:
+            ddof = self.expr(k.value)
+            if _kind(ddof) not in ("int", "bool"):
+                raise self.error(k.value, f"ddof= of a {ddof.type.widen()} value (son takes an int)", "ddof")
+        with kept(a, ddof):
+            total = self.float_sum(e, a) if dtype == "float64" else self.inline(e, sum_as_floats, [a])
+            with kept(total):
+                n = self.length(e, a)
+                with kept(n):
+                    mean = self.op(e, IEEEDiv, total, self.op(e, ToFloat, n))
+                    with kept(mean):
+                        sq = self.float_sum(e, self.inline(e, squared_deviations, [a, mean]))
+                    with kept(sq):
+                        rest = self.op(e, Max, self.op(e, Sub, n, ddof), self.con(0))
+                        var = self.op(e, IEEEDiv, sq, self.op(e, ToFloat, rest))
+        if not std:
+            return var
+        with kept(var):
+            return self.op(e, MATH_NODES["Sqrt"], var, np=True)
 
     def call_reshape(self, e: ast.Call, name: str) -> Node:
         """``np.reshape(a, shape)``, ``np.ravel(a)``."""
@@ -258,7 +295,8 @@ NUMPY_CALLS = {
     np.empty_like: lambda p, e, n: p.call_like(e, n, "empty"),
     np.arange: lambda p, e, n: p.call_arange(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
-       for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min)},
+       for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min, np.prod,
+                  np.cumsum, np.var, np.std, np.diff)},
     np.reshape: lambda p, e, n: p.call_reshape(e, n),
     np.ravel: lambda p, e, n: p.call_reshape(e, n),
     np.amax: lambda p, e, n: p.call_numpy_on_array(e, n, np.max),
@@ -337,6 +375,76 @@ def sum_in_order(a):
     for i in range(len(a)):
         s += a[i]
     return s
+
+
+def prod_float(a):
+    """numpy's product of a float array: in order (measured: numpy's multiply reduction
+    is not pairwise), from 1.0, which leaves the first element as it is."""
+    p = 1.0
+    for i in range(len(a)):
+        p *= a[i]
+    return p
+
+
+def prod_int(a):
+    """Of an int or bool array: an int64, wrapping as numpy's."""
+    p = 1
+    for i in range(len(a)):
+        p *= int(a[i])
+    return p
+
+
+def cumsum_float(a):
+    """numpy's cumulative sum of floats: in order, the first element as it is (-0.0)."""
+    n = len(a)
+    out = np.empty(n)
+    s = 0.0
+    for i in range(n):
+        s = a[i] if i == 0 else s + a[i]
+        out[i] = s
+    return out
+
+
+def cumsum_int(a):
+    """Of an int or bool array: int64, wrapping."""
+    out = np.empty(len(a), dtype=np.int64)
+    s = 0
+    for i in range(len(a)):
+        s += int(a[i])
+        out[i] = s
+    return out
+
+
+def diff_float(a):
+    out = np.empty(max(len(a) - 1, 0))
+    for i in range(len(a) - 1):
+        out[i] = a[i + 1] - a[i]
+    return out
+
+
+def diff_int(a):
+    out = np.empty(max(len(a) - 1, 0), dtype=np.int64)
+    for i in range(len(a) - 1):
+        out[i] = a[i + 1] - a[i]
+    return out
+
+
+def diff_bool(a):
+    """numpy's diff of booleans is ``!=`` of neighbours."""
+    out = np.empty(max(len(a) - 1, 0), dtype=np.bool_)
+    for i in range(len(a) - 1):
+        out[i] = a[i + 1] != a[i]
+    return out
+
+
+def squared_deviations(a, m):
+    """``(a - m) ** 2`` as a new float array, as numpy's var makes it (an int element
+    becomes a float first)."""
+    out = np.empty(len(a))
+    for i in range(len(a)):
+        x = a[i] - m
+        out[i] = x * x
+    return out
 
 
 def sum_as_floats(a):

@@ -14,7 +14,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.floor``/``ceil``/``trunc``, ``np.isnan``/``isinf``/``isfinite``; comparisons,
   ``& | ^ ~`` of bool arrays and ``np.where``;
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
-  ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.any``/``all``, ``argmax``/
+  ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.prod``,
+  ``np.var``/``a.std()`` (``ddof=``), ``np.cumsum(...)[-1]``, ``np.diff(...).sum()``,
+  ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
@@ -235,7 +237,9 @@ class ArrayPrograms:
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
             return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",
-                             f"{c}.min()"])
+                             f"{c}.min()", f"np.prod({c})", f"np.var({c})", f"{c}.std()",
+                             f"np.var({c}, ddof={r.choice([1, 2])})", f"np.cumsum({c})[-1]",
+                             f"np.diff({c}).sum()"])
         if kind == "int":
             x = r.random()
             if x < 0.3:
@@ -246,6 +250,8 @@ class ArrayPrograms:
             if x < 0.5:
                 return f"np.{r.choice(['max', 'min'])}({self.chain(fn, 'int64', g, depth)})"
             c = self.chain(fn, r.choice(["int64", "int64", "bool"]), g, depth)
+            if x < 0.6:
+                return r.choice([f"np.prod({c})", f"{c}.cumsum()[{r.choice(['0', '-1'])}]"])
             return f"np.sum({c})" if r.random() < 0.6 else f"{c}.sum()"
         c = self.chain(fn, r.choice(["bool", "bool", "float64", "int64"]), g, depth)
         name = r.choice(["any", "all"])

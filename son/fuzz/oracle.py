@@ -449,8 +449,8 @@ class _Instrument(ast.NodeTransformer):
 
 #: numpy reductions whose results son reads as Python scalars, as functions and methods
 _NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all", "np.mean", "np.max", "np.min",
-               "np.amax", "np.amin")
-_NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min")
+               "np.amax", "np.amin", "np.prod", "np.var", "np.std")
+_NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min", "prod", "var", "std")
 
 #: calls that iterate their arguments -> which positional ones
 _ITERATED = {"enumerate": lambda i: i == 0, "zip": lambda i: True, "reversed": lambda i: i == 0,
