@@ -1,7 +1,7 @@
 """numpy's array functions son compiles (son/frontend/arrayfns.py): ``*_like``,
 ``copy``, int ``arange``, ``argmax``/``argmin`` (first extreme, first NaN), ``any``/``all``,
 ``sum`` of int and bool arrays, ``prod``, ``cumsum``, ``diff``, ``var`` and ``std`` (with
-``ddof=``), as functions and methods, on arrays and views, and ``a.shape``.  CPython
+``ddof=``), ``linspace``, as functions and methods, on arrays and views, and ``a.shape``.  CPython
 (numpy) is the oracle in every stage; what numpy does not define exactly is refused
 with a located error."""
 
@@ -69,6 +69,11 @@ def variances(a):
     return np.var(a), a.std(), np.var(a[::-1], ddof=1), np.std(a, ddof=len(a)), a[::2].var()
 
 
+def spaces(a, b, n):
+    return (np.linspace(a, b, n), np.linspace(a, b, n, endpoint=False), np.linspace(a, b),
+            np.linspace(0, n, num=3))
+
+
 def ranges(n, m, k):
     return np.arange(n), np.arange(n, m), np.arange(n, m, k)
 
@@ -91,6 +96,8 @@ CASES = [
     (variances, [F], st.tuples(FARR)),
     (variances, [I64], st.tuples(IARR)),
     (variances, [B], st.tuples(BARR)),
+    (spaces, [float, float, int], st.tuples(FLOATS | st.sampled_from([1e-320, 5e-324]), FLOATS,
+                                            st.integers(-2, 40))),
     (ranges, [int, int, int], st.tuples(st.integers(-6, 6), st.integers(-6, 9), st.integers(-3, 3))),
     (float_ranges, [float, float, float],
      st.tuples(st.floats(-5, 5), st.floats(-5, 5), st.one_of(st.floats(-2, 2).filter(lambda c: abs(c) > 0.05),

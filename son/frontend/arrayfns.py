@@ -7,7 +7,7 @@ bools: numpy's cast in buffers of 8192, each buffer's pairwise sum added in orde
 ``np.max``/``min`` (NaN if any element is; where the extreme is a zero and both zeros
 occur, which one numpy returns depends on its SIMD kernels: NotImplementedError there
 instead of a guess), ``np.prod`` and ``np.cumsum`` (in order, as numpy's), ``np.diff``,
-``np.var``/``np.std`` (``ddof=``; numpy's ``_var``: ``variance``), sums and means over
+``np.var``/``np.std`` (``ddof=``; numpy's ``_var``: ``variance``), ``np.linspace``, sums and means over
 one axis of a 2-D array, each as a method too (``a.argmax()``), on arrays, views and
 C-contiguous n-D arrays (flattened; ``np.diff`` of 1-D arrays only).
 
@@ -289,11 +289,35 @@ class ArrayFunctions:
             return self.inline(e, arange_float if "float" in kinds else arange, vals)
 
 
+    def call_linspace(self, e: ast.Call, name: str) -> Node:
+        """``np.linspace(start, stop, num=50, endpoint=True)`` of numbers: numpy's fill."""
+        names = ("start", "stop", "num", "endpoint")
+        given = dict(zip(names, e.args))
+        for k in e.keywords:
+            if k.arg not in names[2:] or k.arg in given or len(e.args) > 4:
+                raise self.error(e, f"{name}() takes start, stop, num and endpoint", name)
+            given[k.arg] = k.value
+        if not {"start", "stop"} <= given.keys():
+            raise self.error(e, f"{name}() takes start and stop", name)
+        vals = self.exprs([given[n] for n in names if n in given])
+        with kept(*vals):
+            args = dict(zip([n for n in names if n in given], vals))
+            for n, kinds in (("start", ("int", "bool", "float")), ("stop", ("int", "bool", "float")),
+                             ("num", ("int", "bool")), ("endpoint", ("int", "bool"))):
+                if n in args and args[n].type is not TOP and _kind(args[n]) not in kinds:
+                    raise self.unsupported(given[n], f"{name}() with {n} of {args[n].type.widen()} "
+                                                     f"(son takes {' or '.join(kinds)})")
+            num = args["num"] if "num" in args else self.con(50)
+            endpoint = args["endpoint"] if "endpoint" in args else self.con(True)
+            return self.inline(e, linspace, [args["start"], args["stop"], num, endpoint])
+
+
 NUMPY_CALLS = {
     np.zeros_like: lambda p, e, n: p.call_like(e, n, "zeros"),
     np.ones_like: lambda p, e, n: p.call_like(e, n, "ones"),
     np.empty_like: lambda p, e, n: p.call_like(e, n, "empty"),
     np.arange: lambda p, e, n: p.call_arange(e, n),
+    np.linspace: lambda p, e, n: p.call_linspace(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
        for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min, np.prod,
                   np.cumsum, np.var, np.std, np.diff)},
@@ -578,6 +602,33 @@ def arange(start, stop, step):
     for i in range(n):
         out[i] = start + i * step
     return out
+
+
+def linspace(start, stop, num, endpoint):
+    """numpy's linspace of floats: ``i * step + start`` (``(i / div) * delta + start``
+    where the step underflows to 0; ``i * delta + start`` for fewer than two points), the
+    last point ``stop`` itself."""
+    if num < 0:
+        raise ValueError("Number of samples must be non-negative.")
+    a = float(start)
+    b = float(stop)
+    div = num - 1 if endpoint else num
+    delta = b - a
+    y = np.empty(num)
+    if div > 0:
+        step = delta / div
+        if step == 0:
+            for i in range(num):
+                y[i] = (i / div) * delta + a
+        else:
+            for i in range(num):
+                y[i] = i * step + a
+    else:
+        for i in range(num):
+            y[i] = i * delta + a
+    if endpoint and num > 1:
+        y[num - 1] = b
+    return y
 
 
 def arange_float(start, stop, step):
