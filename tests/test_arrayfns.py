@@ -1,7 +1,7 @@
 """numpy's array functions son compiles (son/frontend/arrayfns.py): ``*_like``,
 ``copy``, int ``arange``, ``argmax``/``argmin`` (first extreme, first NaN), ``any``/``all``,
 ``sum`` of int and bool arrays, ``prod``, ``cumsum``, ``diff``, ``var`` and ``std`` (with
-``ddof=``), ``linspace``, as functions and methods, on arrays and views, and ``a.shape``.  CPython
+``ddof=``), ``linspace``, ``full``, as functions and methods, on arrays and views, and ``a.shape``.  CPython
 (numpy) is the oracle in every stage; what numpy does not define exactly is refused
 with a located error."""
 
@@ -74,6 +74,11 @@ def spaces(a, b, n):
             np.linspace(0, n, num=3))
 
 
+def fills(n, x, k, b):
+    return (np.full(n, x), np.full((2, n), k), np.full(n, b), np.full(n, k, dtype=float),
+            np.full((n, 2, 1), b, dtype=np.int64), np.full(n + 1, -0.0))
+
+
 def ranges(n, m, k):
     return np.arange(n), np.arange(n, m), np.arange(n, m, k)
 
@@ -98,6 +103,8 @@ CASES = [
     (variances, [B], st.tuples(BARR)),
     (spaces, [float, float, int], st.tuples(FLOATS | st.sampled_from([1e-320, 5e-324]), FLOATS,
                                             st.integers(-2, 40))),
+    (fills, [int, float, int, bool], st.tuples(st.integers(-2, 4), FLOATS, st.integers(-2**63, 2**63 - 1),
+                                               st.booleans())),
     (ranges, [int, int, int], st.tuples(st.integers(-6, 6), st.integers(-6, 9), st.integers(-3, 3))),
     (float_ranges, [float, float, float],
      st.tuples(st.floats(-5, 5), st.floats(-5, 5), st.one_of(st.floats(-2, 2).filter(lambda c: abs(c) > 0.05),
@@ -118,6 +125,7 @@ def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
     ("def f(a):\n    return np.argmax(a, axis=0)\n", [F], "arguments other than the array"),
     ("def f(x):\n    return x.copy()\n", [float], "has no method copy"),
     ("def f(a):\n    return np.diff(a)\n", ["float64[:, :]"], "of a 2-D array"),
+    ("def f(x):\n    return np.full(3, x, dtype=int)\n", [float], "converts only ints and bools"),
     ("def f(a):\n    return np.var(a, ddof=0.5)\n", [F], "ddof= of a float"),
     ("def f(a):\n    return a.std(axis=0)\n", [F], "arguments other than the array and ddof="),
 ])

@@ -7,7 +7,8 @@ bools: numpy's cast in buffers of 8192, each buffer's pairwise sum added in orde
 ``np.max``/``min`` (NaN if any element is; where the extreme is a zero and both zeros
 occur, which one numpy returns depends on its SIMD kernels: NotImplementedError there
 instead of a guess), ``np.prod`` and ``np.cumsum`` (in order, as numpy's), ``np.diff``,
-``np.var``/``np.std`` (``ddof=``; numpy's ``_var``: ``variance``), ``np.linspace``, sums and means over
+``np.var``/``np.std`` (``ddof=``; numpy's ``_var``: ``variance``), ``np.linspace``,
+``np.full``, sums and means over
 one axis of a 2-D array, each as a method too (``a.argmax()``), on arrays, views and
 C-contiguous n-D arrays (flattened; ``np.diff`` of 1-D arrays only).
 
@@ -33,7 +34,7 @@ import math
 
 import numpy as np
 
-from ..nodes import MATH_NODES, GradVia, IEEEDiv, Max, NewArray, Node, PairwiseSum, Sub, ToFloat, kept
+from ..nodes import LT, MATH_NODES, GradVia, IEEEDiv, Max, NewArray, Node, PairwiseSum, Sub, ToFloat, kept
 from ..nodes.pairwise import pairwise_blocks, pairwise_sum
 from ..nodes.types import TOP
 from .core import _kind, dtype_of, is_array_value
@@ -312,12 +313,59 @@ class ArrayFunctions:
             return self.inline(e, linspace, [args["start"], args["stop"], num, endpoint])
 
 
+    def call_full(self, e: ast.Call, name: str) -> Node:
+        """``np.full(shape, value)`` (``dtype=``): the dimensions, then the value (CPython's
+        order), numpy's ValueError for a negative dimension, a new array filled with the
+        value; its dtype is the value's kind, or ``dtype=`` where the value converts
+        exactly (an int or bool to float64, a bool to int64)."""
+        if len(e.args) != 2 or any(k.arg != "dtype" for k in e.keywords):
+            raise self.error(e, f"{name}() takes a shape, a value and a dtype", name)
+        shape = e.args[0]
+        items = shape.elts if isinstance(shape, ast.Tuple) else [shape]
+        if not 1 <= len(items) <= 3:
+            raise self.unsupported(shape, f"a {len(items)}-D array (son takes 1-D to 3-D arrays)")
+        dims: list[Node] = []
+        for d in items:
+            with kept(*dims):
+                dims.append(self.int_value(d).keep())
+        try:
+            v = self.expr(e.args[1])
+        finally:
+            for d in dims:
+                d.unkeep()
+        kind = "int" if v.type is TOP else _kind(v)  # (TOP: a value of dead code)
+        dtype = {"int": "int64", "float": "float64", "bool": "bool"}.get(kind)
+        if dtype is None:
+            raise self.unsupported(e.args[1], f"{name}() of a {v.type.widen()} value (son fills arrays "
+                                              "with ints, floats or bools)")
+        for k in e.keywords:
+            want = _DTYPES.get(self.resolve(k.value))
+            if want != dtype and (want, dtype) not in (("float64", "int64"), ("float64", "bool"),
+                                                        ("int64", "bool")):
+                raise self.unsupported(k.value, f"{name}() of a {kind} value as {ast.unparse(k.value)} (son "
+                                                "converts only ints and bools to floats and bools to ints)")
+            dtype = want
+        with kept(v, *dims):
+            if len(dims) == 1:
+                self.guard(self.op(e, LT, dims[0], self.con(0)), ValueError,
+                           "negative dimensions are not allowed")
+                out = base = self.op(e, NewArray, self.scope.ctrl, dims[0], dtype=dtype, fill="empty")
+            else:
+                out = self.new_grid(e, dims, dtype, "empty")
+                base = out.base
+            with kept(out):
+                fill = {"float64": fill_float, "int64": fill_int, "bool": fill_bool}[dtype]
+                self.inline(e, fill, [base, v])
+        return out
+
+
 NUMPY_CALLS = {
     np.zeros_like: lambda p, e, n: p.call_like(e, n, "zeros"),
     np.ones_like: lambda p, e, n: p.call_like(e, n, "ones"),
     np.empty_like: lambda p, e, n: p.call_like(e, n, "empty"),
     np.arange: lambda p, e, n: p.call_arange(e, n),
     np.linspace: lambda p, e, n: p.call_linspace(e, n),
+    np.full: lambda p, e, n: p.call_full(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
        for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min, np.prod,
                   np.cumsum, np.var, np.std, np.diff)},
@@ -602,6 +650,23 @@ def arange(start, stop, step):
     for i in range(n):
         out[i] = start + i * step
     return out
+
+
+def fill_float(a, v):
+    x = float(v)
+    for i in range(len(a)):
+        a[i] = x
+
+
+def fill_int(a, v):
+    x = int(v)
+    for i in range(len(a)):
+        a[i] = x
+
+
+def fill_bool(a, v):
+    for i in range(len(a)):
+        a[i] = v
 
 
 def linspace(start, stop, num, endpoint):
