@@ -217,6 +217,31 @@ def test_gradients_go_through_chains_and_sums():
         assert gy[i] == pytest.approx((loss(x, y + e) - loss(x, y - e)) / (2 * h), rel=1e-5, abs=1e-7)
 
 
+def elementwise_extremes(a, b, k, x):
+    return (np.maximum(a, b), np.minimum(a[::-1], x), np.maximum(k, 2), np.minimum(k, a),
+            np.maximum(a > 0, b > 0), np.maximum(x, 1.5), np.minimum(k[0] if len(k) else 0, 3))
+
+
+def test_maximum_and_minimum_are_numpys_in_every_stage():
+    """NaN wins, ints and bools keep their dtype, numbers give numbers.  (Zeros of both
+    signs are the next test: numpy's answer depends on its SIMD kernels.)"""
+    no_negative_zero = FLOATS.map(lambda v: v + 0.0)
+    arrays = st.lists(no_negative_zero, min_size=3, max_size=3).map(lambda v: np.array(v))
+    ints = st.lists(st.integers(-5, 5), min_size=3, max_size=3).map(lambda v: np.array(v, dtype=np.int64))
+    check_every_stage(elementwise_extremes, [F, F, INT, float],
+                      st.tuples(arrays, arrays, ints, no_negative_zero), max_examples=30)
+
+
+def test_maximum_of_zeros_of_both_signs_raises_instead_of_guessing():
+    def f(a, b):
+        return np.maximum(a, b)
+
+    g = son.jit(f, fallback="error")
+    with pytest.raises(NotImplementedError, match="SIMD"):
+        g(np.array([1.0, 0.0]), np.array([0.5, -0.0]))
+    assert g(np.array([0.0, -0.0]), np.array([0.0, -0.0])).tolist() == [0.0, -0.0]
+
+
 def _sum_of_chain(x, a):
     return np.sum(a * x) + np.mean(np.sin(a) * x) ** 2
 

@@ -74,7 +74,15 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType
-from .arrayfns import gradient_parse
+from .arrayfns import (
+    gradient_parse,
+    maximum_bool,
+    maximum_float,
+    maximum_int,
+    minimum_bool,
+    minimum_float,
+    minimum_int,
+)
 from .core import _kind, dtype_of
 from .scope import Chain, Grid, View
 
@@ -90,6 +98,9 @@ _FAST_POWERS = (2, 0.5, -1, 0, 1)
 #: ufuncs of one or two arrays that are the scalar nodes elementwise (bool results)
 _PREDICATES = {np.isnan: IsNan, np.isinf: IsInf, np.isfinite: IsFinite}
 _ABS = (abs, np.abs, np.absolute)
+#: np.maximum / np.minimum: element functions by result kind (son/frontend/arrayfns.py)
+_EXTREMES = {np.maximum: {"float": maximum_float, "int": maximum_int, "bool": maximum_bool},
+             np.minimum: {"float": minimum_float, "int": minimum_int, "bool": minimum_bool}}
 #: numpy 2's np.floor of an int array is the array itself (int64); earlier numpys gave floats
 _INT_ROUNDING_IS_IDENTITY = np.floor(np.int64(1)).dtype.kind != "f"
 
@@ -219,7 +230,7 @@ class Ufuncs:
     @staticmethod
     def is_ufunc(fn) -> bool:
         try:
-            if fn in _ABS or fn in _PREDICATES or fn is np.where:
+            if fn in _ABS or fn in _PREDICATES or fn is np.where or fn in _EXTREMES:
                 return True
             spec = MATH_FUNCTIONS.get(fn)
         except TypeError:  # unhashable
@@ -633,10 +644,21 @@ class Ufuncs:
     def ew_call(self, e: ast.Call, fn, name: str):
         if e.keywords:
             raise self.error(e, f"{name}() with keyword arguments on arrays", name)
-        arity = 3 if fn is np.where else 1 if fn in _ABS or fn in _PREDICATES else MATH_FUNCTIONS[fn][0].arity
+        arity = 3 if fn is np.where else 2 if fn in _EXTREMES else 1 if fn in _ABS or fn in _PREDICATES \
+            else MATH_FUNCTIONS[fn][0].arity
         if len(e.args) != arity:
             return super().call_object(e, fn, name)
         vals = self.operands(list(e.args))
+        if fn in _EXTREMES and not any(_is_arrayish(v) for v in vals):  # of two numbers
+            kinds = [self.scalar_kind(e, v, name) for v in vals]
+            kind = "float" if "float" in kinds else "bool" if kinds == ["bool", "bool"] else "int"
+            conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+            with kept(*vals):
+                x = conv(e, vals[0])
+                with kept(x):
+                    y = conv(e, vals[1])
+                    with kept(y):
+                        return self.inline(e, _EXTREMES[fn][kind], [x, y])
         if not any(_is_arrayish(v) for v in vals):
             for v in vals:
                 if isinstance(v, Node):
@@ -651,6 +673,18 @@ class Ufuncs:
         kinds = self.kinds(e, parts, name)
         if fn is np.where:
             return self.where_chain(e, parts, kinds)
+        if fn in _EXTREMES:
+            kind = "float" if "float" in kinds else "bool" if kinds == ["bool", "bool"] else "int"
+            conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+            def extreme(p, x, y):
+                with kept(x, y):
+                    x = conv(e, x)
+                    with kept(x):
+                        y = conv(e, y)
+                        with kept(y):
+                            return p.inline(e, _EXTREMES[fn][kind], [x, y])
+
+            return self.combine(e, parts, _DTYPE[kind], extreme)
         if fn in _ABS:
             return self.combine(e, parts, parts[0].dtype, lambda p, x: self.op(e, Abs, x))
         if fn in _PREDICATES:
