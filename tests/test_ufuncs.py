@@ -219,11 +219,13 @@ def test_gradients_go_through_chains_and_sums():
 
 def elementwise_extremes(a, b, k, x):
     return (np.maximum(a, b), np.minimum(a[::-1], x), np.maximum(k, 2), np.minimum(k, a),
-            np.maximum(a > 0, b > 0), np.maximum(x, 1.5), np.minimum(k[0] if len(k) else 0, 3))
+            np.maximum(a > 0, b > 0), np.maximum(x, 1.5), np.minimum(k[0] if len(k) else 0, 3),
+            np.clip(a, x, 2.5), np.clip(k, -1, 3), np.clip(k, x, b), np.clip(x, -1.0, 1.0))
 
 
-def test_maximum_and_minimum_are_numpys_in_every_stage():
-    """NaN wins, ints and bools keep their dtype, numbers give numbers.  (Zeros of both
+def test_maximum_minimum_and_clip_are_numpys_in_every_stage():
+    """NaN wins, ints and bools keep their dtype, numbers give numbers; clip is the
+    minimum of the maximum.  (Zeros of both
     signs are the next test: numpy's answer depends on its SIMD kernels.)"""
     no_negative_zero = FLOATS.map(lambda v: v + 0.0)
     arrays = st.lists(no_negative_zero, min_size=3, max_size=3).map(lambda v: np.array(v))

@@ -75,6 +75,8 @@ from ..nodes import (
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType
 from .arrayfns import (
+    clip_float,
+    clip_int,
     gradient_parse,
     maximum_bool,
     maximum_float,
@@ -98,9 +100,10 @@ _FAST_POWERS = (2, 0.5, -1, 0, 1)
 #: ufuncs of one or two arrays that are the scalar nodes elementwise (bool results)
 _PREDICATES = {np.isnan: IsNan, np.isinf: IsInf, np.isfinite: IsFinite}
 _ABS = (abs, np.abs, np.absolute)
-#: np.maximum / np.minimum: element functions by result kind (son/frontend/arrayfns.py)
+#: np.maximum / np.minimum / np.clip: element functions by result kind (son/frontend/arrayfns.py)
 _EXTREMES = {np.maximum: {"float": maximum_float, "int": maximum_int, "bool": maximum_bool},
-             np.minimum: {"float": minimum_float, "int": minimum_int, "bool": minimum_bool}}
+             np.minimum: {"float": minimum_float, "int": minimum_int, "bool": minimum_bool},
+             np.clip: {"float": clip_float, "int": clip_int}}
 #: numpy 2's np.floor of an int array is the array itself (int64); earlier numpys gave floats
 _INT_ROUNDING_IS_IDENTITY = np.floor(np.int64(1)).dtype.kind != "f"
 
@@ -644,21 +647,13 @@ class Ufuncs:
     def ew_call(self, e: ast.Call, fn, name: str):
         if e.keywords:
             raise self.error(e, f"{name}() with keyword arguments on arrays", name)
-        arity = 3 if fn is np.where else 2 if fn in _EXTREMES else 1 if fn in _ABS or fn in _PREDICATES \
-            else MATH_FUNCTIONS[fn][0].arity
+        arity = 3 if fn in (np.where, np.clip) else 2 if fn in _EXTREMES else 1 if fn in _ABS or \
+            fn in _PREDICATES else MATH_FUNCTIONS[fn][0].arity
         if len(e.args) != arity:
             return super().call_object(e, fn, name)
         vals = self.operands(list(e.args))
-        if fn in _EXTREMES and not any(_is_arrayish(v) for v in vals):  # of two numbers
-            kinds = [self.scalar_kind(e, v, name) for v in vals]
-            kind = "float" if "float" in kinds else "bool" if kinds == ["bool", "bool"] else "int"
-            conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
-            with kept(*vals):
-                x = conv(e, vals[0])
-                with kept(x):
-                    y = conv(e, vals[1])
-                    with kept(y):
-                        return self.inline(e, _EXTREMES[fn][kind], [x, y])
+        if fn in _EXTREMES and not any(_is_arrayish(v) for v in vals):  # of numbers
+            return self.extreme(e, fn, name, vals, [self.scalar_kind(e, v, name) for v in vals])
         if not any(_is_arrayish(v) for v in vals):
             for v in vals:
                 if isinstance(v, Node):
@@ -674,17 +669,8 @@ class Ufuncs:
         if fn is np.where:
             return self.where_chain(e, parts, kinds)
         if fn in _EXTREMES:
-            kind = "float" if "float" in kinds else "bool" if kinds == ["bool", "bool"] else "int"
-            conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
-            def extreme(p, x, y):
-                with kept(x, y):
-                    x = conv(e, x)
-                    with kept(x):
-                        y = conv(e, y)
-                        with kept(y):
-                            return p.inline(e, _EXTREMES[fn][kind], [x, y])
-
-            return self.combine(e, parts, _DTYPE[kind], extreme)
+            return self.combine(e, parts, _DTYPE[self.extreme_kind(e, fn, name, kinds)],
+                                lambda p, *xs: p.extreme(e, fn, name, list(xs), kinds))
         if fn in _ABS:
             return self.combine(e, parts, parts[0].dtype, lambda p, x: self.op(e, Abs, x))
         if fn in _PREDICATES:
@@ -700,6 +686,28 @@ class Ufuncs:
             raise self.unsupported(e, f"{name}() of int arrays (C's integer remainder)")
         return self.combine(e, parts, "float64",
                             lambda p, *xs: self.op(e, cls, *(self.float_of(e, x) for x in xs), np=True))
+
+    def extreme_kind(self, e: ast.Call, fn, name: str, kinds: list[str]) -> str:
+        kind = "float" if "float" in kinds else "bool" if set(kinds) == {"bool"} else "int"
+        if kind not in _EXTREMES[fn] or (fn is np.clip and kinds[0] == "bool"):
+            raise self.unsupported(e, f"{name}() of bools (numpy's result is not a bool)")
+        return kind
+
+    def extreme(self, e: ast.Call, fn, name: str, vals: list[Node], kinds: list[str]) -> Node:
+        """``np.maximum``/``minimum``/``clip`` of numbers (elements): their kind's element
+        function (son/frontend/arrayfns.py) of the values converted to that kind."""
+        kind = self.extreme_kind(e, fn, name, kinds)
+        conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+        done: list[Node] = []
+        with kept(*vals):
+            for v in vals:
+                with kept(*done):
+                    done.append(conv(e, v).keep())
+        try:
+            return self.inline(e, _EXTREMES[fn][kind], done)
+        finally:
+            for x in done:
+                x.unkeep()
 
     def where_chain(self, e: ast.Call, parts: list, kinds: list[str]) -> Lazy:
         """``np.where(c, x, y)``: ``x``'s element where ``c``'s is true, else ``y``'s, in

@@ -11,7 +11,7 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   result dtypes; ``//``, ``%``, ``& | ^``, ``~`` and ``**`` (small and, rarely,
   negative exponents) on int arrays; ``**`` of float arrays to the constants numpy
   computes exactly (``FAST_POWERS``); unary ``-``; ``abs``/``np.abs``, ``np.sqrt``,
-  ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``, ``np.isnan``/``isinf``/
+  ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``/``clip``, ``np.isnan``/``isinf``/
   ``isfinite``; comparisons,
   ``& | ^ ~`` of bool arrays and ``np.where``;
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
@@ -169,6 +169,8 @@ class ArrayPrograms:
         op = r.choice(["+", "-", "*", "/"])
         if form == "extreme":  # (two zeros of different signs: son's NotImplementedError, a refusal)
             other = c() if r.random() < 0.6 else self.scalar(fn, r.choice(["float", "int"]))
+            if r.random() < 0.3:
+                return f"np.clip({c()}, {self.scalar(fn, 'float')}, {other})"
             return f"np.{r.choice(['maximum', 'minimum'])}({c()}, {other})"
         if form == "arith":
             return f"({c()} {op} {c()})"
