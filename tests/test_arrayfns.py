@@ -1,9 +1,9 @@
 """numpy's array functions son compiles (son/frontend/arrayfns.py): ``*_like``,
 ``copy``, int ``arange``, ``argmax``/``argmin`` (first extreme, first NaN), ``any``/``all``,
 ``sum`` of int and bool arrays, ``prod``, ``cumsum``, ``diff``, ``var`` and ``std`` (with
-``ddof=``), ``linspace``, ``full``, as functions and methods, on arrays and views, and ``a.shape``.  CPython
-(numpy) is the oracle in every stage; what numpy does not define exactly is refused
-with a located error."""
+``ddof=``), ``linspace``, ``full``, ``sort``, ``median``, as functions and methods, on
+arrays and views, and ``a.shape``.  CPython (numpy) is the oracle in every stage; what
+numpy does not define exactly is refused with a located error."""
 
 from __future__ import annotations
 
@@ -79,6 +79,21 @@ def fills(n, x, k, b):
             np.full((n, 2, 1), b, dtype=np.int64), np.full(n + 1, -0.0))
 
 
+def sorts(a):
+    return np.sort(a), np.sort(a[::-2]), np.median(a), np.median(a[1:])
+
+
+def test_sort_of_zeros_of_both_signs_raises_instead_of_guessing():
+    g = son.jit(sorts, fallback="error")
+    with pytest.raises(NotImplementedError, match="0.0 and -0.0"):
+        g(np.array([1.0, -0.0, 0.0]))
+    assert son.jit(median_only, fallback="error")(np.array([0.0, -0.0])) == 0.0  # (sums erase the sign)
+
+
+def median_only(a):
+    return np.median(a)
+
+
 def ranges(n, m, k):
     return np.arange(n), np.arange(n, m), np.arange(n, m, k)
 
@@ -105,6 +120,8 @@ CASES = [
                                             st.integers(-2, 40))),
     (fills, [int, float, int, bool], st.tuples(st.integers(-2, 4), FLOATS, st.integers(-2**63, 2**63 - 1),
                                                st.booleans())),
+    (sorts, [F], st.tuples(FARR.map(lambda a: a + 0.0))),  # (no -0.0: the test above)
+    (sorts, [I64], st.tuples(IARR)),
     (ranges, [int, int, int], st.tuples(st.integers(-6, 6), st.integers(-6, 9), st.integers(-3, 3))),
     (float_ranges, [float, float, float],
      st.tuples(st.floats(-5, 5), st.floats(-5, 5), st.one_of(st.floats(-2, 2).filter(lambda c: abs(c) > 0.05),

@@ -8,7 +8,7 @@ bools: numpy's cast in buffers of 8192, each buffer's pairwise sum added in orde
 occur, which one numpy returns depends on its SIMD kernels: NotImplementedError there
 instead of a guess), ``np.prod`` and ``np.cumsum`` (in order, as numpy's), ``np.diff``,
 ``np.var``/``np.std`` (``ddof=``; numpy's ``_var``: ``variance``), ``np.linspace``,
-``np.full``, sums and means over
+``np.full``, ``np.sort`` and ``np.median`` (son/frontend/sorting.py), sums and means over
 one axis of a 2-D array, each as a method too (``a.argmax()``), on arrays, views and
 C-contiguous n-D arrays (flattened; ``np.diff`` of 1-D arrays only).
 
@@ -39,6 +39,7 @@ from ..nodes.pairwise import pairwise_blocks, pairwise_sum
 from ..nodes.types import TOP
 from .core import _kind, dtype_of, is_array_value
 from .scope import Grid, View
+from .sorting import median_float, median_int, sort_bool, sort_float, sort_int
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -50,7 +51,7 @@ _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np
 _RESHAPES = ("reshape", "ravel", "flatten")
 #: reductions over all of an n-D array's elements, in C order
 _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min, np.prod, np.cumsum, np.var,
-         np.std)
+         np.std, np.median)
 #: functions that take keywords: name -> the keywords son reads
 _KEYWORDS = {np.var: ("ddof",), np.std: ("ddof",)}
 
@@ -174,6 +175,16 @@ class ArrayFunctions:
                     (np.max, False): max_exact, (np.min, False): min_exact}[fn, dtype == "float64"]
             return self.inline(e, impl, [a])
         floats = dtype == "float64"
+        if fn in (np.sort, np.median):
+            order = {"float64": sort_float, "int64": sort_int, "bool": sort_bool}[dtype]
+            if fn is np.sort:
+                return self.inline(e, order, [a, self.con(True)])
+            if dtype == "bool":
+                raise self.unsupported(e, f"{name}() of a bool array")
+            with kept(a):
+                s = self.inline(e, order, [a, self.con(False)])
+            with kept(s):
+                return self.inline(e, median_float if floats else median_int, [s])
         impl = {np.copy: {"float64": copy_float64, "int64": copy_int64, "bool": copy_bool}[dtype],
                 np.argmax: argmax, np.argmin: argmin, np.any: any_true, np.all: all_true,
                 np.sum: sum_ints, np.prod: prod_float if floats else prod_int,
@@ -368,7 +379,7 @@ NUMPY_CALLS = {
     np.full: lambda p, e, n: p.call_full(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
        for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min, np.prod,
-                  np.cumsum, np.var, np.std, np.diff)},
+                  np.cumsum, np.var, np.std, np.diff, np.sort, np.median)},
     np.reshape: lambda p, e, n: p.call_reshape(e, n),
     np.ravel: lambda p, e, n: p.call_reshape(e, n),
     np.amax: lambda p, e, n: p.call_numpy_on_array(e, n, np.max),

@@ -17,6 +17,7 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
   ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.prod``,
   ``np.var``/``a.std()`` (``ddof=``), ``np.cumsum(...)[-1]``, ``np.diff(...).sum()``,
+  ``np.median``, ``np.sort(...)[0]``,
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -248,7 +249,7 @@ class ArrayPrograms:
             return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",
                              f"{c}.min()", f"np.prod({c})", f"np.var({c})", f"{c}.std()",
                              f"np.var({c}, ddof={r.choice([1, 2])})", f"np.cumsum({c})[-1]",
-                             f"np.diff({c}).sum()"])
+                             f"np.diff({c}).sum()", f"np.median({c})", f"np.sort({c})[0]"])
         if kind == "int":
             x = r.random()
             if x < 0.3:

@@ -449,7 +449,7 @@ class _Instrument(ast.NodeTransformer):
 
 #: numpy reductions whose results son reads as Python scalars, as functions and methods
 _NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all", "np.mean", "np.max", "np.min",
-               "np.amax", "np.amin", "np.prod", "np.var", "np.std")
+               "np.amax", "np.amin", "np.prod", "np.var", "np.std", "np.median")
 _NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min", "prod", "var", "std")
 
 #: calls that iterate their arguments -> which positional ones
