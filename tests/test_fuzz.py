@@ -457,6 +457,16 @@ def test_oracle_reads_a_reduction_method_of_a_numpy_call_as_a_python_scalar():
     assert check(src, args, kernel=False).status == "ok"
 
 
+def test_gradient_oracle_skips_a_documented_run_time_refusal():
+    # seed 47125 i7840: son.grad raised son's NotImplementedError for a sort of a list with
+    # a NaN, where CPython ran; the gradient oracle counted it as a crash
+    from son.fuzz.grad import check_grad
+
+    src = "import math\n\ndef f(x: float):\n    xs = sorted([x, math.nan])\n    return x * 2.0 + len(xs)\n"
+    g = check_grad(src, [(1.5,), (2.5,)])
+    assert not g.failures and g.counts["declined"] == 2, g
+
+
 def test_oracle_wraps_abs_passed_as_a_value():
     # seed 32125 i4059: max(..., key=abs) over an int64 that wrapped to -2**63: son's abs
     # wraps it back (int64), CPython's builtin passed as a value gave 2**63
