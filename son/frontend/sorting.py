@@ -33,16 +33,11 @@ def _zeros_of_both_signs(a):
     return pos and neg
 
 
-def sort_float(a, signed_zeros):
-    """A sorted copy of float array ``a``: NaN last.  ``signed_zeros``: the caller sees the
-    signs of its zeros (np.sort; not np.median, whose sums from 0.0 erase them)."""
-    if signed_zeros and _zeros_of_both_signs(a):
-        raise NotImplementedError("np.sort of 0.0 and -0.0 (their order depends on numpy's sort kernels)")
-    n = len(a)
-    src = np.empty(n)
-    dst = np.empty(n)
-    for i in range(n):
-        src[i] = a[i]
+def _merged(src, dst):
+    """Sort ``src`` (stable, bottom-up merges between ``src`` and ``dst``); the buffer
+    that holds the result.  ``y`` goes before ``x`` only if ``y < x`` or ``x`` alone is
+    NaN, so NaNs go last (ints are never NaN)."""
+    n = len(src)
     width = 1
     while width < n:
         i = 0
@@ -54,9 +49,9 @@ def sort_float(a, signed_zeros):
             for k in range(i, hi):
                 take_left = lo < mid
                 if take_left and r < hi:
-                    x = src[r]
-                    y = src[lo]
-                    take_left = not (x < y or (x == x and y != y))  # src[r] strictly first: NaN last
+                    y = src[r]
+                    x = src[lo]
+                    take_left = not (y < x or (y == y and x != x))
                 if take_left:
                     dst[k] = src[lo]
                     lo += 1
@@ -69,32 +64,23 @@ def sort_float(a, signed_zeros):
     return src
 
 
+def sort_float(a, signed_zeros):
+    """A sorted copy of float array ``a``: NaN last.  ``signed_zeros``: the caller sees the
+    signs of its zeros (np.sort; not np.median, whose sums from 0.0 erase them)."""
+    if signed_zeros and _zeros_of_both_signs(a):
+        raise NotImplementedError("np.sort of 0.0 and -0.0 (their order depends on numpy's sort kernels)")
+    src = np.empty(len(a))
+    for i in range(len(a)):
+        src[i] = a[i]
+    return _merged(src, np.empty(len(a)))
+
+
 def sort_int(a, signed_zeros):
     """A sorted copy of int array ``a``."""
-    n = len(a)
-    src = np.empty(n, dtype=np.int64)
-    dst = np.empty(n, dtype=np.int64)
-    for i in range(n):
+    src = np.empty(len(a), dtype=np.int64)
+    for i in range(len(a)):
         src[i] = a[i]
-    width = 1
-    while width < n:
-        i = 0
-        while i < n:
-            mid = min(i + width, n)
-            hi = min(i + 2 * width, n)
-            lo = i
-            r = mid
-            for k in range(i, hi):
-                if lo < mid and (r >= hi or not src[r] < src[lo]):
-                    dst[k] = src[lo]
-                    lo += 1
-                else:
-                    dst[k] = src[r]
-                    r += 1
-            i += 2 * width
-        src, dst = dst, src
-        width *= 2
-    return src
+    return _merged(src, np.empty(len(a), dtype=np.int64))
 
 
 def sort_bool(a, signed_zeros):
