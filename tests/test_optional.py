@@ -7,6 +7,8 @@ included) and the kernel."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from conftest import check_every_stage
@@ -174,3 +176,23 @@ def test_a_value_that_may_be_none_inside_a_returned_tuple():
     """Its flag and its value leave the kernel, and the Return's form makes None or the
     value of them (seed 25125 i2484, i2496 were refused)."""
     check_every_stage(in_a_returned_tuple, ["float", "bool"], st.tuples(st.floats(), st.booleans()))
+
+
+def none_argument_before_a_raising_one(x: float, k: int):
+    o = None
+    if x > 1.0:
+        o = 0.5
+    if k == 0:
+        return math.isclose(o, x / (k * 0.0))
+    if k == 1:
+        return math.isclose(x, 1.0, rel_tol=o, abs_tol=1.0 / (k - 1))
+    return math.atan2(o, x / (k - 2))
+
+
+def test_a_call_evaluates_every_argument_before_it_finds_none():
+    # seed 47125 i9375: math.isclose(o, 0 / 0.0) with o None is CPython's ZeroDivisionError
+    # (the arguments first, then the call's TypeError); son raised the TypeError when it
+    # read o
+    check_every_stage(none_argument_before_a_raising_one, [float, int],
+                      st.tuples(st.sampled_from([0.5, 1.5, 2.0]), st.integers(0, 3)), max_examples=20)
+

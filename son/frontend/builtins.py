@@ -160,15 +160,26 @@ class Builtins:
             return self.inline(e, fn, [x, self.con(n)])
 
     def call_isclose(self, e: ast.Call, name: str):
-        a, b = self.scalars(e, name, self.args(e, name, 2, 2, keywords=("rel_tol", "abs_tol")))
-        with kept(a, b):
+        # every argument is evaluated, keywords too, before a None among them is CPython's
+        # TypeError: the tolerances are read as they are, the positional values after them
+        self.arity(e, name, 2, 2, ("rel_tol", "abs_tol"))
+        raw = self.exprs(e.args, any_value=True)
+        with kept(*raw):
             given = {}
             for k in e.keywords:
                 with kept(*given.values()):
-                    v = self.expr(k.value)
+                    v = self.expr_any(k.value)
+                    given[k.arg] = v
+            with kept(*given.values()):
+                a, b = self.scalars(e, name, self.checked_args(e, name, raw, e.args))
+        with kept(a, b):
+            for key, v in list(given.items()):
+                with kept(*given.values()):
+                    if isinstance(v, Opt):
+                        v = self.unwrap(v, e)
                     if v.type is NONE:  # CPython's TypeError where it is reached
                         v = self.none_operand(e, f"{name}() tolerance")
-                given[k.arg] = v
+                given[key] = v
             for v in given.values():
                 if _kind(v) is None:
                     raise self.error(e, f"{name}() tolerances are numbers, not {v.type}", name)

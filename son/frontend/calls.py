@@ -160,7 +160,17 @@ class Calls:
     def args(self, e: ast.Call, name: str, lo: int, hi: int, keywords=()) -> list[Node]:
         """The positional arguments' values, after ``arity``'s checks."""
         self.arity(e, name, lo, hi, keywords)
-        vals = self.exprs(e.args)
+        return self.checked_args(e, name, self.exprs(e.args, any_value=True), e.args)
+
+    def checked_args(self, e: ast.Call, name: str, vals: list[Node], at: list[ast.expr]) -> list[Node]:
+        """Evaluated arguments ``vals`` (of expressions ``at``) read as values: one that may
+        be None through ``unwrap``, None itself CPython's TypeError where the call is
+        reached, anything but a number, an array or a list a located error."""
+        vals = list(vals)
+        for i, v in enumerate(vals):
+            if isinstance(v, Opt):
+                with kept(*vals):
+                    vals[i] = self.unwrap(v, at[i])
         for i, v in enumerate(vals):
             if v.type is NONE:  # CPython's TypeError where the call is reached
                 with kept(*vals):

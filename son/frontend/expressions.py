@@ -94,10 +94,17 @@ class Expressions:
 
     def exprs(self, es: list[ast.expr], any_value: bool = False) -> list[Node]:
         """Evaluate left to right, keeping earlier values alive while later ones are built;
-        with ``any_value``, values that may be None stay as they are."""
+        with ``any_value``, values that may be None stay as they are, else they are read
+        through ``unwrap`` once every one is evaluated, as CPython evaluates a call's
+        arguments before the call finds None among them (seed 47125 i9375)."""
         out = []
         for e in es:
-            out.append((self.expr_any(e) if any_value else self.expr(e)).keep())
+            out.append(self.expr_any(e).keep())
+        if not any_value:
+            for i, (e, v) in enumerate(zip(es, out)):
+                if isinstance(v, Opt):
+                    out[i] = self.unwrap(v, e).keep()
+                    v.unkeep()
         for v in out:
             v.unkeep()
         return out
