@@ -681,26 +681,25 @@ def fill_bool(a, v):
 
 
 def maximum_float(x, y):
-    """numpy's maximum of two floats: NaN wins; of two zeros of different signs numpy's
-    SIMD kernels return either, by the operands' layout: NotImplementedError there."""
-    if x != x:
-        return x
-    if y != y:
-        return y
-    if x == y and x == 0.0 and math.copysign(1.0, x) != math.copysign(1.0, y):
-        raise NotImplementedError("np.maximum of 0.0 and -0.0 (numpy's result depends on its SIMD kernels)")
-    return x if x >= y else y
+    return _either_float(x, y, True)
 
 
 def minimum_float(x, y):
-    """numpy's minimum of two floats (see ``maximum_float``)."""
+    return _either_float(x, y, False)
+
+
+def _either_float(x, y, larger):
+    """numpy's maximum (``larger``) or minimum of two floats: NaN wins; of two zeros of
+    different signs numpy's SIMD kernels return either, by the operands' layout:
+    NotImplementedError there."""
     if x != x:
         return x
     if y != y:
         return y
     if x == y and x == 0.0 and math.copysign(1.0, x) != math.copysign(1.0, y):
-        raise NotImplementedError("np.minimum of 0.0 and -0.0 (numpy's result depends on its SIMD kernels)")
-    return x if x <= y else y
+        raise NotImplementedError("np.maximum/minimum/clip of 0.0 and -0.0 (numpy's result depends on "
+                                  "its SIMD kernels)")
+    return x if (x >= y if larger else x <= y) else y
 
 
 def clip_float(x, lo, hi):
