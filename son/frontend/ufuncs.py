@@ -74,17 +74,8 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType
-from .arrayfns import (
-    clip_float,
-    clip_int,
-    gradient_parse,
-    maximum_bool,
-    maximum_float,
-    maximum_int,
-    minimum_bool,
-    minimum_float,
-    minimum_int,
-)
+from . import arrayfns as af
+from .arrayfns import gradient_parse
 from .core import _kind, dtype_of
 from .scope import Chain, Grid, View
 
@@ -101,9 +92,9 @@ _FAST_POWERS = (2, 0.5, -1, 0, 1)
 _PREDICATES = {np.isnan: IsNan, np.isinf: IsInf, np.isfinite: IsFinite}
 _ABS = (abs, np.abs, np.absolute)
 #: np.maximum / np.minimum / np.clip: element functions by result kind (son/frontend/arrayfns.py)
-_EXTREMES = {np.maximum: {"float": maximum_float, "int": maximum_int, "bool": maximum_bool},
-             np.minimum: {"float": minimum_float, "int": minimum_int, "bool": minimum_bool},
-             np.clip: {"float": clip_float, "int": clip_int}}
+_EXTREMES = {np.maximum: {"float": af.maximum_float, "int": af.maximum_int, "bool": af.maximum_bool},
+             np.minimum: {"float": af.minimum_float, "int": af.minimum_int, "bool": af.minimum_bool},
+             np.clip: {"float": af.clip_float, "int": af.clip_int}}
 #: numpy 2's np.floor of an int array is the array itself (int64); earlier numpys gave floats
 _INT_ROUNDING_IS_IDENTITY = np.floor(np.int64(1)).dtype.kind != "f"
 
@@ -132,6 +123,11 @@ class Lazy:
         for n in self.held:
             n.unkeep()
         self.held = []
+
+
+def _common_kind(kinds) -> str:
+    """The kind numpy gives operands of ``kinds`` together: float, else bool, else int."""
+    return "float" if "float" in kinds else "bool" if set(kinds) == {"bool"} else "int"
 
 
 def _is_array(v) -> bool:
@@ -687,8 +683,12 @@ class Ufuncs:
         return self.combine(e, parts, "float64",
                             lambda p, *xs: self.op(e, cls, *(self.float_of(e, x) for x in xs), np=True))
 
+    def converter(self, kind: str):
+        """``(at, value) -> value`` of kind ``kind`` (a bool stays as it is)."""
+        return {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+
     def extreme_kind(self, e: ast.Call, fn, name: str, kinds: list[str]) -> str:
-        kind = "float" if "float" in kinds else "bool" if set(kinds) == {"bool"} else "int"
+        kind = _common_kind(kinds)
         if kind not in _EXTREMES[fn] or (fn is np.clip and kinds[0] == "bool"):
             raise self.unsupported(e, f"{name}() of bools (numpy's result is not a bool)")
         return kind
@@ -697,7 +697,7 @@ class Ufuncs:
         """``np.maximum``/``minimum``/``clip`` of numbers (elements): their kind's element
         function (son/frontend/arrayfns.py) of the values converted to that kind."""
         kind = self.extreme_kind(e, fn, name, kinds)
-        conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+        conv = self.converter(kind)
         done: list[Node] = []
         with kept(*vals):
             for v in vals:
@@ -712,9 +712,8 @@ class Ufuncs:
     def where_chain(self, e: ast.Call, parts: list, kinds: list[str]) -> Lazy:
         """``np.where(c, x, y)``: ``x``'s element where ``c``'s is true, else ``y``'s, in
         the dtype numpy gives the two."""
-        kx, ky = kinds[1:]
-        kind = "float" if "float" in (kx, ky) else "bool" if kx == ky == "bool" else "int"
-        conv = {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+        kind = _common_kind(kinds[1:])
+        conv = self.converter(kind)
 
         def pick(p, c, x, y):
             with kept(c):
