@@ -168,8 +168,50 @@ def views_and_grids_cross_into_regions(a: np.ndarray, n: int) -> float:
 
 def changes_a_list_in_a_region(n: int) -> int:
     xs = [1, 2, 3]
-    print(xs.pop())  # a region that changes the list: the function runs in CPython
-    return len(xs) + n
+    ys = [0.5] * n  # surely another list than xs: both may go into a region that changes one
+    print(xs.pop(), ys.pop() if ys else None)  # changed in CPython, the items given back after
+    return len(xs) * 10 + xs[-1] + n + len(ys)
+
+
+def changes_a_list_argument(xs: list[float], k: int) -> float:
+    xs.append(0.5 * k)
+    ys = xs  # one list, two names: the region is given it once
+    try:
+        ys.insert(0, -1.5)
+        xs[1] = xs[1] * 2.0
+        del xs[-1]
+        xs += [float(k)]
+        xs.sort(reverse=True)
+        if k > 2:
+            raise TooBig(f"{len(xs)} items")  # raised after the items are back: the caller sees them
+    finally:
+        ys.append(9.0)
+    s = 0.0
+    for i in range(len(xs)):
+        s += xs[i] * (i + 1)
+    return s
+
+
+def changes_a_list_and_leaves_the_loop(n: int) -> int:
+    xs = [1]
+    for i in range(n):
+        try:
+            xs.append(i * 2)
+            if i == 3:
+                break
+            if i == 1:
+                continue
+        finally:
+            xs.insert(0, -i)
+        xs.append(100)
+    return sum(xs) * 1000 + len(xs)
+
+
+def changes_a_row_of_a_list_of_lists(n: int) -> float:
+    rows = [[0.5 * i] * 2 for i in range(n)]
+    r = rows[n - 1]
+    print("last", r.pop(), r.append(7.0), r)
+    return sum(rows[n - 1]) + len(rows[n - 1]) * 100.0
 
 
 CASES = [
@@ -190,19 +232,24 @@ CASES = [
     (returns_from_a_region, [(5,)]),
     (with_statement, [(1.0,)]),
     (views_and_grids_cross_into_regions, [(np.arange(6.0), 4), (np.arange(3.0), 2), (np.arange(2.0), 1)]),
+    (changes_a_list_in_a_region, [(0,), (2,)]),
+    (changes_a_list_argument, [([1.0, 2.0], 1), ([3.0], 5), ([], 2)]),
+    (changes_a_list_and_leaves_the_loop, [(0,), (2,), (6,)]),
+    (changes_a_row_of_a_list_of_lists, [(1,), (3,)]),
 ]
 
 
 def outcome(fn, args):
-    """(result or exception, printed text, arrays after): what a caller can see."""
-    args = [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+    """(result or exception, printed text, arrays and lists after): what a caller can see."""
+    args = [a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         try:
             r = ("ok", _plain(fn(*args)))
         except Exception as e:  # noqa: BLE001 - compared with CPython's
             r = ("raise", type(e), str(e))
-    return r, out.getvalue(), [a.tolist() for a in args if isinstance(a, np.ndarray)]
+    return r, out.getvalue(), [a.tolist() if isinstance(a, np.ndarray) else a for a in args
+                               if isinstance(a, (np.ndarray, list))]
 
 
 def _plain(v):
@@ -242,13 +289,50 @@ def test_the_jit_kernel_runs_regions_and_reports_them_once():
         f(np.arange(4.0), 4)
 
 
-def test_a_list_goes_into_a_region_only_to_be_read():
+def changes_one_of_two_lists(xs: list[float], ys: list[float]) -> int:
+    print(xs.pop(), ys)  # xs and ys may be one list (f(a, a))
+    return len(xs)
+
+
+def hands_a_list_to_a_dict(xs: list[float]) -> int:
+    d = {"xs": xs}  # kept: later changes to xs must be seen through d
+    xs.append(1.0)
+    print(d)
+    return len(xs)
+
+
+def keeps_an_iterator(xs: list[float]) -> int:
+    it = iter(xs)  # kept in the frame: it would iterate a copy
+    xs.append(1.0)
+    print(list(it))
+    return len(xs)
+
+
+def puts_an_int_into_a_float_list(xs: list[float]) -> int:
+    print(xs.append(1))
+    return len(xs)
+
+
+def test_a_list_goes_into_a_region_as_a_copy_and_its_items_come_back_if_it_changes():
     g = son.parse(prints_lists, fallback="region")
     (r,) = [n for n in g.nodes() if type(n) is PyRegion]
-    assert r.code.ins == ["__son_list_flags", "__son_list_xs"]
-    with pytest.raises(son.SonSyntaxError, match=r"variable 'xs' is list\[int\].* lists it only reads"):
-        son.parse(changes_a_list_in_a_region, fallback="region")
-    runs_whole_in_cpython(changes_a_list_in_a_region, (1,), "in CPython for these", "3\n")
+    assert r.code.ins == ["__son_list_flags", "__son_list_xs"] and not r.code.backs
+    g = son.parse(changes_a_list_argument, fallback="region")
+    (r,) = [n for n in g.nodes() if type(n) is PyRegion and n.code.backs]
+    assert r.code.ins == ["k", "xs"], "xs and ys: one list, given once"
+    assert [i for i, _ in r.code.backs] == [1]
+    assert "py items of xs" in str(g)
+    with pytest.raises(son.SonSyntaxError, match=r"changes list 'xs', but cannot tell whether 'ys' is the "):
+        son.parse(changes_one_of_two_lists, fallback="region")
+    for fn in (hands_a_list_to_a_dict, keeps_an_iterator):
+        with pytest.raises(son.SonSyntaxError, match=r"variable 'xs' is list\[float\].* lists it only reads "
+                                                     r"or changes in place"):
+            son.parse(fn, fallback="region")
+    for _, run in stages(puts_an_int_into_a_float_list):
+        with pytest.raises(son.SonError, match=r"list 'xs', changed in code son runs with CPython .* holds "
+                                               r"int 1 at index 2 where son compiled it as a list of floats"):
+            with contextlib.redirect_stdout(io.StringIO()):
+                run([0.5, 1.5])
 
 
 def runs_whole_in_cpython(fn, args, warning: str, printed: str) -> None:

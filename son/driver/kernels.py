@@ -30,6 +30,7 @@ from ..errors import FallbackWarning, SonError
 from ..exec.kernel import Kernel, compile_kernel
 from ..frontend import gradient_surrogates
 from ..nodes import Graph, PyRegion
+from ..nodes.opaque import RERAISE
 from .index import index_key, index_load, index_store
 from .passes import kernel_graph
 from .pipeline import Pipeline
@@ -131,7 +132,7 @@ class JitFunction(Specialized):
             t1 = time.perf_counter()
             graph, _ = p.optimize(graph, inplace=True)
             t2 = time.perf_counter()
-            regions = [n.code for n in graph.nodes() if type(n) is PyRegion]
+            regions = [n.code for n in graph.nodes() if type(n) is PyRegion and n.code is not RERAISE]
             k = compile_with(graph, p)
             k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=p.name,
                            fallback_regions=[(c.where, c.why) for c in sorted(regions, key=_first_line)])

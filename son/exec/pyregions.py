@@ -3,15 +3,15 @@
 A ``PyRegion`` (son/nodes/opaque.py) is written as a call of a small helper,
 ``_son_region_<key>(...)``, that opens ``numba.objmode`` and calls ``run_region`` with
 the region's key and live-ins, and gives back the tuple ``(status, *live_outs)`` typed
-as son declared it.  numba passes no list into object mode, so a list live-in (which
-the frontend lets only a region that reads it take) goes in as a copy in a numpy array.
+as son declared it.  numba passes no list into object mode, so a list live-in goes in
+as a copy in a numpy array (and the items of one the region changes come back as one).
 O(live-ins) text per region.
 """
 
 from __future__ import annotations
 
 from ..nodes import Node
-from ..nodes.types import ListType
+from ..nodes.types import ArrayType, ListType
 
 __all__ = ["REGION_IMPORTS", "region_helper"]
 
@@ -25,7 +25,8 @@ _NP_DTYPES = {"float64": "np.float64", "int64": "np.int64", "bool": "np.bool_"}
 
 def region_helper(name: str, n: Node) -> list[str]:
     """The lines of the helper (decorated by the caller) that runs ``PyRegion`` ``n``."""
-    ts = ", ".join(_OBJMODE_TYPES[t.kind] for t in n.type.elems)
+    ts = ", ".join(f"{_OBJMODE_TYPES[t.elem.kind]}[:]" if isinstance(t, ArrayType) else _OBJMODE_TYPES[t.kind]
+                   for t in n.type.elems)
     args = [f"a{i}" for i in range(len(n.inputs) - 2)]
     lines = [f"def {name}({', '.join(args)}):"]
     passed = []

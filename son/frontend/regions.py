@@ -13,9 +13,10 @@ What crosses a region's boundary (``Regions.python_region``):
 
 - *live-ins*: the function's variables the region reads or may assign, as they are
   where it starts (ints, floats, bools, arrays; tuples, complex numbers, slices and n-D
-  arrays as their leaves, from which the region rebuilds them; lists of numbers the
-  region only reads, as copies; an array is shared, so writes into it or into a view of
-  it inside the region are seen after it);
+  arrays as their leaves, from which the region rebuilds them; lists of numbers as
+  copies, whose items come back when the region changes them in place (see
+  ``lists_in``); an array is shared, so writes into it or into a view of it inside the
+  region are seen after it);
 - *live-outs*: the variables it may assign that code outside regions uses, typed by an
   annotation in the region (``x: float = ...``), else by the kind the variable has
   where the region starts, else by what the syntax of every value the region assigns
@@ -29,8 +30,8 @@ A recursive function has no regions (its calls would share one frame).  Control 
 leave a region: a ``return X`` (X typed by the function's annotation ``-> int`` or by
 its syntax), a ``break`` or ``continue`` of a loop around it; the region then gives a
 status and the graph branches on it as the statement would.  A bare ``return``, a
-``yield``, and a value of another kind crossing the boundary (a list the region may
-change, a function, a range) stay a located ``SonSyntaxError``.
+``yield``, and a value of another kind crossing the boundary (a list the region
+rebinds or hands to other code, a function, a range) stay a located ``SonSyntaxError``.
 O(statements) per region; a parse is repeated once per unsupported statement.
 """
 
@@ -42,8 +43,8 @@ import hashlib
 import types
 
 from ..errors import SonSyntaxError
-from ..nodes import Call, Node, kept
-from ..nodes.opaque import PyOut, PyRegion, PyRegionMem, RegionCode, register
+from ..nodes import EQ, Call, ListOp, NewList, Node, Proj, Raise, Start, kept
+from ..nodes.opaque import RAISED, RERAISE, PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
 from .core import is_list
 from .scope import Aggregate, Conflict, Cplx, Grid, Pack, Strided, View, describe, flag, shape
@@ -153,6 +154,7 @@ class Regions:
         frame = {n for n in (reads | writes) & local
                  if n not in graph_names or isinstance(self.scope.get(n), Conflict)}
         ins, vals, unbound, rebuilds = [], [], [], []
+        lists: list = []  # (name, node, changed) of each list going in
         for name in sorted((reads | writes) & local - frame):
             if self.scope.get(name) is None or name not in reads and self.scope.get(flag(name)) is not None:
                 # unbound, or maybe unbound and only assigned: a local of the region's function
@@ -160,11 +162,9 @@ class Regions:
                 unbound.append(name)
                 continue
             v = self.read(name, run[0])  # maybe unbound and read: raises here, as the region would
-            if is_list(v) and isinstance(v.type.dtype, str) and name not in writes and _only_reads(run, name):
-                param = f"__son_list_{name}"  # a copy (a numpy array in a kernel), made a list again
-                ins.append(param)
-                vals.append(v)
-                rebuilds.append(f"{name} = {param}.tolist() if hasattr({param}, 'tolist') else list({param})")
+            use = _list_use(run, name) if is_list(v) and isinstance(v.type.dtype, str) else None
+            if use == "reads" and name not in writes or use == "changes":
+                lists.append((name, v, use == "changes"))
                 continue
             if isinstance(v, (Pack, Cplx, Strided)):  # its leaves go in, the region rebuilds it
                 leaves: list = []
@@ -178,8 +178,9 @@ class Regions:
                 continue
             ins.append(name)
             vals.append(v)
+        changed = self.lists_in(run[0], lists, why, ins, vals, rebuilds)
         outs, kinds, unknown = [], [], []
-        for name in sorted(writes & graph_names - frame):
+        for name in sorted(writes & graph_names - frame - {name for name, _, _ in lists}):
             kind = self.live_out_kind(run, name)
             if kind is not None:
                 outs.append(name)
@@ -195,18 +196,80 @@ class Regions:
                 kind = FLOAT  # for the rest of this parse
             outs.append(RESULT)
             kinds.append(kind)
+        backs = [(i, ArrayType(v.type.dtype)) for i, _, v in changed]
         code = _region_code(self.src, run, ins, outs, kinds, sorted(frame | set(unknown)), unbound, why,
-                            decl, bool(exits), rebuilds)
+                            decl, bool(exits), rebuilds, backs)
         with kept(*vals):
             region = self.op(run[0], PyRegion, self.scope.ctrl, self.scope.mem, *vals, code=register(code))
         with kept(region):
             self.scope.mem = self.op(run[0], PyRegionMem, region)
             for i, name in enumerate(outs):
                 self.scope.set(name, self.op(run[0], PyOut, region, index=i + 1))
-            if exits:
+            if exits or changed:
                 self.scope.set(STATUS, self.op(run[0], PyOut, region, index=0))
+            for j, (_, _, lst) in enumerate(changed):
+                self.give_back(run[0], lst, self.op(run[0], PyOut, region, index=len(outs) + 1 + j))
         for name in unknown:
             self.scope.set(name, Conflict(self.g))
+        if changed:  # an exception the region raised after changing them: raised again now
+            self.reraise(run[0])
+            if not exits:
+                self.scope.remove(STATUS)
+
+    def give_back(self, at: ast.stmt, lst: Node, items: Node) -> None:
+        """Make list ``lst`` hold ``items`` (an array the region gave back): cleared, then
+        extended, so every name for it sees the region's changes.  O(1) nodes, a loop."""
+        with kept(lst, items):
+            self.scope.mem = self.op(at, ListOp, self.scope.ctrl, self.scope.mem, lst, method="clear")
+            self.extend(at, lst, self.array_items(at, items))
+
+    def reraise(self, at: ast.stmt) -> None:
+        """``if status == RAISED: raise`` the exception the region caught (see
+        ``run_region``) once its lists have their items back."""
+        pred = self.op(at, EQ, self.scope.get(STATUS), self.con(RAISED))
+        t, f = self.branch(pred)
+        with kept(f):
+            again = self.op(at, PyRegion, t, self.scope.mem, code=RERAISE)
+            with kept(again):
+                mem = self.op(at, PyRegionMem, again)
+            self.exit(Raise(self.g, t, mem, RuntimeError, "a fallback region's exception was lost"))
+        self.scope.ctrl = f
+
+    def lists_in(self, at: ast.stmt, lists: list, why: str, ins: list, vals: list, rebuilds: list) -> list:
+        """Pass the lists of numbers a region uses, each (name, node, changed) in
+        ``lists``; returns (position in ``ins``, name, node) of each list it changes.
+
+        Names for one node are one list: it goes in once and the other names are bound
+        to it in the region.  A list the region only reads goes in as a copy; one it
+        changes as itself, which ``run_region`` copies into a list and gives back as an
+        array of its items.  The region must then know which other lists it is given
+        are that list: lists made by two different ``NewList`` are not; any other pair
+        (two parameters, a list chosen by a branch) might be, a deferred located error.
+        O(lists^2)."""
+        groups: dict[int, list] = {}
+        for name, v, changes in lists:
+            groups.setdefault(id(v), []).append((name, v, changes))
+        changed = []
+        for group in groups.values():
+            name, v = group[0][0], group[0][1]
+            if any(c for _, _, c in group):
+                changed.append((len(ins), name, v))
+                ins.append(name)
+            else:
+                param = f"__son_list_{name}"  # a copy (a numpy array in a kernel), made a list again
+                ins.append(param)
+                rebuilds.append(f"{name} = {param}.tolist() if hasattr({param}, 'tolist') else list({param})")
+            vals.append(v)
+            rebuilds += [f"{other} = {name}" for other, _, _ in group[1:]]
+        for _, name, v in changed:
+            for group in groups.values():
+                w = group[0][1]
+                if w is not v and not _distinct(v, w):
+                    self.learned[OPAQUE].deferred.append(self.error(
+                        at, f"{why} (son would run this code with CPython, which changes list {name!r}, "
+                            f"but cannot tell whether {group[0][0]!r} is the same list: give the code one "
+                            "of them)", "fallback"))
+        return changed
 
     def crosses(self, at: ast.stmt, name: str, v: Node, why: str) -> bool:
         """May ``v`` be passed into a region?  If not, a deferred error (see ``Opaque``)."""
@@ -218,7 +281,8 @@ class Regions:
                     if isinstance(v, Aggregate) else str(v.type.widen()))
             self.learned[OPAQUE].deferred.append(self.error(
                 at, f"{why} (son would run this code with CPython, but variable {name!r} is {what}, and son "
-                    "passes only numbers, arrays, tuples and lists it only reads into such code)",
+                    "passes into such code only numbers, arrays, tuples, and lists it only reads or "
+                    "changes in place: their methods, items, +=)",
                 "fallback"))
         return ok
 
@@ -301,7 +365,7 @@ _CALL_KINDS = {"len": "int", "int": "int", "ord": "int", "round": "int", "hash":
 
 # ---------------------------------------------------------------- the region's function
 def _region_code(src, run, ins, outs, kinds, frame, unbound, why, decl: dict, exits: bool = False,
-                 rebuilds: list[str] = ()) -> RegionCode:
+                 rebuilds: list[str] = (), backs: list = ()) -> RegionCode:
     """Compile the region's function: ``fn(frame, *ins)`` returning ``(0, *outs)``, or
     where control leaves it ``(1, value)`` (a return), ``(2,)`` (a break), ``(3,)`` (a
     continue); run_region pads those to the declared tuple.  Frame variables are saved
@@ -349,44 +413,89 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why, decl: dict, ex
                             tuple(cells[n] for n in made.__code__.co_freevars) or None)
     source = "\n".join(ast.unparse(s) for s in run)
     key = hashlib.sha1(repr((src.filename, src.name, first, source, ins, outs, [str(t) for t in kinds],
-                             frame)).encode()).hexdigest()[:16]
-    return RegionCode(key, fn, ins, outs, kinds, src.filename, (first, last), source, why)
+                             frame, [i for i, _ in backs])).encode()).hexdigest()[:16]
+    return RegionCode(key, fn, ins, outs, kinds, src.filename, (first, last), source, why, tuple(backs))
 
 
-#: what a region may do with a list it is given, which it gets as a copy: calls that only
-#: read their argument, and the list methods that do not change it
+#: what a region may do with a list it is given: calls that only read their argument and
+#: keep nothing of it, calls whose result keeps the list (an iterator over it: only where
+#: it is consumed at once), and the list methods that do not change it / that do
 _READING_CALLS = frozenset({"print", "len", "str", "repr", "sum", "min", "max", "sorted", "list", "tuple",
-                            "any", "all", "enumerate", "zip", "reversed", "set", "format", "iter"})
+                            "any", "all", "set", "format"})
+_LAZY_CALLS = frozenset({"enumerate", "zip", "reversed", "iter"})
 _READING_METHODS = frozenset({"count", "index", "copy"})
+_CHANGING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "sort", "reverse"})
 
 
-def _only_reads(run: list[ast.stmt], name: str) -> bool:
-    """Does ``run`` only read list ``name`` (never change it, nor hand it to code that
-    might)?  Syntactic: every use is an argument of a reading builtin, an f-string value,
-    an item or slice read, an iteration, a comparison, an operand of ``+``/``*``, or a
-    reading method.  O(size of run)."""
+def _list_use(run: list[ast.stmt], name: str) -> str | None:
+    """How ``run`` uses list ``name``: "reads" (never changes it nor lets anything keep
+    it), "changes" (also changes it in place: its methods, item and slice assignment
+    and deletion, ``+=``/``*=``), or None (anything else: handed to other code, kept in
+    another variable or in an iterator that outlives the statement, rebound).
+    Syntactic: every use is an argument of a reading builtin, an f-string value, an
+    item or slice read, an iteration, a comparison, a test (``if xs``, ``not xs``), an
+    operand of ``+``/``*``, a method.  O(size of run)."""
     parents: dict[ast.AST, ast.AST] = {}
     for s in run:
         for p in ast.walk(s):
             for c in ast.iter_child_nodes(p):
                 parents[c] = p
+
+    def consumed(e: ast.expr) -> bool:
+        """Is the iterator ``e`` makes used up where it is made: iterated by a ``for``
+        or an eager comprehension, or given to a reading call (through lazy ones)?"""
+        while True:
+            p = parents.get(e)
+            if isinstance(p, ast.comprehension) and p.iter is e:
+                e = parents[p]
+                if not isinstance(e, ast.GeneratorExp):
+                    return True
+            elif isinstance(p, ast.For) and p.iter is e:
+                return True
+            elif isinstance(p, ast.Call) and e in p.args and isinstance(p.func, ast.Name) \
+                    and p.func.id in _READING_CALLS | _LAZY_CALLS:
+                if p.func.id in _READING_CALLS:
+                    return True
+                e = p
+            else:
+                return False
+
+    use = "reads"
     for s in run:
         for n in ast.walk(s):
             if not (isinstance(n, ast.Name) and n.id == name):
                 continue
             p = parents.get(n)
-            ok = (isinstance(p, ast.Call) and n in p.args and isinstance(p.func, ast.Name)
-                  and p.func.id in _READING_CALLS
-                  or isinstance(p, ast.FormattedValue)
-                  or isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, ast.Load)
-                  or isinstance(p, (ast.For, ast.comprehension)) and p.iter is n
-                  or isinstance(p, ast.Compare)
-                  or isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Add, ast.Mult))
-                  or isinstance(p, ast.Attribute) and p.attr in _READING_METHODS
-                  and isinstance(parents.get(p), ast.Call) and parents[p].func is p)
-            if not ok:
-                return False
-    return True
+            call = parents.get(p)
+            method = isinstance(p, ast.Attribute) and isinstance(call, ast.Call) and call.func is p
+            if (isinstance(p, ast.Call) and n in p.args and isinstance(p.func, ast.Name)
+                    and (p.func.id in _READING_CALLS or p.func.id in _LAZY_CALLS and consumed(p))
+                    or isinstance(p, ast.FormattedValue)
+                    or isinstance(p, ast.Subscript) and p.value is n and isinstance(p.ctx, ast.Load)
+                    or isinstance(p, (ast.For, ast.comprehension)) and p.iter is n and consumed(n)
+                    or isinstance(p, ast.Compare)
+                    or isinstance(p, (ast.If, ast.IfExp, ast.While)) and p.test is n
+                    or isinstance(p, ast.UnaryOp) and isinstance(p.op, ast.Not)
+                    or isinstance(p, ast.BinOp) and isinstance(p.op, (ast.Add, ast.Mult))
+                    or method and p.attr in _READING_METHODS):
+                continue
+            item = isinstance(p, ast.Subscript) and p.value is n
+            if (method and p.attr in _CHANGING_METHODS or item and isinstance(p.ctx, (ast.Store, ast.Del))
+                    or isinstance(p, ast.AugAssign) and p.target is n
+                    and isinstance(p.op, (ast.Add, ast.Mult))):
+                use = "changes"
+                continue
+            return None
+    return use
+
+
+def _distinct(v: Node, w: Node) -> bool:
+    """Are list nodes ``v`` and ``w`` surely two objects?  A list made by a ``NewList``
+    is a new object: not another ``NewList``'s, nor a parameter's."""
+    def param(x):
+        return type(x) is Proj and type(x.inputs[0]) is Start
+    return type(v) is NewList and (type(w) is NewList or param(w)) \
+        or type(w) is NewList and param(v)
 
 
 def _rebuilt(v, name: str, leaves: list) -> str:

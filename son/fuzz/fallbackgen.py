@@ -25,6 +25,10 @@ anywhere in ``f`` (in loops and branches too):
 * ``CALLS += 1`` and ``cnt_py: int = CALLS``;
 * ``return len(tag)`` (or ``float(...)``, a comparison) under a condition, when ``f``
   returns a scalar: a region that ends the function;
+* a list of ``f``'s changed in place (``append``, ``insert``, ``pop``, ``sort``,
+  ``reverse``, ``+=``, an item assigned or deleted), sometimes in a ``try`` or followed
+  by a ``raise`` (son gives a region a copy of the list and its items back after it,
+  also when it raises);
 * a view or an n-D array of one of ``f``'s arrays (``vw1 = a[1::2]``,
   ``vw1 = a.reshape(1, -1).T``, compiled) printed or written into by a region
   (``np.copyto(vw1, vw1[::-1].copy())``, ``vw1 += 1``), which compiled code then reads
@@ -37,7 +41,7 @@ wrap-around and its other documented deviations never arise in it).  A share
 ``SonSyntaxError`` (a value that may be None printed; a live-out whose kind nothing
 tells, ``u = seen.get(k, 0)`` read by compiled code): the oracle counts those programs as
 refusals.  Tuples, complex numbers and lists of numbers printed cross into regions (son
-passes tuples' leaves, a copy of a list a region only reads).  O(size of the program).
+passes tuples' leaves, a copy of a list).  O(size of the program).
 """
 
 from __future__ import annotations
@@ -90,7 +94,7 @@ class FallbackPrograms:
                 return refused
         kind = choice(r, [("print", 5), ("dict", 5), ("try", 4), ("string", 3), ("raise", 2), ("assert", 1),
                           ("global", 2), ("return", 1 if fn.ret in ("int", "float", "bool") else 0),
-                          ("view", 6 if fn.arrays else 0)])
+                          ("view", 6 if fn.arrays else 0), ("list", 5 if fn.lists else 0)])
         return getattr(self, f"region_{kind}")(fn)
 
     def setup_region(self, fn: Func) -> list[str]:
@@ -217,6 +221,30 @@ class FallbackPrograms:
         if dt != "bool":
             uses.append(f"{v} += {'1' if dt == 'int64' else '0.5'}")
         return [f"{v} = {made}", r.choice(uses)]
+
+    def region_list(self, fn: Func) -> list[str]:
+        """A region that changes one of ``f``'s lists in place (son gives it a copy and
+        its items back after), sometimes raising once it has."""
+        r = self.rng
+        xs, k = r.choice(fn.lists)
+        optionals = {o for o, _ in fn.optionals}
+        values = [v for v in fn.vars[k] if v not in optionals]
+        v = r.choice(values) if values and r.random() < 0.7 else {"int": "-3", "float": "0.25",
+                                                                   "bool": "False"}[k]
+        change = r.choice([[f"{xs}.append({v})"], [f"{xs}.insert({r.choice(['0', '-1', '2'])}, {v})"],
+                           [f"if {xs}:", f"    {xs}.pop()"], [f"{xs}.sort()"], [f"{xs}.reverse()"],
+                           [f"{xs} += [{v}]"], [f"if {xs}:", f"    {xs}[-1] = {v}"],
+                           [f"if len({xs}) > 1:", f"    del {xs}[0]"], [f"{xs}.sort(reverse=True)"]])
+        x = r.random()
+        if x < 0.2:  # changed, then maybe an exception out of the region
+            return change + [f"if {self.rg_condition(fn)}:", f"    raise FuzzError(f'{{len({xs})}}')"]
+        if x < 0.35:  # changed, then maybe an exception caught in the region
+            return (["try:"] + ["    " + c for c in change]
+                    + [f"    if {self.rg_condition(fn)}:", "        raise FuzzError('x')",
+                       "except FuzzError:", f"    {xs}.append({v})"])
+        if x < 0.5:
+            return change + [f"print({xs})"]
+        return change
 
     def refused_region(self, fn: Func) -> list[str] | None:
         """A region son must refuse with a located error, or None."""

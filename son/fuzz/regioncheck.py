@@ -33,7 +33,7 @@ from typing import Callable
 
 import son
 from son.errors import FallbackWarning, SonSyntaxError
-from son.nodes.opaque import PyRegion
+from son.nodes.opaque import RERAISE, PyRegion
 
 from .oracle import _outcome, _Runtime, canon, instrument
 
@@ -118,7 +118,7 @@ def expected(source: str, args: list[tuple], name: str = "f") -> tuple[list[tupl
 def namespace_of(g: son.Graph) -> dict | None:
     """The module namespace a graph's regions run in (None: it has none left)."""
     for n in g.nodes():
-        if type(n) is PyRegion:
+        if type(n) is PyRegion and n.code is not RERAISE:
             return n.code.fn.__globals__
     return None
 

@@ -28,11 +28,14 @@ import contextlib
 import threading
 from typing import Callable
 
+import numpy as np
+
 from ..errors import SonError
 from .node import Node
 from .types import BOOL, FLOAT, INT, MEM, TOP, ArrayType, TupleType, Type
 
-__all__ = ["PyOut", "PyRegion", "PyRegionMem", "RegionCode", "enter_call", "register", "run_region"]
+__all__ = ["RAISED", "RERAISE", "PyOut", "PyRegion", "PyRegionMem", "RegionCode", "enter_call", "register",
+           "run_region"]
 
 _INT64 = (-(1 << 63), (1 << 63) - 1)
 
@@ -41,12 +44,21 @@ class RegionCode:
     """What a region runs: ``fn(frame, *live_ins)`` returning its live-outs, with the
     names and declared types of both and where it is in the source."""
 
-    __slots__ = ("key", "fn", "ins", "outs", "kinds", "filename", "lines", "text", "why")
+    __slots__ = ("key", "fn", "ins", "outs", "kinds", "filename", "lines", "text", "why", "backs")
 
     def __init__(self, key: str, fn: Callable, ins: list[str], outs: list[str], kinds: list[Type],
-                 filename: str, lines: tuple[int, int], text: str, why: str):
+                 filename: str, lines: tuple[int, int], text: str, why: str,
+                 backs: tuple[tuple[int, ArrayType], ...] = ()):
         self.key, self.fn, self.ins, self.outs, self.kinds = key, fn, ins, outs, kinds
         self.filename, self.lines, self.text, self.why = filename, lines, text, why
+        #: (position in ins, array type) of each list the region changes: it is given as
+        #: a list (a copy) and its items come back after the live-outs, as an array
+        self.backs = backs
+
+    @property
+    def types(self) -> tuple[Type, ...]:
+        """The types of the region's value after its status: live-outs, then lists' items."""
+        return (*self.kinds, *(t for _, t in self.backs))
 
     @property
     def where(self) -> str:
@@ -89,16 +101,57 @@ def run_region(key: str, *values):
                        "again: son.jit and son.parse register its regions)")
     stack = getattr(_STATE, "frames", None)
     frame = stack[-1] if stack else {}
-    out = code.fn(frame, *values)
+    if not code.backs:
+        out = code.fn(frame, *values)
+    else:  # the lists it changes, as lists; an exception waits until their items are back
+        values = list(values)
+        for i, _ in code.backs:
+            values[i] = values[i].tolist() if hasattr(values[i], "tolist") else list(values[i])
+        try:
+            out = code.fn(frame, *values)
+        except Exception as e:  # noqa: BLE001 - raised again by RERAISE, after the items are back
+            _STATE.pending = e
+            out = (RAISED,)
     status = out[0]
     if status == 0:  # on to the next statement: every live-out (the returned value's slot unused)
         given = dict(zip(code.outs, out[1:]))
     elif status == 1:  # a return: its value alone
         given = {code.outs[-1]: out[1]}
-    else:  # a break or a continue
+    else:  # a break, a continue, an exception
         given = {}
-    return (status,) + tuple(_checked(code, name, t, given[name]) if name in given else _UNUSED[t.kind]
-                             for name, t in zip(code.outs, code.kinds))
+    return ((status,) + tuple(_checked(code, name, t, given[name]) if name in given else _UNUSED[t.kind]
+                              for name, t in zip(code.outs, code.kinds))
+            + tuple(_items(code, values[i], code.ins[i], t) for i, t in code.backs))
+
+
+#: the status of a region that raised after changing a list it was given
+RAISED = 4
+
+
+def _reraise(frame):
+    e = getattr(_STATE, "pending", None)
+    _STATE.pending = None
+    if e is None:
+        raise SonError("a fallback region's exception was lost")
+    raise e
+
+
+#: the region that raises again what a region that changes lists raised
+RERAISE = RegionCode("reraise", _reraise, [], [], [], "<son>", (0, 0), "raise", "an exception after a region")
+_REGISTRY[RERAISE.key] = RERAISE
+
+
+def _items(code: RegionCode, lst, name: str, t: ArrayType):
+    """The items of list ``name`` the region changed, as an array of ``t``, or a
+    SonError when the region put in an item of another kind (which son's lists cannot
+    hold).  O(len)."""
+    want = {"float64": float, "int64": int, "bool": bool}[t.dtype]
+    for k, x in enumerate(lst):
+        if type(x) is not want or want is int and not _INT64[0] <= x <= _INT64[1]:
+            raise SonError(f"{code.where}: list {name!r}, changed in code son runs with CPython (a fallback "
+                           f"region), holds {type(x).__name__} {x!r} at index {k} where son compiled it as a "
+                           f"list of {want.__name__}s (son's lists hold one kind of element)")
+    return np.array(lst, dtype=t.dtype)
 
 
 #: the value in a live-out's slot when control left the region before assigning it
@@ -153,7 +206,7 @@ class PyRegion(Node):
     def compute(self) -> Type:
         if any(x is not None and x.type is TOP for x in self.inputs[2:]):
             return TOP  # only on a path the types prove dead
-        return TupleType((INT, *self.code.kinds))
+        return TupleType((INT, *self.code.types))
 
     def eval(self, mem, *values):
         return run_region(self.code.key, *values)
@@ -198,6 +251,8 @@ class PyOut(Node):
             return "py status"
         if isinstance(r, PyRegion) and self.index - 1 < len(r.code.outs):
             return f"py {r.code.outs[self.index - 1]}"
+        if isinstance(r, PyRegion) and self.index - 1 - len(r.code.outs) < len(r.code.backs):
+            return f"py items of {r.code.ins[r.code.backs[self.index - 1 - len(r.code.outs)][0]]}"
         return f"py #{self.index}"
 
     def compute(self) -> Type:
