@@ -141,7 +141,7 @@ class JitFunction(Specialized):
         k.check(args)
         self.kernels[key] = k
         self._last = k
-        self._dispatch[key] = k if _needs_conversion(k, args) else k.dispatcher
+        self._dispatch[key] = k if _needs_conversion(k, args) else k.direct
         return k
 
     def graph_for(self, argtypes, *, surrogates: bool = False) -> Graph:

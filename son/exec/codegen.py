@@ -38,6 +38,7 @@ from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
 from .pyregions import REGION_IMPORTS, region_helper
 from .render import _finish, _render
+from .scratch import SCRATCH_HELPERS, SCRATCH_MARK, SCRATCH_PARAMS, scratch_slots
 from .structure import Structurer, _drive
 
 __all__ = ["ABSTRACT", "EMIT", "HELPERS", "Emit", "generate", "literal", "return_converter"]
@@ -215,6 +216,7 @@ class _Codegen(Structurer, MixedValues):
     def function(self, decorator: str) -> str:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), f"_{self.name}_calls"
         EMIT_STATE.regions = {}
+        EMIT_STATE.scratch = scratch_slots(self.s)
         for b in self.blocks:
             self._prepare_block(b)
         storing = self._loops_that_store()
@@ -228,7 +230,7 @@ class _Codegen(Structurer, MixedValues):
         for h in sorted(EMIT_STATE.helpers):
             if decorator:
                 lines.append(decorator)
-            lines.extend(HELPERS[h].strip("\n").splitlines())
+            lines.extend((HELPERS.get(h) or SCRATCH_HELPERS[h]).strip("\n").splitlines())
             lines.extend(["", ""])
         if EMIT_STATE.regions:
             lines.extend(REGION_IMPORTS + ["", ""])
@@ -245,9 +247,12 @@ class _Codegen(Structurer, MixedValues):
             at = sorted(set(self.mixed_at) | set(self.bool_at))
             marks = " ".join(f"{i}b" if i in self.bool_at else str(i) for i in at)
             lines.append(f"{_MIXED_MARK}{count} at {marks}")
+        scratch = any(h in SCRATCH_HELPERS for h in EMIT_STATE.helpers)
+        if scratch:
+            lines.append(f"{SCRATCH_MARK}{len(EMIT_STATE.scratch)}")
         if decorator:
             lines.append(decorator)
-        params = ", ".join(self.param_names)
+        params = ", ".join(self.param_names + (SCRATCH_PARAMS if scratch else []))
         if self.calls:  # recursion: a function that counts its depth (CPython's RecursionError
             # past the limit), which the kernel calls at depth 0
             lines.append(f"def {EMIT_STATE.fname}({', '.join(self.param_names + ['_depth'])}):")
@@ -259,6 +264,8 @@ class _Codegen(Structurer, MixedValues):
             lines.append(f"    return {EMIT_STATE.fname}({', '.join(self.param_names + ['0'])})")
         else:
             lines.append(f"def {self.name}({params}):")
+            if scratch:  # nothing carved yet in this call
+                lines.append(f"    {SCRATCH_PARAMS[1]}[0] = {SCRATCH_PARAMS[1]}[1] = 0")
             lines.extend(_render(body, 1))
         return "\n".join(lines) + "\n"
 
@@ -286,4 +293,4 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     try:
         return _Codegen(schedule, fname).function(decorator)
     finally:
-        EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.regions = {}, set(), {}
+        EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.regions, EMIT_STATE.scratch = {}, set(), {}, {}

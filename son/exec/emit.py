@@ -115,6 +115,7 @@ from ..nodes import (
 from ..nodes.memory import TapeGrow
 from ..nodes.pairwise import block_sum, pairwise_blocks, pairwise_sum
 from ..nodes.types import INT64_MIN, ArrayType, bounds
+from .scratch import scratch_array
 
 
 # ====================================================================== the table
@@ -622,7 +623,8 @@ _NP_DTYPE = {"float64": "np.float64", "int64": "np.int64", "bool": "np.bool_"}
 
 
 def _new_array(n: Node, ops: list[str]) -> str:
-    return f"np.{n.fill}({_as_int(n.inputs[1], ops[0])}, dtype={_NP_DTYPE[n.dtype]})"
+    length = _as_int(n.inputs[1], ops[0])
+    return scratch_array(n, length, EMIT_STATE) or f"np.{n.fill}({length}, dtype={_NP_DTYPE[n.dtype]})"
 
 
 def _new_list(n: Node, ops: list[str]) -> str:

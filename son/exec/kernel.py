@@ -48,6 +48,7 @@ from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType, Type
 from .codegen import return_converter
 from .mixed import argument_forms
 from .pyregions import REGION_IMPORTS
+from .scratch import Scratch, scratch_used
 
 __all__ = ["NJIT_OPTIONS", "Kernel", "cache_dir", "compile_kernel", "forget_kernels", "load_kernel"]
 
@@ -188,7 +189,8 @@ class Kernel:
     """
 
     __slots__ = ("name", "params", "_graph", "_schedule", "_rebuild", "source", "stats", "dispatcher",
-                 "path", "_convert", "_nargs", "_result", "_forms", "_lists", "_regions")
+                 "direct", "path", "_convert", "_nargs", "_result", "_forms", "_lists", "_regions",
+                 "_scratch")
 
     def __init__(self, graph: Graph | None, schedule, source: str, stats: dict, dispatcher, path: Path,
                  name: str = "", params: list | None = None, rebuild: Callable | None = None):
@@ -216,12 +218,18 @@ class Kernel:
         self._forms = argument_forms(source)
         #: the kernel runs fallback regions: each call gets their frame (son/nodes/opaque.py)
         self._regions = REGION_IMPORTS[-1] in source
+        #: the kernel carves its temporaries from buffers kept between calls (son/exec/scratch.py)
+        self._scratch = Scratch() if scratch_used(source) else None
+        #: what to call with arguments as the kernel takes them: the dispatcher, given the
+        #: buffers if it has scratch arrays
+        self.direct = dispatcher if self._scratch is None else self._scratch.bind(dispatcher)
 
     def _entry(self):
         """The compiled function's own entry point, which unboxes a list (an empty one
         too) as its one signature says and reflects changes back, as the dispatcher does."""
         d = self.dispatcher
-        self._lists[0] = d.overloads[d.signatures[0]].entry_point
+        entry = d.overloads[d.signatures[0]].entry_point
+        self._lists[0] = entry if self._scratch is None else self._scratch.bind(entry)
         return self._lists[0]
 
     @property
@@ -241,14 +249,15 @@ class Kernel:
             args = flatten(self._forms, args, self.name)
         if len(args) != self._nargs:
             raise SonError(f"{self.name}() takes {self._nargs} arguments ({len(args)} given)")
-        call = self.dispatcher
+        call = self.direct
         if self._lists:  # numba's dispatcher cannot type an empty list: call the compiled entry
             call = self._lists[0] if self._lists[0] is not None else self._entry()
+        args = [c(a) for c, a in zip(self._convert, args)]
         if self._regions:
             with enter_call():
-                r = call(*[c(a) for c, a in zip(self._convert, args)])
+                r = call(*args)
         else:
-            r = call(*[c(a) for c, a in zip(self._convert, args)])
+            r = call(*args)
         return r if self._result is None else self._result(r)
 
     @property
@@ -393,6 +402,10 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
     except Exception as e:  # the generated module does not even import: a bug in son
         raise _compile_error(e, path, origin) from e
     sig = tuple(_numba_type(t) for _, t in params)
+    if scratch_used(path.read_text()):  # the buffer and its counts (son/exec/scratch.py)
+        from numba.core import types
+
+        sig += (types.Array(types.uint8, 1, "C"), types.Array(types.int64, 1, "C"))
     t4 = time.perf_counter()
     try:
         with _wrapping_ints() if wrap else contextlib.nullcontext(), warnings.catch_warnings():
