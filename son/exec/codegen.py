@@ -216,7 +216,7 @@ class _Codegen(Structurer, MixedValues):
     def function(self, decorator: str) -> str:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), f"_{self.name}_calls"
         EMIT_STATE.regions = {}
-        EMIT_STATE.scratch = scratch_slots(self.s)
+        EMIT_STATE.scratch = scratch_slots(self.s) if decorator else {}  # CPython: as written
         for b in self.blocks:
             self._prepare_block(b)
         storing = self._loops_that_store()
