@@ -88,6 +88,7 @@ from ..nodes import (
     Node,
     Not,
     OutOfBounds,
+    Overlaps,
     PairwiseSum,
     Phi,
     Pow,
@@ -297,6 +298,13 @@ def _int_truediv(a, b):
     return -q if (a < 0) != (b < 0) else q
 ''',
     "_hypot": _HYPOT,
+    "_overlaps": '''
+def _overlaps(a, b):
+    """numpy's may_share_memory of two arrays: their byte ranges meet."""
+    if a.size == 0 or b.size == 0:
+        return False
+    return a.ctypes.data < b.ctypes.data + b.nbytes and b.ctypes.data < a.ctypes.data + a.nbytes
+''',
     "_store_int64": '''
 def _store_int64(v):
     """A float stored into an int64 array, as numpy does it: NaN and values outside int64 raise."""
@@ -630,6 +638,7 @@ EMIT: dict[type, Emit] = {
     ListLen: Emit("expr", lambda n, ops: f"len({ops[1]})"),
     ListOp: Emit("stmt", _list_op),
     OutOfBounds: Emit("expr", _out_of_bounds, atoms=(0, 1)),
+    Overlaps: Emit("expr", lambda n, ops: f"{_helper('_overlaps')}({ops[0]}, {ops[1]})"),
     Never: Emit("expr", lambda n, ops: "False"),
     Refine: Emit("expr", lambda n, ops: ops[0]),  # x itself: only its type is narrower
     GradVia: Emit("expr", lambda n, ops: ops[0]),  # its value (the transforms use the surrogate)

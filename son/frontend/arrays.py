@@ -45,6 +45,7 @@ from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
 from .lists import is_list
 from .scope import Aggregate, Chain, Grid, Opt, Pack, Rng, View
+from .selection import is_selector
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -75,11 +76,13 @@ class Arrays:
             return self.list_slice(e, arr)
         if isinstance(e.slice, ast.Slice):
             return self.slice_view(e, arr)
-        arr, idx = self.subscript_parts(e, arr)
-        return self.load(e, arr, idx)
+        arr, idx = self.subscript_parts(e, arr, selections=True)
+        return self.selected(e, arr, idx) if is_selector(idx) else self.load(e, arr, idx)
 
-    def subscript_parts(self, e: ast.Subscript, arr: Node | None = None) -> tuple[Node, Node]:
-        """The array and the index of ``arr[idx]`` (``arr`` when already evaluated)."""
+    def subscript_parts(self, e: ast.Subscript, arr: Node | None = None,
+                        selections: bool = False) -> tuple[Node, Node]:
+        """The array and the index of ``arr[idx]`` (``arr`` when already evaluated); with
+        ``selections``, the index may be an array or a list (son/frontend/selection.py)."""
         if isinstance(e.slice, (ast.Slice, ast.Tuple)):
             raise self.unsupported(e.slice, "slice" if isinstance(e.slice, ast.Slice)
                                    else "multi-dimensional index")
@@ -88,6 +91,8 @@ class Arrays:
         else:
             with kept(arr):
                 idx = self.expr_any(e.slice)
+        if selections and is_selector(idx) and not is_list(arr):
+            return arr, idx
         if not (is_array_value(arr) or is_list(arr)):
             raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
                                       f"numpy arrays and lists){array_hint(arr)}", "subscript")

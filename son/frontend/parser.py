@@ -59,6 +59,7 @@ from .ndarrays import NDArrays
 from .recursion import RESULT, USED, Recursion
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Grid, Pack, Scope
+from .selection import Selection
 from .signature import NDArraySpec, param_types
 from .source import FunctionSource
 from .statements import Statements
@@ -69,8 +70,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions, Names,
-                     NDArrays, Arrays, ArrayFunctions, Tuples, Complexes, Functions, Recursion, Calls,
-                     Builtins, ParserCore):
+                     NDArrays, Arrays, ArrayFunctions, Selection, Tuples, Complexes, Functions, Recursion,
+                     Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -17,6 +17,7 @@ from ..nodes.types import TOP
 from .core import is_list
 from .lists import annotated_dtype
 from .scope import Aggregate, Cplx, Grid, Opt, Pack, Rng, Scope, View, compatible, describe, shape
+from .selection import is_selector
 
 
 class Statements:
@@ -112,8 +113,11 @@ class Statements:
                 elif isinstance(target.slice, ast.Slice):
                     self.store_slice(target, v, base)
                 else:  # a value that may be None: read in store()
-                    arr, idx = self.subscript_parts(target, base)
-                    self.store(target, arr, idx, v)
+                    arr, idx = self.subscript_parts(target, base, selections=True)
+                    if is_selector(idx):
+                        self.store_selection(target, arr, idx, v)
+                    else:
+                        self.store(target, arr, idx, v)
         elif isinstance(target, (ast.Tuple, ast.List)):
             self.unpack(target, v, target)
         else:
@@ -158,8 +162,11 @@ class Statements:
                 self.aug_grid(s, base)
                 return
             with kept(base):
-                arr, idx = self.subscript_parts(s.target, base)
+                arr, idx = self.subscript_parts(s.target, base, selections=True)
             with kept(arr, idx):
+                if is_selector(idx):
+                    self.aug_selection(s, arr, idx)
+                    return
                 cur = self.load(s.target, arr, idx)
                 new = self.binop(s, type(s.op), cur, s.value)
                 self.store(s.target, arr, idx, new)

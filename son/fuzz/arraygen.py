@@ -21,6 +21,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
+* selections: a chain indexed by a mask of its group or by indices made in bounds
+  (``(a * 2)[b > 0]``, ``a[np.abs(k) % max(len(a), 1)]``), reduced; the selected
+  elements of an array set or updated (``a[m] = x``, ``a[k] += a * 2``);
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
   and int ones join ``Func.arrays``, so the rest of the generator indexes, stores
   into, iterates and reduces them; bool ones are masks, read by the chains), rebound
@@ -244,6 +247,8 @@ class ArrayPrograms:
     def reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
         """A scalar of ``kind`` reduced from a chain of group ``g``."""
         r = self.rng
+        if kind in ("float", "int") and r.random() < 0.12:  # a selection, reduced
+            return f"np.sum({self.selection(fn, {'float': 'float64', 'int': 'int64'}[kind], g, depth)})"
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
             return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",
@@ -266,6 +271,16 @@ class ArrayPrograms:
         c = self.chain(fn, r.choice(["bool", "bool", "float64", "int64"]), g, depth)
         name = r.choice(["any", "all"])
         return f"np.{name}({c})" if r.random() < 0.6 else f"{c}.{name}()"
+
+    def selection(self, fn: Func, dt: str, g: str, depth: int) -> str:
+        """A chain indexed by a mask of its group (``(a * 2)[b > 0]``) or by indices made
+        in bounds by ``% len`` (``a[np.abs(k) % len(a)]``; numpy's IndexError where it is
+        empty), a new array."""
+        r = self.rng
+        c = self.chain(fn, dt, g, depth)
+        if r.random() < 0.6:
+            return f"({c})[{self.chain(fn, 'bool', g, depth)}]"
+        return f"({c})[np.abs({self.chain(fn, 'int64', g, depth)}) % max(len({c}), 1)]"
 
     def pick_group(self, fn: Func) -> str:
         return self.rng.choice([self.group_of(a) for a, _ in fn.arrays] + [g for _, g in self.masks])
@@ -328,6 +343,13 @@ class ArrayPrograms:
                 view, src = r.choice([(f"{a}[1:]", f"{a}[:-1]"), (f"{a}[:-1]", f"{a}[1:]"), (f"{a}[::-1]", a),
                                       (f"{a}[1:]", f"{a}[:0:-1]"), (a, f"{a}[::-1]")])
             return [f"{view} {op}= {src}"]
+        if x < 0.6 and dt != "bool":  # selected elements set or updated
+            k = _KIND[dt]
+            where = (self.chain(fn, "bool", g, d) if r.random() < 0.6
+                     else f"np.abs({self.chain(fn, 'int64', g, d)}) % max(len({a}), 1)")
+            value = self.scalar(fn, k) if r.random() < 0.7 else self.made(fn, dt, g, d)
+            op = "" if r.random() < 0.6 else r.choice(["+", "-", "*"])
+            return [f"{a}[{where}] {op}= {value}"]
         if x < 0.75 and any(n == a for n in self.groups):
             return [f"{a} = {self.made(fn, dt, g, d + 1)}"]
         scalars = [v for v in fn.mutable if any(v in fn.vars[k] for k in ("int", "float", "bool"))]

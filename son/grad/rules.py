@@ -107,6 +107,7 @@ from ..nodes import (
     Node,
     Not,
     OutOfBounds,
+    Overlaps,
     PairwiseSum,
     Phi,
     Pow,
@@ -149,6 +150,7 @@ STRUCTURAL: set[type] = {Phi, Load, Store, NewArray, ArrayLen, Constant, Proj, S
 #: classes whose values are never floats (ints, bools): no derivative flows through them
 DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitOr, BitXor, Shl, Shr, Invert,
                                        ToInt, ToBool, IsFloat, IsNan, IsInf, IsFinite, MathError, OutOfBounds,
+                                       Overlaps,
                                        Never, Refine, ListLen})
 
 #: float-valued classes without a rule: differentiating through one is a SonError (the

@@ -167,6 +167,30 @@ class OutOfBounds(Node):
         return BOOL if a.kind and b.kind else BOTTOM
 
 
+class Overlaps(Node):
+    """``Overlaps(a, b)``: may arrays ``a`` and ``b`` share memory (numpy's
+    ``may_share_memory``: their byte ranges meet; an empty array shares none)?  The
+    frontend refuses, at run time, what numpy computes in an order son does not model
+    when they do (son/frontend/selection.py).  Pure: it reads no element."""
+
+    __slots__ = ()
+
+    def __init__(self, graph, a, b):
+        super().__init__(graph, None, a, b)
+
+    @property
+    def label(self) -> str:
+        return "overlaps"
+
+    def eval(self, a, b):
+        import numpy as np
+
+        return bool(np.may_share_memory(a, b))
+
+    def result_type(self, a, b):
+        return BOOL if isinstance(a, ArrayType) and isinstance(b, ArrayType) else BOTTOM
+
+
 class TapeGrow(Node):
     """``TapeGrow(ctrl, mem, array, count)``: ``array`` itself if it has room for an
     element at index ``count``, else a copy of it with twice the capacity plus 16, or
