@@ -46,14 +46,14 @@ _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int
 #: array methods son compiles -> the numpy function they are
 _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
             "sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min, "prod": np.prod,
-            "cumsum": np.cumsum, "var": np.var, "std": np.std}
+            "cumsum": np.cumsum, "var": np.var, "std": np.std, "argsort": np.argsort}
 #: methods that see an array's elements in another shape (son/frontend/ndarrays.py)
 _RESHAPES = ("reshape", "ravel", "flatten")
 #: reductions over all of an n-D array's elements, in C order
 _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min, np.prod, np.cumsum, np.var,
          np.std, np.median)
 #: functions that take keywords: name -> the keywords son reads
-_KEYWORDS = {np.var: ("ddof",), np.std: ("ddof",)}
+_KEYWORDS = {np.var: ("ddof",), np.std: ("ddof",), np.argsort: ("kind",)}
 
 
 #: set while a graph is parsed for the derivative transforms (``gradient_surrogates``)
@@ -160,6 +160,8 @@ class ArrayFunctions:
             raise self.error(e, f"{name}() with arguments other than the array"
                                 + (f" and {', '.join(_KEYWORDS[fn])}=" if fn in _KEYWORDS else ""), name)
         dtype = dtype_of(a)
+        if fn is np.argsort:
+            return self.argsort(e, a)
         if fn in (np.var, np.std):
             return self.variance(e, a, dtype, fn is np.std)
         if fn is np.mean:
@@ -379,7 +381,7 @@ NUMPY_CALLS = {
     np.full: lambda p, e, n: p.call_full(e, n),
     **{fn: (lambda fn: lambda p, e, n: p.call_numpy_on_array(e, n, fn))(fn)
        for fn in (np.copy, np.argmax, np.argmin, np.any, np.all, np.sum, np.mean, np.max, np.min, np.prod,
-                  np.cumsum, np.var, np.std, np.diff, np.sort, np.median)},
+                  np.cumsum, np.var, np.std, np.diff, np.sort, np.median, np.argsort)},
     np.reshape: lambda p, e, n: p.call_reshape(e, n),
     np.ravel: lambda p, e, n: p.call_reshape(e, n),
     np.amax: lambda p, e, n: p.call_numpy_on_array(e, n, np.max),

@@ -47,6 +47,7 @@ from ..nodes.mathfn import (
 from ..nodes.types import NONE, TOP
 from . import pylib
 from .arrayfns import NUMPY_CALLS
+from .arrayops import ARRAY_OPS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _kind, array_hint, is_array_value, is_list
@@ -439,6 +440,7 @@ _CALLS: dict = {
     np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
     **BUILTIN_CALLS,
     **NUMPY_CALLS,
+    **ARRAY_OPS,
     **COMPLEX_CALLS,
     **FUNCTION_CALLS,
     **LIST_CALLS,

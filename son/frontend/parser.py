@@ -43,6 +43,7 @@ from ..nodes.memory import LENGTH
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, Type, constant
 from ..peephole import Peephole
 from .arrayfns import ArrayFunctions
+from .arrayops import ArrayOps
 from .arrays import Arrays
 from .builtins import Builtins
 from .calls import Calls
@@ -70,8 +71,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions, Names,
-                     NDArrays, Arrays, ArrayFunctions, Selection, Tuples, Complexes, Functions, Recursion,
-                     Calls, Builtins, ParserCore):
+                     NDArrays, Arrays, ArrayFunctions, ArrayOps, Selection, Tuples, Complexes, Functions,
+                     Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

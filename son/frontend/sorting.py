@@ -4,8 +4,9 @@ where they are called (son/frontend/arrayfns.py dispatches to them).
 numpy sorts floats with NaN last; its sort is not stable (introsort, or SIMD sorts on
 AVX-512), so among equal keys only ``0.0`` and ``-0.0`` can be told apart in the result:
 where both occur son raises ``NotImplementedError`` rather than guess their order.
-Everything else has one sorted order, which son's bottom-up merge sort (stable,
-iterative, ``n log n`` comparisons, one buffer) gives.  ``np.median`` is numpy's: the
+Everything else has one sorted order, which son's bottom-up merge sort of the indices
+(stable, iterative, ``n log n`` comparisons, one buffer) gives; ``np.argsort``
+(son/frontend/arrayops.py) is that order.  ``np.median`` is numpy's: the
 mean of the middle element or of the two middle ones (a sum from ``0.0``, in order, as
 numpy's pairwise sum of fewer than 8), NaN where the array holds one, NaN for an empty
 array.
@@ -17,7 +18,7 @@ import math
 
 import numpy as np
 
-__all__ = ["median_float", "median_int", "sort_bool", "sort_float", "sort_int"]
+__all__ = ["index_order", "median_float", "median_int", "sort_bool", "sort_float", "sort_int"]
 
 
 def _zeros_of_both_signs(a):
@@ -33,10 +34,10 @@ def _zeros_of_both_signs(a):
     return pos and neg
 
 
-def _merged(src, dst):
-    """Sort ``src`` (stable, bottom-up merges between ``src`` and ``dst``); the buffer
-    that holds the result.  ``y`` goes before ``x`` only if ``y < x`` or ``x`` alone is
-    NaN, so NaNs go last (ints are never NaN)."""
+def _merged(src, dst, keys):
+    """Sort the indices ``src`` by their ``keys`` (stable, bottom-up merges between
+    ``src`` and ``dst``); the buffer that holds the result.  ``y`` goes before ``x`` only
+    if ``y < x`` or ``x`` alone is NaN, so NaNs go last (ints are never NaN)."""
     n = len(src)
     width = 1
     while width < n:
@@ -49,8 +50,8 @@ def _merged(src, dst):
             for k in range(i, hi):
                 take_left = lo < mid
                 if take_left and r < hi:
-                    y = src[r]
-                    x = src[lo]
+                    y = keys[src[r]]
+                    x = keys[src[lo]]
                     take_left = not (y < x or (y == y and x != x))
                 if take_left:
                     dst[k] = src[lo]
@@ -69,18 +70,20 @@ def sort_float(a, signed_zeros):
     signs of its zeros (np.sort; not np.median, whose sums from 0.0 erase them)."""
     if signed_zeros and _zeros_of_both_signs(a):
         raise NotImplementedError("np.sort of 0.0 and -0.0 (their order depends on numpy's sort kernels)")
-    src = np.empty(len(a))
+    order = index_order(a, True)
+    out = np.empty(len(a))
     for i in range(len(a)):
-        src[i] = a[i]
-    return _merged(src, np.empty(len(a)))
+        out[i] = a[order[i]]
+    return out
 
 
 def sort_int(a, signed_zeros):
     """A sorted copy of int array ``a``."""
-    src = np.empty(len(a), dtype=np.int64)
+    order = index_order(a, True)
+    out = np.empty(len(a), dtype=np.int64)
     for i in range(len(a)):
-        src[i] = a[i]
-    return _merged(src, np.empty(len(a), dtype=np.int64))
+        out[i] = a[order[i]]
+    return out
 
 
 def sort_bool(a, signed_zeros):
@@ -114,3 +117,22 @@ def median_int(s):
     if n % 2 == 1:
         return 0.0 + float(s[n // 2])
     return (0.0 + float(s[n // 2 - 1]) + float(s[n // 2])) / 2.0
+
+
+def index_order(a, stable):
+    """``np.argsort(a)``: the indices of ``a`` in the order of a stable sort (NaN last).
+    Not ``stable`` (numpy's default kinds): NotImplementedError where two keys are equal,
+    whose order numpy's sort kernels choose."""
+    n = len(a)
+    src = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        src[i] = i
+    order = _merged(src, np.empty(n, dtype=np.int64), a)
+    if not stable:
+        for k in range(1, n):
+            x = a[order[k - 1]]
+            y = a[order[k]]
+            if x == y or (x != x and y != y):
+                raise NotImplementedError("np.argsort of equal elements (numpy's default sort kernels choose "
+                                          "their order): pass kind='stable'")
+    return order

@@ -24,6 +24,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
 * selections: a chain indexed by a mask of its group or by indices made in bounds
   (``(a * 2)[b > 0]``, ``a[np.abs(k) % max(len(a), 1)]``), reduced; the selected
   elements of an array set or updated (``a[m] = x``, ``a[k] += a * 2``);
+* rearrangements, reduced: ``np.concatenate``, ``np.argsort(..., kind='stable')``,
+  ``np.nonzero``, ``np.flatnonzero``;
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
   and int ones join ``Func.arrays``, so the rest of the generator indexes, stores
   into, iterates and reduces them; bool ones are masks, read by the chains), rebound
@@ -249,6 +251,14 @@ class ArrayPrograms:
         r = self.rng
         if kind in ("float", "int") and r.random() < 0.12:  # a selection, reduced
             return f"np.sum({self.selection(fn, {'float': 'float64', 'int': 'int64'}[kind], g, depth)})"
+        if kind in ("float", "int") and r.random() < 0.08:  # a rearrangement, reduced
+            dt = {"float": "float64", "int": "int64"}[kind]
+            c, other = self.chain(fn, dt, g, depth), self.chain(fn, r.choice(["int64", "bool", dt]), g, depth)
+            if kind == "float":
+                return f"np.sum(np.concatenate(({c}, {other})))"
+            return r.choice([f"np.argsort({c}, kind='stable')[{r.choice(['0', '-1'])}]",
+                             f"len(np.flatnonzero({other}))", f"np.sum(np.nonzero({c})[0])",
+                             f"np.sum(np.concatenate(({c}, {other})))"])
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
             return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",

@@ -1,0 +1,78 @@
+"""numpy's rearrangements of 1-D arrays (son/frontend/arrayops.py): ``np.concatenate``,
+``np.argsort`` (stable kinds exact; the default kind refused where keys tie),
+``np.nonzero`` and ``np.flatnonzero``.  numpy is the oracle in every stage."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import check_every_stage, run_python
+from hypothesis import strategies as st
+
+import son
+
+FLOATS = st.one_of(st.sampled_from([0.0, 1.0, -1.5, math.nan, math.inf, -math.inf]), st.floats(-1e3, 1e3))
+FARR = st.lists(FLOATS, max_size=9).map(lambda xs: np.array(xs, dtype=np.float64))
+IARR = st.lists(st.integers(-4, 4), max_size=9).map(lambda xs: np.array(xs, dtype=np.int64))
+BARR = st.lists(st.booleans(), max_size=7).map(lambda xs: np.array(xs, dtype=np.bool_))
+F, I64, B = "float64[]", "int64[]", "bool[]"
+
+
+def joined(a, k, m):
+    return np.concatenate((a, k[::-1], a[:1])), np.concatenate([m, k]), np.concatenate((m, m)), \
+        np.concatenate((k,))
+
+
+def stable_orders(a):
+    return np.argsort(a, kind="stable"), a[::-1].argsort(kind="mergesort"), a[np.argsort(a, kind="stable")]
+
+
+def default_order(a):
+    return np.argsort(a), a[1:].argsort()
+
+
+def nonzeros(a, k, m):
+    return np.nonzero(a), np.flatnonzero(k), np.nonzero(m)[0], np.flatnonzero(a > 0.5)
+
+
+CASES = [
+    (joined, [F, I64, B], st.tuples(FARR, IARR, BARR)),
+    (stable_orders, [F], st.tuples(FARR)),
+    (stable_orders, [I64], st.tuples(IARR)),
+    (stable_orders, [B], st.tuples(BARR)),
+    (nonzeros, [F, I64, B], st.tuples(FARR, IARR, BARR)),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES,
+                         ids=[f"{c[0].__name__}-{'-'.join(map(str, c[1]))}" for c in CASES])
+def test_every_stage_agrees_with_numpy(fn, argtypes, strategy):
+    check_every_stage(fn, argtypes, strategy, max_examples=60)
+
+
+def test_the_default_argsort_agrees_without_ties_and_refuses_them():
+    distinct = st.lists(st.floats(-1e3, 1e3), max_size=9, unique=True).map(
+        lambda xs: (np.array(xs, dtype=np.float64),))
+    check_every_stage(default_order, [F], distinct, max_examples=40)
+    f = son.jit(default_order)
+    for ties in ([1.0, 2.0, 1.0], [0.0, -0.0], [math.nan, 1.0, math.nan]):
+        with pytest.raises(NotImplementedError, match="kind='stable'"):
+            f(np.array(ties))
+    assert run_python(default_order, (np.array([3.0, 1.0]),))[0] == "ok"
+
+
+@pytest.mark.parametrize("text, message", [
+    ("def f(a):\n    return np.concatenate(a)\n", "tuple or list of arrays"),
+    ("def f(a):\n    return np.concatenate((a, 1.0))\n", "anything but 1-D arrays"),
+    ("def f(a):\n    return np.argsort(a, kind='heapsort')\n", "kind="),
+    ("def f(a):\n    return np.argsort(a, axis=0)\n", "arguments other than"),
+])
+def test_what_son_does_not_rearrange_is_a_located_error(tmp_path, text, message):
+    path = tmp_path / "ops_case.py"
+    path.write_text("import numpy as np\n\n\n" + text)
+    ns: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), ns)  # noqa: S102 - the test's own source
+    with pytest.raises(son.SonSyntaxError, match=message):
+        son.parse(ns["f"], argtypes=[F])
