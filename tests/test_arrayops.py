@@ -34,7 +34,7 @@ def default_order(a):
 
 
 def nonzeros(a, k, m):
-    return np.nonzero(a), np.flatnonzero(k), np.nonzero(m)[0], np.flatnonzero(a > 0.5)
+    return np.nonzero(a), np.flatnonzero(k), np.nonzero(m)[0], np.flatnonzero(a > 0.5), np.where(k < 2)
 
 
 CASES = [

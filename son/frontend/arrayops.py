@@ -10,8 +10,8 @@
   or SIMD sorts on AVX-512), so where two keys are equal (``0.0`` and ``-0.0`` too, and
   two NaNs) the order numpy gives is its kernels' choice: son raises
   ``NotImplementedError`` there rather than guess; without ties every kind agrees.
-- ``np.nonzero(a)`` (a tuple of one array) and ``np.flatnonzero(a)``: the indices of the
-  true (nonzero, NaN included) elements, int64.
+- ``np.nonzero(a)`` and ``np.where(a)`` (a tuple of one array) and ``np.flatnonzero(a)``:
+  the indices of the true (nonzero, NaN included) elements, int64.
 
 Refused with a located error: other arguments (``axis=``, ``out=``, ``kind="heapsort"``),
 n-D arrays.  The loops are written in the Python son compiles and inlined.  O(1) nodes
@@ -119,4 +119,5 @@ ARRAY_OPS = {
     np.concatenate: lambda p, e, n: p.call_concatenate(e, n),
     np.nonzero: lambda p, e, n: p.call_nonzero(e, n, False),
     np.flatnonzero: lambda p, e, n: p.call_nonzero(e, n, True),
+    np.where: lambda p, e, n: p.call_nonzero(e, n, False),  # np.where(c): the 3-argument one is a ufunc
 }
