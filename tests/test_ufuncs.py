@@ -447,10 +447,15 @@ def axis_sums(a, v):
 
 def test_sums_over_an_axis_are_numpys_in_every_stage():
     """Axis 1 is each row's pairwise sum, axis 0 the rows added in order (numpy's inner
-    loop is the contiguous axis either way); rows longer than 128 are split."""
+    loop is the contiguous axis either way); rows longer than 128 are split.  One column
+    (``(n, 1)``, ``a[1:, ::2]`` of two) is summed pairwise over axis 0: numpy drops the
+    kept axis and the reduced one becomes its inner loop (son added the rows in order
+    there, a wrong last bit from 9 rows on)."""
     wide = hnp.arrays(np.float64, st.tuples(st.integers(0, 3), st.integers(0, 300)),
                       elements=st.floats(-1e6, 1e6))
-    check_every_stage(axis_sums, [F2, F], st.tuples(M2 | wide, floats()), max_examples=30)
+    tall = hnp.arrays(np.float64, st.tuples(st.integers(0, 300), st.integers(1, 2)),
+                      elements=st.floats(-1e6, 1e6))
+    check_every_stage(axis_sums, [F2, F], st.tuples(M2 | wide | tall, floats()), max_examples=40)
 
 
 def extremes(a, i):

@@ -25,7 +25,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   (``(a * 2)[b > 0]``, ``a[np.abs(k) % max(len(a), 1)]``), reduced; the selected
   elements of an array set or updated (``a[m] = x``, ``a[k] += a * 2``);
 * rearrangements, reduced: ``np.concatenate``, ``np.argsort(..., kind='stable')``,
-  ``np.nonzero``, ``np.flatnonzero``;
+  ``np.nonzero``, ``np.flatnonzero``; sums and means over one axis of a chain made a
+  column or a row (``c.reshape(-1, 1).sum(axis=0)``: numpy sums a column pairwise);
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
   and int ones join ``Func.arrays``, so the rest of the generator indexes, stores
   into, iterates and reduces them; bool ones are masks, read by the chains), rebound
@@ -261,6 +262,9 @@ class ArrayPrograms:
                              f"np.sum(np.concatenate(({c}, {other})))"])
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
+            if r.random() < 0.06:  # over one axis of a column or a row (numpy's loop order decides)
+                return r.choice([f"({c}).reshape(-1, 1).sum(axis=0)[0]", f"np.mean(({c}).reshape(-1, 1), axis=0)[0]",
+                                 f"np.sum(({c}).reshape(1, -1), axis=1)[0]"])
             return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",
                              f"{c}.min()", f"np.prod({c})", f"np.var({c})", f"{c}.std()",
                              f"np.var({c}, ddof={r.choice([1, 2])})", f"np.cumsum({c})[-1]",
