@@ -263,7 +263,8 @@ class ArrayPrograms:
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
             if r.random() < 0.06:  # over one axis of a column or a row (numpy's loop order decides)
-                return r.choice([f"({c}).reshape(-1, 1).sum(axis=0)[0]", f"np.mean(({c}).reshape(-1, 1), axis=0)[0]",
+                return r.choice([f"({c}).reshape(-1, 1).sum(axis=0)[0]",
+                                 f"np.mean(({c}).reshape(-1, 1), axis=0)[0]",
                                  f"np.sum(({c}).reshape(1, -1), axis=1)[0]"])
             return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",
                              f"{c}.min()", f"np.prod({c})", f"np.var({c})", f"{c}.std()",
