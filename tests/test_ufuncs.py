@@ -427,10 +427,26 @@ def _reductions_of_chains(b):
     return np.argmax(b * 2), np.sum(b * b), np.mean(b + b[0])
 
 
-@pytest.mark.parametrize("fn", [_in_place_on_a_view, _dead_after_a_raise, _reductions_of_chains])
+def _column_views(a, k):
+    m = a.reshape(-1, 2)  # its unit stride, and the length of a full slice of an axis
+    s = 0.0
+    for v in m[:, 0]:
+        s += v
+    return s + a.reshape(-1, 1).sum(axis=0)[0]
+
+
+def _column_views_in_dead_code(a, k):
+    return 1.0
+    return a.reshape(-1, 1).sum(axis=0)[0] + k  # unreachable, as the fuzz generator writes it
+
+
+@pytest.mark.parametrize("fn", [_in_place_on_a_view, _dead_after_a_raise, _reductions_of_chains,
+                                _column_views, _column_views_in_dead_code])
 def test_chains_keep_every_node_they_release(fn):
     """Fuzz seed 9101: a dimension released once more than it was kept went negative, so
-    a dead region's Phi survived and the peephole pass crashed on it (raw parse)."""
+    a dead region's Phi survived and the peephole pass crashed on it (raw parse).  Seed 913
+    (i252): the same for the length of a full slice of an n-D axis (``m[:, 0]``) and the
+    unit stride of a C-order grid."""
     argtypes = {"a": F, "k": int, "n": int, "b": F}
     types = [argtypes[p] for p in fn.__code__.co_varnames[:fn.__code__.co_argcount]]
     for peephole in (False, True):

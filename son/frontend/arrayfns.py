@@ -248,7 +248,7 @@ class ArrayFunctions:
             return self.array_function(e, fn, name, a, [])
         if ndim != 2:
             raise self.unsupported(e, f"{name}() over one axis of a {ndim}-D array (son reduces 2-D arrays)")
-        dtype = a.base.type.dtype
+        dtype = dtype_of(a.base)  # (float64 for a value of dead code)
         if fn is np.mean and dtype != "float64":
             raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
                                       "its buffers decide)")
@@ -564,14 +564,13 @@ def sum_columns(a):
     """``a.sum(axis=0)`` of a 2-D float array: the rows added in order into zeros (the
     kept axis is the inner loop); of one column, its pairwise sum (numpy drops the kept
     axis of length 1, and the reduced one becomes its inner loop: measured)."""
-    if a.shape[1] == 1 and a.shape[0] > 0:
-        one = np.empty(1)
-        one[0] = pairwise_blocks(a[:, 0], np.empty(64))
-        return one
     out = np.zeros(a.shape[1])
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            out[j] += a[i, j]
+    if a.shape[1] == 1 and a.shape[0] > 0:
+        out[0] = pairwise_blocks(a[:, 0], np.empty(64))
+    else:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                out[j] += a[i, j]
     return out
 
 

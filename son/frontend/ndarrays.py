@@ -103,7 +103,7 @@ class NDArrays:
         self.scope.remove(counter)
 
     def c_order(self, at: ast.AST, base: Node, start: Node, dims: list[Node]) -> Grid:
-        strides = [self.con(1)]
+        strides = [self.con(1).keep()]  # each kept, as the products are, and released below
         with kept(base, start, *dims):
             for d in reversed(dims[1:]):
                 strides.insert(0, self.op(at, Mul, d, strides[0]).keep())
@@ -227,7 +227,7 @@ class NDArrays:
                     held.append(start)
                     dims.append(length)
                     strides.append(self.op(e, Mul, step, s).keep())
-                    held += [length, strides[-1]]
+                    held += [length.keep(), strides[-1]]
                     continue
                 i = self.axis_index(item, d)
                 start = self.op(e, Add, start, self.op(e, Mul, i, s)).keep()
