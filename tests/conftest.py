@@ -121,3 +121,13 @@ def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=r
         assert run_python(kernel, args) == want, "kernel"
 
     check()
+
+
+def function_from_text(tmp_path, text: str, name: str = "f"):
+    """Function ``name`` of module source ``text`` (numpy imported as np), written to a
+    file under ``tmp_path`` so that son can read its source."""
+    path = tmp_path / "case.py"
+    path.write_text("import numpy as np\n\n\n" + text)
+    ns: dict = {}
+    exec(compile(path.read_text(), str(path), "exec"), ns)  # noqa: S102 - the test's own source
+    return ns[name]

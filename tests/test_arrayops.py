@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, run_python
+from conftest import check_every_stage, function_from_text, run_python
 from hypothesis import strategies as st
 
 import son
@@ -70,9 +70,5 @@ def test_the_default_argsort_agrees_without_ties_and_refuses_them():
     ("def f(a):\n    return np.argsort(a, axis=0)\n", "arguments other than"),
 ])
 def test_what_son_does_not_rearrange_is_a_located_error(tmp_path, text, message):
-    path = tmp_path / "ops_case.py"
-    path.write_text("import numpy as np\n\n\n" + text)
-    ns: dict = {}
-    exec(compile(path.read_text(), str(path), "exec"), ns)  # noqa: S102 - the test's own source
     with pytest.raises(son.SonSyntaxError, match=message):
-        son.parse(ns["f"], argtypes=[F])
+        son.parse(function_from_text(tmp_path, text), argtypes=[F])

@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import check_every_stage
+from conftest import check_every_stage, function_from_text
 from hypothesis import strategies as st
 
 import son
@@ -107,12 +107,8 @@ def test_an_array_value_that_shares_memory_with_the_target_is_refused_at_run_tim
     ("def f(a, k):\n    return a.reshape(2, -1)[k > 0]\n", "must be an int, not bool"),
 ])
 def test_what_son_does_not_select_is_a_located_error(tmp_path, text, message):
-    path = tmp_path / "sel_case.py"
-    path.write_text("import numpy as np\n\n\n" + text)
-    ns: dict = {}
-    exec(compile(path.read_text(), str(path), "exec"), ns)  # noqa: S102 - the test's own source
     with pytest.raises(son.SonSyntaxError, match=message):
-        son.parse(ns["f"], argtypes=[F, F])
+        son.parse(function_from_text(tmp_path, text), argtypes=[F, F])
 
 
 def selected_loss(x, k):
