@@ -41,7 +41,6 @@ from ..nodes.mathfn import (
     INT_OUT_OF_RANGE,
     MATH_FUNCTIONS,
     MATH_NODES,
-    NAN_SIGN,
     RANGE_ERROR,
     MathError,
     math_guards,
@@ -204,9 +203,14 @@ class Calls:
             raise self.error(e, f"{name}() of {what} (or a value that may be one) computes in numpy's "
                                 f"integer dtype, {_NP_INT_LOOPS[cls.__name__]}; son computes it for floats: "
                                 "convert with float(...) first", name)
-        if cls.__name__ == "Copysign":
+        if cls.__name__ == "Copysign" and not self.src.filename.startswith(_SON_DIR):
+            # the sign of a NaN is not specified (IEEE 754; docs/decisions.md), so the one son
+            # computed may not be CPython's: copysign, which shows it, refuses a NaN sign operand
+            # (son's own helpers, cmath's, copy the signs of values they know)
             with kept(*xs):
-                self.refuse_nan_sign(e, xs[1], name.rsplit(".", 1)[0])
+                self.guard(self.op(e, IsNan, xs[1]), NotImplementedError,
+                           f"{name}() of a NaN's sign (IEEE 754 leaves the sign of a NaN unspecified: "
+                           "son's may not be CPython's)")
         with kept(*xs):
             r = self.op(e, cls, *xs, np=np_flavour)
             with kept(r):
@@ -215,14 +219,6 @@ class Calls:
                         self.guard(self.op(e, MathError, r, *xs, which=which), exc,
                                    RANGE_ERROR if exc is OverflowError else DOMAIN_ERROR)
         return r
-
-    def refuse_nan_sign(self, e, y: Node, module: str) -> None:
-        """The sign of a NaN is not specified (IEEE 754; docs/decisions.md), so the one son
-        computed may not be CPython's: ``copysign``, which shows it, raises
-        NotImplementedError for a NaN sign operand ``y``.  Not in son's own helpers
-        (cmath's), which copy the signs of values they know."""
-        if not self.src.filename.startswith(_SON_DIR):
-            self.guard(self.op(e, IsNan, y), NotImplementedError, f"{module}.{NAN_SIGN}")
 
     def call_log(self, e, name):
         if len(e.args) != 2:

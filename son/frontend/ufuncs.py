@@ -29,7 +29,8 @@ chain is made into an array (numpy would give the result another memory order, w
 a later sum would see): ``NotImplementedError`` otherwise.
 
 O(nodes of the chain) nodes per materialized chain; each element costs the chain's
-operations, its loads and no bounds check (the indices are in range by construction)."""
+operations, its loads and no bounds check (the indices are in range by construction).
+"""
 
 from __future__ import annotations
 
@@ -130,7 +131,8 @@ def _common_kind(kinds) -> str:
 
 
 def _is_array(v) -> bool:
-    """An array, a view or an n-D array; not a value of dead code (TOP): scalar paths take."""
+    """An array, a view or an n-D array; not a value of dead code (TOP), which the
+    scalar paths take."""
     return isinstance(v, (View, Grid)) or (isinstance(v, Node) and isinstance(v.type, ArrayType))
 
 
@@ -678,12 +680,8 @@ class Ufuncs:
             return parts[0]  # numpy 2: the ints themselves
         if cls.__name__ == "Fmod" and "float" not in kinds:
             raise self.unsupported(e, f"{name}() of int arrays (C's integer remainder)")
-        def element(p, *xs):
-            xs = [self.float_of(e, x).keep() for x in xs]
-            if cls.__name__ == "Copysign":
-                self.refuse_nan_sign(e, xs[1], "np")
-            return self.op(e, cls, *(x.unkeep() for x in xs), np=True)
-        return self.combine(e, parts, "float64", element)
+        return self.combine(e, parts, "float64",
+                            lambda p, *xs: self.op(e, cls, *(self.float_of(e, x) for x in xs), np=True))
 
     def converter(self, kind: str):
         """``(at, value) -> value`` of kind ``kind`` (a bool stays as it is)."""
@@ -761,7 +759,8 @@ class Ufuncs:
             for d, want in zip(lz.dims, part.dims):
                 if d is not want:
                     with kept(d, want):
-                        self.guard(self.op(s, NE, d, want), ValueError, "non-broadcastable output operand")
+                        self.guard(self.op(s, NE, d, want), ValueError,
+                                   "non-broadcastable output operand")
             base, start, strides = _layout(self, target)
 
             def store(idx):

@@ -126,9 +126,6 @@ globals().update(MATH_NODES)
 #: a NaN or of a float outside int64.  The frontend raises them; ``son.jit(math_errors=
 #: False)`` drops exactly the guards that raise MATH_FAULTS.
 DOMAIN_ERROR, RANGE_ERROR = "math domain error", "math range error"
-#: son's refusal of ``copysign`` of a NaN's sign (docs/decisions.md, Deviations)
-NAN_SIGN = "copysign() of a NaN's sign (IEEE 754 leaves the sign of a NaN unspecified: son's may not be " \
-    "CPython's)"
 POW_RANGE_ERROR = "numerical result out of range"
 INT_OF_NAN, INT_OUT_OF_RANGE = "cannot convert float NaN to integer", "float does not fit in int64"
 MATH_FAULTS = frozenset({(ValueError, DOMAIN_ERROR), (OverflowError, RANGE_ERROR),
