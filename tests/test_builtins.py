@@ -5,7 +5,6 @@ interpreter on each pipeline's graph and the kernel."""
 
 from __future__ import annotations
 
-import cmath
 import math
 import operator
 
@@ -292,26 +291,3 @@ def test_an_attribute_of_a_locals_attribute_is_a_value():
     for args in [(2.5, 3), (-0.0, -1), (math.nan, 0)]:
         want, got = run_both(chained_attributes, args, graph=g)
         assert want == got
-
-
-def signs_of(x, y):
-    return math.copysign(1.0, y * x) + abs(cmath.sqrt(complex(x, y)))
-
-
-def test_copysign_refuses_the_sign_of_a_nan():
-    """IEEE 754 leaves the sign of a NaN unspecified, and son's may not be CPython's
-    (numpy's sqrt of a negative gives -nan here, son's interpreter nan: fuzz seed 47125
-    i11826, where the sign chose between a result and a ValueError).  copysign, which
-    shows that sign, raises NotImplementedError for a NaN sign operand in every stage;
-    son's own helpers (cmath's) still copy the signs they know."""
-    typed = [float, float]
-    graphs = [son.parse(signs_of, argtypes=typed, peephole=False),
-              *(son.optimize(son.parse(signs_of, argtypes=typed), p)[0] for p in ("sccp", "combined"))]
-    kernel = son.jit(signs_of)
-    for run in [kernel, *((lambda g: lambda *a: son.interpret(g, *a))(g) for g in graphs)]:
-        assert run(2.0, -3.0) == signs_of(2.0, -3.0)
-        with pytest.raises(NotImplementedError, match="sign of a NaN"):
-            run(math.nan, 1.0)
-        assert run(1.0, math.inf) == signs_of(1.0, math.inf)
-        with pytest.raises(NotImplementedError, match="sign of a NaN"):
-            run(0.0, math.inf)  # inf * 0.0: a NaN son made

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import ast
 import math
-import os
 import types as pytypes
 
 import numpy as np
@@ -65,9 +64,6 @@ if np.floor(np.int64(1)).dtype.kind != "f":
     _NP_INT_LOOPS.update(dict.fromkeys(("Floor", "Ceil", "Trunc"), "the integer itself"))
 
 _INT64_LIMIT = 9223372036854775808.0  # 2**63
-
-#: where son's own modules are: their helpers, inlined, are not the user's code
-_SON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 class Calls:
@@ -203,14 +199,6 @@ class Calls:
             raise self.error(e, f"{name}() of {what} (or a value that may be one) computes in numpy's "
                                 f"integer dtype, {_NP_INT_LOOPS[cls.__name__]}; son computes it for floats: "
                                 "convert with float(...) first", name)
-        if cls.__name__ == "Copysign" and not self.src.filename.startswith(_SON_DIR):
-            # the sign of a NaN is not specified (IEEE 754; docs/decisions.md), so the one son
-            # computed may not be CPython's: copysign, which shows it, refuses a NaN sign operand
-            # (son's own helpers, cmath's, copy the signs of values they know)
-            with kept(*xs):
-                self.guard(self.op(e, IsNan, xs[1]), NotImplementedError,
-                           f"{name}() of a NaN's sign (IEEE 754 leaves the sign of a NaN unspecified: "
-                           "son's may not be CPython's)")
         with kept(*xs):
             r = self.op(e, cls, *xs, np=np_flavour)
             with kept(r):
