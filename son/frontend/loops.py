@@ -348,8 +348,8 @@ class Loops:
         loop.set_input(2, back.ctrl)
         failed = False
         for name, p in phis.items():
-            if "#" in name:  # a tuple's element: closed with its tuple below
-                continue
+            if "#" in name or p.inputs is None:  # a tuple's element: closed with its tuple below;
+                continue  # or a Phi of a loop in dead code that the body's folding killed (seed 47125 i15502)
             v = back.mem if name == "$mem" else back.get(name)
             if v is None and name.startswith("$def:"):
                 v = self.con(True)  # the body bound the variable on every path to the back edge

@@ -58,8 +58,10 @@ class MathCall(Node):
             r = float(getattr(np, self.np_name)(*xs))
         # numpy's loops do not fix the sign of a NaN they make (np.log1p(-inf) has been seen
         # both ways in one process, which made a node's type disagree with a later
-        # compute(): seed 27125 i2553); no stage tells NaNs apart by sign, so one is made
-        return math.nan if r != r else r
+        # compute(): seed 27125 i2553), so one is made; but a square root is one IEEE
+        # instruction everywhere (numpy's scalar and SIMD loops, a kernel's LLVM sqrt), whose
+        # NaN copysign shows: -nan on x86 (seed 47125 i11826 took a result for a ValueError)
+        return math.nan if r != r and self.math_name != "sqrt" else r
 
     def result_type(self, *ts):
         return FLOAT if all(t.kind for t in ts) else BOTTOM
