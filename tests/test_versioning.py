@@ -147,7 +147,11 @@ def test_versioned_graphs_and_kernels_agree_with_cpython(n, m, lo, hi, k, s, cou
         (strided, (a, out, s, k, min(count, 9))),
         (early_exit, (a, out, count)),
     ]
+    wraps = {strided: [i * s + k for i in range(min(count, 9))], based: [i + k for i in range(min(count, 9))],
+             shifted: [lo - 2] if lo < hi else []}
     for fn, args in calls:
+        if any(not -2**63 <= x < 2**63 for x in wraps.get(fn, ())):
+            continue  # an index past int64: son's ints wrap (DESIGN.md), numpy raises OverflowError
         g = _kernel_graph(fn, ARGTYPES[fn])
         version_loops(g)
         want = _outcome(fn, args)
