@@ -53,6 +53,7 @@ from .complexes import COMPLEX_CALLS
 from .core import _kind, array_hint, is_array_value, is_list
 from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
+from .linalg import LINALG_CALLS
 from .lists import LIST_CALLS
 from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope
 from .source import source_of
@@ -441,6 +442,7 @@ _CALLS: dict = {
     **BUILTIN_CALLS,
     **NUMPY_CALLS,
     **ARRAY_OPS,
+    **LINALG_CALLS,
     **COMPLEX_CALLS,
     **FUNCTION_CALLS,
     **LIST_CALLS,

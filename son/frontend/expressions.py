@@ -143,8 +143,9 @@ class Expressions:
         with kept(lhs):
             rhs = rhs_ast if isinstance(rhs_ast, Node) else self.expr(rhs_ast)
         if astop is ast.MatMult or astop not in _BINOPS:
-            raise self.unsupported(at, "matrix multiplication operator @",
-                                   instead="write the multiply as loops over a[i, k] * b[k, j]")
+            if isinstance(at, ast.AugAssign):
+                raise self.unsupported(at, "in-place matrix product @=", instead="write a = a @ b")
+            raise self.unsupported(at, "operator @ of anything but numpy arrays")
         cls = _BINOPS[astop]
         return self.arith(at, cls, lhs, rhs)
 

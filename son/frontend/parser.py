@@ -52,6 +52,7 @@ from .core import ParserCore, assigned_names, parameter_hint
 from .expressions import Expressions
 from .functions import Functions
 from .iteration import Iteration
+from .linalg import LinearAlgebra
 from .listops import MADE_AT, ListOps
 from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_site
 from .loops import Loops, _LoopContext
@@ -71,8 +72,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions, Names,
-                     NDArrays, Arrays, ArrayFunctions, ArrayOps, Selection, Tuples, Complexes, Functions,
-                     Recursion, Calls, Builtins, ParserCore):
+                     NDArrays, Arrays, ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples, Complexes,
+                     Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -513,11 +513,12 @@ class Ufuncs:
         a, b = self.operands([e.left, e.right])
         if not (_is_arrayish(a) or _is_arrayish(b)):
             return self.binop(e, type(e.op), a, b)
-        parts = [self.as_part(e, x) for x in (a, b)]
+        if isinstance(e.op, ast.MatMult):
+            return self.matmul(e, [a, b], "matmul")
         op = _BINARY.get(type(e.op))
         if op is None:
             raise self.unsupported(e, f"operator {type(e.op).__name__} on arrays")
-        return self.arith_chain(e, op, parts, e.right)
+        return self.arith_chain(e, op, [self.as_part(e, x) for x in (a, b)], e.right)
 
     def as_part(self, at: ast.AST, x):
         if isinstance(x, Lazy):

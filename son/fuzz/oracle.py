@@ -47,6 +47,8 @@ import son
 from son.errors import SonError, SonSyntaxError
 from son.nodes.types import BOOL, FLOAT, INT, ArrayType
 
+from .products import documented_product
+
 __all__ = ["DEVIATIONS", "PIPELINES", "STAGES", "Failure", "Result", "canon", "check", "instrument"]
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
@@ -104,6 +106,13 @@ class _Runtime:
             elif abs(v) > self.peak:
                 self.peak = abs(v)
         return v
+
+    @staticmethod
+    def product(name: str, a, b):
+        """``np.dot(a, b)`` and the others as son computes them; a number as a Python
+        scalar (decisions.md, as numpy's reductions)."""
+        v = documented_product(name, a, b)
+        return v.item() if isinstance(v, np.generic) else v
 
     def seen(self, v):
         """Count a non-finite float (a call's result or a constant such as ``math.inf``)."""
@@ -265,10 +274,11 @@ DEVIATIONS = {
 
 _BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
            "//": operator.floordiv, "%": operator.mod, "<<": operator.lshift, ">>": operator.rshift,
-           "&": operator.and_, "|": operator.or_, "^": operator.xor, "**": operator.pow}
+           "&": operator.and_, "|": operator.or_, "^": operator.xor, "**": operator.pow,
+           "@": lambda a, b: _Runtime.product("matmul", a, b)}
 _OPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
         ast.LShift: "<<", ast.RShift: ">>", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^",
-        ast.Pow: "**"}
+        ast.Pow: "**", ast.MatMult: "@"}
 _INPLACE = {"+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
             "//": operator.ifloordiv, "%": operator.imod, "<<": operator.ilshift, ">>": operator.irshift,
             "&": operator.iand, "|": operator.ior, "^": operator.ixor, "**": operator.ipow}
@@ -281,6 +291,10 @@ _CALL_HOOKS = {"abs": "abs", "int": "to_int", "round": "to_int", "math.floor": "
                "math.perm": "wrap",
                **dict.fromkeys(("math.sin", "math.cos", "math.tan", "np.sin", "np.cos", "np.tan",
                                 "math.gamma", "math.lgamma"), "periodic")}
+
+
+#: numpy's products, computed as son documents them (son/fuzz/products.py)
+_PRODUCTS = ("np.dot", "np.matmul", "np.inner", "np.vdot")
 
 
 def _int_valued_arguments(call: ast.Call) -> None:
@@ -415,6 +429,8 @@ class _Instrument(ast.NodeTransformer):
             return _hook("periodic", node.func, node.args[0])
         if func == "round" and len(node.args) + len(node.keywords) == 2:
             return _hook("wrap", node)  # round(x, ndigits): x's kind; an int's multiple may wrap
+        if func in _PRODUCTS and len(node.args) == 2 and not node.keywords:
+            return _hook("product", ast.Constant(func[3:]), *node.args)
         if hook == "to_int":
             inner = node if func != "int" else node.args[0]
             return _hook("to_int", inner)
