@@ -13,8 +13,10 @@ son sums floats as numpy does (pairwise), numba left to right.
 (b) 2-D kernels written with whole-array expressions and loops: a 5-point stencil on
 interior views, a row-normalisation, a least-squares residual; son.jit / numba.njit
 (target <= 1.05).
-(c) son.grad of a least-squares loss written as a chain (``np.sum(r * r)``): the time
-of the gradient over the forward's (target <= 3).
+(c) son.grad of a least-squares loss written as a chain (``np.sum(r * r)``), and of the
+2-D one ``np.sum((A @ x - b) ** 2)``: the time of the gradient over the forward's
+(target <= 3), and against ``jax.jit(jax.grad)`` in float64 on the CPU where jax is
+installed (it is not one of son's dependencies: ``pip install jax``).
 
 son's allocation counts include the pairwise sum's five small stacks (64 and 128
 elements) per reduction; none is of the input's size.
@@ -63,6 +65,10 @@ def normalize_rows(a):
 def linear_loss(w, xs, ys):
     r = w[0] + w[1] * xs - ys
     return np.sum(r * r) / len(xs)
+
+
+def least_squares(A, x, b):
+    return np.sum((A @ x - b) ** 2)
 
 
 def residual(A, x, b):
@@ -160,6 +166,36 @@ def main() -> None:
     grad(*args)
     tf, tg = best_time(fwd, args, reps), best_time(grad, args, reps)
     print(f"forward {tf * 1e3:.3f} ms  gradient {tg * 1e3:.3f} ms  gradient/forward {tg / tf:.2f}")
+
+    rows, cols = (400, 250) if opts.quick else (2000, 500)
+    A, xw, bw = rng.standard_normal((rows, cols)), rng.standard_normal(cols), rng.standard_normal(rows)
+    print(f"\n(c) son.grad of np.sum((A @ x - b) ** 2), A {rows}x{cols}, with respect to x")
+    fwd = son.jit(least_squares, fallback="error")
+    grad = son.grad(least_squares, argnums=1)
+    args = (A, xw, bw)
+    fwd(*args)
+    g = grad(*args)
+    tf, tg = best_time(fwd, args, reps), best_time(grad, args, reps)
+    line = f"forward {tf * 1e3:.3f} ms  gradient {tg * 1e3:.3f} ms  gradient/forward {tg / tf:.2f}"
+    jax_grad = _jax_gradient()
+    if jax_grad is None:
+        print(line + "  (jax not installed: no jax.jit(jax.grad) to compare)")
+    else:
+        jg = jax_grad(*args)
+        tj = best_time(lambda *a: jax_grad(*a).block_until_ready(), args, reps)
+        same = np.allclose(np.asarray(jg), g, rtol=1e-9, atol=1e-9)
+        print(line + f"  jax.jit(jax.grad) {tj * 1e3:.3f} ms  son/jax {tg / tj:.2f}  (same gradient: {same})")
+
+
+def _jax_gradient():
+    """``jax.jit(jax.grad)`` of the least-squares loss in float64, or None without jax."""
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return None
+    jax.config.update("jax_enable_x64", True)
+    return jax.jit(jax.grad(lambda A, x, b: jnp.sum((A @ x - b) ** 2), argnums=1))
 
 
 if __name__ == "__main__":

@@ -511,3 +511,16 @@ def test_reshape_ravel_and_flatten_are_numpys_in_every_stage():
     even = st.integers(0, 4).flatmap(lambda k: hnp.arrays(np.float64, 2 * k, elements=st.floats(-9, 9)))
     odd = hnp.arrays(np.float64, 3, elements=st.floats(-9, 9))  # reshape(2, -1): numpy's ValueError
     check_every_stage(reshapes, [F2, F], st.tuples(M2, even | odd), max_examples=40)
+
+
+def strided_reshapes(v):
+    r = v[::-1].reshape(2, -1)  # numpy splits a strided axis without a copy: views
+    s = v[::2].reshape(-1, 1)
+    if v.size:
+        r[-1, 0] = 7.5  # written through the view: v sees it
+    return r, s, s * 2.0 + s[:1], s.sum(axis=0), v
+
+
+def test_a_reshape_of_a_strided_1_d_view_is_a_view_in_every_stage():
+    even = st.integers(0, 4).flatmap(lambda k: hnp.arrays(np.float64, 2 * k, elements=st.floats(-9, 9)))
+    check_every_stage(strided_reshapes, [F], st.tuples(even), max_examples=30)

@@ -39,7 +39,7 @@ from ..nodes import (
     kept,
 )
 from . import pylib
-from .core import _kind
+from .core import _kind, dtype_of
 from .iteration import Counted
 from .scope import Grid, View
 
@@ -65,7 +65,7 @@ class NDArrays:
     def grid_copy(self, at: ast.AST, a: Grid) -> Grid:
         """``a.copy()``: a new C-order array of ``a``'s elements (a view's too), one
         nested loop per dimension."""
-        out = self.new_grid(at, list(a.dims), a.base.type.dtype, "empty").keep()
+        out = self.new_grid(at, list(a.dims), dtype_of(a.base), "empty").keep()
 
         def copy_one(idx):
             x = self.op(at, Load, self.scope.ctrl, self.scope.mem, a.base, self.flat_index(at, a, idx))
@@ -102,8 +102,10 @@ class NDArrays:
                         bind=lambda k: self.scope.set(counter, k), body=inner, names=names)
         self.scope.remove(counter)
 
-    def c_order(self, at: ast.AST, base: Node, start: Node, dims: list[Node]) -> Grid:
-        strides = [self.con(1).keep()]  # each kept, as the products are, and released below
+    def c_order(self, at: ast.AST, base: Node, start: Node, dims: list[Node],
+                step: Node | None = None) -> Grid:
+        """``dims`` over ``base`` from ``start`` in C order, the last axis ``step`` apart (1)."""
+        strides = [(step or self.con(1)).keep()]  # each kept, as the products are, and released below
         with kept(base, start, *dims):
             for d in reversed(dims[1:]):
                 strides.insert(0, self.op(at, Mul, d, strides[0]).keep())
@@ -114,9 +116,10 @@ class NDArrays:
     # -- reshaping ------------------------------------------------------------------
     def reshape_call(self, e: ast.Call, a: Node, method: str, shape: list[ast.expr]) -> Node:
         """``a.reshape(n, m)``, ``np.reshape(a, (n, -1))``, ``a.ravel()`` (views of ``a``'s
-        base), ``a.flatten()`` (a copy), for arrays, views and n-D arrays that are
-        C-contiguous at run time: numpy returns a copy of another array where son would
-        return a view, so that is refused there (``NotImplementedError``)."""
+        base), ``a.flatten()`` (a copy).  A 1-D array or view reshapes as a view whatever
+        its step (numpy splits its one axis without a copy); ravel and n-D arrays only
+        where they are C-contiguous at run time: numpy returns a copy of another array
+        where son would return a view, so that is refused there (``NotImplementedError``)."""
         if method == "flatten":
             with kept(a):
                 c = self.grid_copy(e, a) if isinstance(a, Grid) else None
@@ -125,7 +128,11 @@ class NDArrays:
             with kept(c):
                 return self.flat_view(e, c).base  # a new C array: its base is the result
         with kept(a):
-            flat = self.flat_view(e, a if isinstance(a, Grid) else self.as_grid(e, a))
+            if isinstance(a, Grid) or method == "ravel":
+                flat = self.flat_view(e, a if isinstance(a, Grid) else self.as_grid(e, a), method)
+            else:
+                flat = a if isinstance(a, View) else View(self.g, a, self.con(0), self.con(1),
+                                                          self.length(e, a))
         if method == "ravel":
             return flat
         if len(shape) == 1 and isinstance(shape[0], ast.Tuple):
@@ -163,8 +170,8 @@ class NDArrays:
             for d in dims:
                 d.unkeep()
             if len(dims) == 1:
-                return View(self.g, flat.base, flat.start, self.con(1), dims[0])
-            return self.c_order(e, flat.base, flat.start, dims)
+                return View(self.g, flat.base, flat.start, flat.step, dims[0])
+            return self.c_order(e, flat.base, flat.start, dims, flat.step)
 
     def as_grid(self, at: ast.AST, a: Node) -> Grid:
         """A 1-D array or view as a 1-D ``Grid`` (for what treats both alike)."""

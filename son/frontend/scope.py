@@ -19,7 +19,7 @@ elements (son/frontend/tuples.py, complexes.py); they never reach the finished g
 
 from __future__ import annotations
 
-from ..nodes import Node
+from ..nodes import NewArray, Node
 from ..nodes.types import BOTTOM, TupleType
 
 
@@ -358,3 +358,25 @@ def describe(s) -> str:
     if s == "view":
         return "an array view (a slice)"
     return "a single value" if s is None else f"a tuple of {len(s)}"
+
+
+def base_of(a: Node) -> Node:
+    """The base array of an array, a view or an n-D array."""
+    return a.base if isinstance(a, (Grid, View)) else a
+
+
+def may_alias(a: Node, b: Node) -> bool:
+    """May the arrays (or views, or bases) ``a`` and ``b`` share memory?  Not where one's
+    base is an array this function made and the other's is another node."""
+    x, y = base_of(a), base_of(b)
+    return x is y or not (isinstance(x, NewArray) or isinstance(y, NewArray))
+
+
+def layout(p, a: Node) -> tuple[Node, Node, list[Node]]:
+    """The base, the start and the strides of an array, a view or an n-D array (``p``
+    the parser that makes the constants)."""
+    if isinstance(a, Grid):
+        return a.base, a.start, list(a.strides)
+    if isinstance(a, View):
+        return a.base, a.start, [a.step]
+    return a, p.con(0), [p.con(1)]

@@ -32,7 +32,7 @@ import ast
 from ..nodes import NE, BitAnd, NewArray, Node, Overlaps, kept
 from ..nodes.types import ArrayType, ListType
 from .core import _kind, dtype_of, is_array_value
-from .scope import Aggregate, Grid, View
+from .scope import Aggregate, Grid, View, base_of
 
 
 def is_selector(idx: Node) -> bool:
@@ -41,14 +41,10 @@ def is_selector(idx: Node) -> bool:
         idx.type, (ArrayType, ListType))
 
 
-def _base(x: Node) -> Node:
-    return x.base if isinstance(x, View) else x
-
-
 def _fresh(value: Node, a: Node) -> bool:
     """Is array ``value`` surely not ``a``'s memory: an array this function made
     (``NewArray``), not ``a``'s base?"""
-    return type(_base(value)) is NewArray and _base(value) is not _base(a)
+    return type(base_of(value)) is NewArray and base_of(value) is not base_of(a)
 
 
 def _dtype(x: Node) -> str:
@@ -125,7 +121,7 @@ class Selection:
             bad = self.op(at, BitAnd, self.op(at, NE, n, count), self.op(at, NE, n, self.con(1)))
             self.guard(bad, ValueError, _MISMATCH[mask])
         if not _fresh(value, a):
-            self.guard(self.op(at, Overlaps, _base(a), _base(value)), NotImplementedError,
+            self.guard(self.op(at, Overlaps, base_of(a), base_of(value)), NotImplementedError,
                        "son does not assign an array to selected elements of an array it shares memory "
                        "with (numpy's result depends on the order it reads it): assign a copy")
 

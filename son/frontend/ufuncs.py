@@ -77,7 +77,7 @@ from ..nodes.types import TOP, ArrayType
 from . import arrayfns as af
 from .arrayfns import gradient_parse
 from .core import _kind, dtype_of
-from .scope import Chain, Grid, View
+from .scope import Chain, Grid, View, layout, may_alias
 
 _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
 _DTYPE = {v: k for k, v in _KIND.items()}
@@ -274,7 +274,7 @@ class Ufuncs:
         """An array, a view or an n-D array as a chain's operand."""
         if isinstance(a, Grid):
             base, start, dims, strides, grids = a.base, a.start, list(a.dims), list(a.strides), [a]
-            dtype = base.type.dtype
+            dtype = dtype_of(base)  # (float64 for a value of dead code)
         elif isinstance(a, View):
             base, start, dims, strides, grids = a.base, a.start, [a.length], [a.step], []
             dtype = dtype_of(a)
@@ -344,14 +344,20 @@ class Ufuncs:
                 if d is dims[axis]:
                     factors.append(None)  # the same length: the same index
                 elif d.type.is_constant and d.type.con == 1:
-                    factors.append(self.con(0))
+                    factors.append(self.con(0).keep())  # released with the part, as the others
                 else:
                     factors.append(self.op(at, ToInt, self.op(at, NE, d, self.con(1))).keep())
             p.held += [f for f in factors if f is not None]
 
             def read(q, idx, p=p, factors=factors):
-                own = idx[len(idx) - len(p.dims):]
-                return p.item(q, [i if f is None else q.op(at, Mul, i, f) for i, f in zip(own, factors)])
+                own, scaled = idx[len(idx) - len(p.dims):], []
+                try:  # each index kept while the next is made
+                    for i, f in zip(own, factors):
+                        scaled.append((i if f is None else q.op(at, Mul, i, f)).keep())
+                    return p.item(q, scaled)
+                finally:
+                    for i in scaled:
+                        i.unkeep()
 
             readers.append(read)
         return dims, readers
@@ -461,10 +467,10 @@ class Ufuncs:
             v.release()
         return total, None
 
-    def flat_view(self, at: ast.AST, a: Grid) -> View:
+    def flat_view(self, at: ast.AST, a: Grid, what: str = "reduction") -> View:
         """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
-        reductions over all of them, which numpy makes in memory order); another
-        layout is refused at run time."""
+        reductions over all of them, which numpy makes in memory order, and ``what``
+        else needs them so); another layout is refused at run time."""
         with kept(a):
             expect = self.con(1)
             bad = self.con(False)
@@ -479,8 +485,8 @@ class Ufuncs:
                 empty = self.op(at, EQ, expect, self.con(0))
                 with kept(empty):
                     bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
-            self.refuse_at_run_time(bad, "a reduction of an n-D array that is not C-contiguous (numpy "
-                                         "adds it in its memory order)")
+            self.refuse_at_run_time(bad, f"{what} of an array that is not C-contiguous (numpy would "
+                                         "follow its memory order, or copy it)")
             return View(self.g, a.base, a.start, self.con(1), expect)
 
     def require_c_like_order(self, at: ast.AST, grids: list[Grid]) -> None:
@@ -736,7 +742,7 @@ class Ufuncs:
             (b,) = self.operands([s.value])
             if _is_arrayish(b):
                 b = self.as_part(s, b)
-                if any(_may_alias(target, x) for x in b.bases):
+                if any(may_alias(target, x) for x in b.bases):
                     b = self.temporary(s, b)  # read before any write, as numpy does
             else:
                 b.keep()
@@ -762,7 +768,7 @@ class Ufuncs:
                     with kept(d, want):
                         self.guard(self.op(s, NE, d, want), ValueError,
                                    "non-broadcastable output operand")
-            base, start, strides = _layout(self, target)
+            base, start, strides = layout(self, target)
 
             def store(idx):
                 x = lz.item(self, idx)
@@ -779,22 +785,3 @@ class Ufuncs:
             self.grid_loops(s, list(part.dims), store)
             lz.release()  # part's nodes too: the chain holds them
 
-
-def _may_alias(a: Node, b: Node) -> bool:
-    """May the arrays (or views, or bases) ``a`` and ``b`` share memory?  Not where one's
-    base is an array this function made and the other's is another node."""
-    x, y = _base(a), _base(b)
-    return x is y or not (isinstance(x, NewArray) or isinstance(y, NewArray))
-
-
-def _base(a: Node) -> Node:
-    return a.base if isinstance(a, (Grid, View)) else a
-
-
-def _layout(p, a: Node) -> tuple[Node, Node, list[Node]]:
-    """The base, the start and the strides of an array, a view or an n-D array."""
-    if isinstance(a, Grid):
-        return a.base, a.start, list(a.strides)
-    if isinstance(a, View):
-        return a.base, a.start, [a.step]
-    return a, p.con(0), [p.con(1)]

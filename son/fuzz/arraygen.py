@@ -27,6 +27,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
 * rearrangements, reduced: ``np.concatenate``, ``np.argsort(..., kind='stable')``,
   ``np.nonzero``, ``np.flatnonzero``; sums and means over one axis of a chain made a
   column or a row (``c.reshape(-1, 1).sum(axis=0)``: numpy sums a column pairwise);
+* 2-D arrays (son/fuzz/gridgen.py): columns broadcast against rows, ``np.outer`` and
+  matrix products, combined and read back as chains and scalars;
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
   and int ones join ``Func.arrays``, so the rest of the generator indexes, stores
   into, iterates and reduces them; bool ones are masks, read by the chains), rebound
@@ -41,7 +43,7 @@ operands come from one group, except that an operand is any array with probabili
 ``MISFIT``: numpy's ValueError for lengths that do not broadcast is then an outcome
 the oracle compares.  Left out, as son does not claim them exact (docs/decisions.md):
 ``np.exp``/``log``/``sin``... of arrays and float arrays to other powers (numpy's own
-SIMD loops), float ``//`` and ``%``, n-D arrays.  O(size of the program).
+SIMD loops), float ``//`` and ``%``, 3-D arrays.  O(size of the program).
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ import re
 import numpy as np
 
 from .gradgen import Func, choice
+from .gridgen import GRID_CHAINS, GRID_SCALARS, GridPrograms
 
 #: the share of the programs with arrays that write whole-array expressions (a quarter
 #: of them once the mixed-kind, unannotated and recursive ones are left out)
@@ -84,9 +87,9 @@ def common_lengths(rng: random.Random, args: list[tuple]) -> list[tuple]:
     return out
 
 
-class ArrayPrograms:
+class ArrayPrograms(GridPrograms):
     """Whole-array chains, statements and reductions (``rng``, ``item``, ``leaf``,
-    ``literal`` and ``index`` are the generator's)."""
+    ``literal`` and ``index`` are the generator's); 2-D ones from son/fuzz/gridgen.py."""
 
     #: set by ``generate``: this program may write whole-array expressions
     whole = False
@@ -153,6 +156,8 @@ class ArrayPrograms:
             return self.operand(fn, dt, g)
         was, self.in_chain = self.in_chain, True
         try:
+            if dt != "bool" and r.random() < GRID_CHAINS:
+                return self.from_grid(fn, dt, g, depth - 1)
             return getattr(self, f"chain_{_KIND[dt]}")(fn, g, depth - 1)
         finally:
             self.in_chain = was
@@ -250,6 +255,8 @@ class ArrayPrograms:
     def reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
         """A scalar of ``kind`` reduced from a chain of group ``g``."""
         r = self.rng
+        if r.random() < GRID_SCALARS:
+            return self.grid_reduced(fn, kind, g, depth)
         if kind in ("float", "int") and r.random() < 0.12:  # a selection, reduced
             return f"np.sum({self.selection(fn, {'float': 'float64', 'int': 'int64'}[kind], g, depth)})"
         if kind in ("float", "int") and r.random() < 0.08:  # a rearrangement, reduced

@@ -1,0 +1,104 @@
+"""The generator's 2-D arrays (a mixin of ``son.fuzz.generator._Gen``, beside
+``arraygen.ArrayPrograms``): whole-array expressions of two dimensions built from the
+program's 1-D chains by numpy's broadcasting, reduced back to 1-D chains and scalars.
+
+A grid of groups ``(g1, g2)`` (son.fuzz.arraygen: a group is a set of arrays of one
+length) has ``len(g1)`` rows and ``len(g2)`` columns:
+
+* made by broadcasting a column against a row (``c1.reshape(-1, 1) * c2``), by
+  ``np.outer``, or by a matrix product of two grids through a middle group (``G @ H``);
+* combined elementwise with grids of its shape, with 1-D chains of ``g2`` (broadcast
+  over the rows), with scalars, ``np.sqrt``/``abs``/``-``/``np.where``;
+* read back as 1-D chains of a group (``G.sum(axis=1)``, ``np.mean(G, axis=0)``,
+  ``G @ c``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
+  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``G[0, -1]``...).
+
+A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
+dimension ValueError; an empty group numpy's IndexError or empty reductions.  Float
+products are compared with son's documented sums in index order (the oracle's
+son/fuzz/products.py).  Transposes are read only by products (son refuses an escaping
+result of transposed operands at run time, numpy giving it another memory order).
+O(size of the program)."""
+
+from __future__ import annotations
+
+from .gradgen import Func, choice
+
+#: the probability that a chain of a float or int dtype is read back from a grid
+GRID_CHAINS = 0.06
+#: the probability that a reduction reduces a grid
+GRID_SCALARS = 0.08
+_OPS = {"float64": ["+", "-", "*", "/", "+", "*"], "int64": ["+", "-", "*", "+", "*"]}
+
+
+class GridPrograms:
+    """2-D whole-array expressions (``rng``, ``chain``, ``scalar``, ``pick_group`` are the
+    generator's and arraygen's)."""
+
+    def grid(self, fn: Func, dt: str, g1: str, g2: str, d: int) -> str:
+        """A 2-D expression of dtype ``dt`` (float64 or int64) of shape ``(g1, g2)``."""
+        r = self.rng
+        op = r.choice(_OPS[dt])
+        if d <= 0 or r.random() < 0.4:
+            form = choice(r, [("bcast", 5), ("outer", 2), ("product", 1 if d > 0 else 0)])
+            if form == "bcast":
+                return f"(({self.made(fn, dt, g1, d)}).reshape(-1, 1) {op} {self.chain(fn, dt, g2, d)})"
+            if form == "outer":
+                return f"np.outer({self.chain(fn, dt, g1, d)}, {self.chain(fn, dt, g2, d)})"
+            mid = self.pick_group(fn)
+            left = self.grid(fn, dt, g1, mid, d - 1) if r.random() < 0.7 else \
+                f"({self.grid(fn, dt, mid, g1, d - 1)}).T"
+            return f"({left} @ {self.grid(fn, dt, mid, g2, d - 1)})"
+        g = lambda: self.grid(fn, dt, g1, g2, d - 1)  # noqa: E731
+        form = choice(r, [("arith", 4), ("row", 3), ("scalar", 3), ("unary", 2), ("where", 1)])
+        if form == "arith":
+            return f"({g()} {op} {g()})"
+        if form == "row":
+            return f"({g()} {op} {self.chain(fn, dt, g2, d - 1)})"
+        if form == "scalar":
+            return f"({g()} {op} {self.scalar(fn, 'float' if dt == 'float64' else 'int')})"
+        if form == "unary":
+            if dt == "float64":
+                return r.choice([f"np.sqrt(np.abs({g()}))", f"(-{g()})", f"abs({g()})"])
+            return r.choice([f"(-{g()})", f"np.abs({g()})"])
+        kind = "float" if dt == "float64" else "int"
+        return f"np.where({g()} > {self.scalar(fn, kind)}, {g()}, {self.scalar(fn, kind)})"
+
+    def from_grid(self, fn: Func, dt: str, g: str, d: int) -> str:
+        """A 1-D chain of dtype ``dt`` and group ``g`` read from a grid."""
+        r = self.rng
+        other = self.pick_group(fn)
+        forms = [("rows", 3), ("cols", 3), ("matvec", 2), ("vecmat", 2), ("transposed", 1), ("row", 1),
+                 ("col", 1)] + ([("mean", 1)] if dt == "float64" else [])
+        form = choice(r, forms)
+        if form == "rows":
+            return f"({self.grid(fn, dt, g, other, d)}).sum(axis=1)"
+        if form == "cols":
+            return f"np.sum({self.grid(fn, dt, other, g, d)}, axis=0)"
+        if form == "mean":
+            return f"np.mean({self.grid(fn, dt, g, other, d)}, axis={r.choice([1, -1])})"
+        if form == "matvec":
+            return f"({self.grid(fn, dt, g, other, d)} @ {self.chain(fn, dt, other, d)})"
+        if form == "vecmat":
+            return f"({self.chain(fn, dt, other, d)} @ {self.grid(fn, dt, other, g, d)})"
+        if form == "transposed":
+            return f"np.dot(({self.grid(fn, dt, other, g, d)}).T, {self.chain(fn, dt, other, d)})"
+        if form == "row":
+            return f"({self.grid(fn, dt, other, g, d)})[{r.choice(['0', '-1'])}]"
+        return f"({self.grid(fn, dt, g, other, d)})[:, {r.choice(['0', '-1'])}]"
+
+    def grid_reduced(self, fn: Func, kind: str, g: str, d: int) -> str:
+        """A scalar of ``kind`` reduced from a grid (or a vector product) of group ``g``."""
+        r = self.rng
+        other = self.pick_group(fn)
+        if kind == "bool":
+            x = self.grid(fn, r.choice(["float64", "int64"]), g, other, d)
+            return f"np.{r.choice(['any', 'all'])}({x} > {self.scalar(fn, 'int')})"
+        dt = "float64" if kind == "float" else "int64"
+        if r.random() < 0.25:
+            return f"({self.chain(fn, dt, g, d)} @ {self.chain(fn, dt, g, d)})"
+        x = self.grid(fn, dt, g, other, d)
+        if kind == "float":
+            return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",
+                             f"({x})[0, -1]", f"np.sum(({x}) * ({self.grid(fn, dt, g, other, d)}))"])
+        return r.choice([f"np.sum({x})", f"({x}).max()", f"np.argmax({x})", f"({x})[-1, 0]", f"np.prod({x})"])
