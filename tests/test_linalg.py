@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import son
-from son.fuzz.products import documented_product
 from son.errors import SonSyntaxError
+from son.fuzz.products import documented_product
 
 #: floats whose products and sums are exact in any order (and the specials)
 EXACT = st.integers(-8, 8).map(lambda k: k / 2) | st.sampled_from([-0.0, math.inf, -math.inf, math.nan])
