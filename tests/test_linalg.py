@@ -114,8 +114,8 @@ ANY = st.floats(-1e3, 1e3) | st.sampled_from([0.0, -0.0, math.inf, math.nan])
 
 @st.composite
 def any_floats(draw, shapes):
-    return tuple(draw(hnp.arrays(np.float64, hnp.array_shapes(min_dims=d, max_dims=d, max_side=4), elements=ANY))
-                 for d in shapes)
+    return tuple(draw(hnp.arrays(np.float64, hnp.array_shapes(min_dims=d, max_dims=d, max_side=4),
+                                 elements=ANY)) for d in shapes)
 
 
 @pytest.mark.parametrize("fn, name", [(product, "matmul"), (dotted, "dot")])
