@@ -131,3 +131,18 @@ def function_from_text(tmp_path, text: str, name: str = "f"):
     ns: dict = {}
     exec(compile(path.read_text(), str(path), "exec"), ns)  # noqa: S102 - the test's own source
     return ns[name]
+
+
+def finite_differences(f, args, k, h=1e-6):
+    """Central differences of ``f(*args)`` in argument ``k`` (a number or an array: one
+    per element, in its shape)."""
+    a = args[k]
+    if not isinstance(a, np.ndarray):
+        return (f(*args[:k], a + h, *args[k + 1:]) - f(*args[:k], a - h, *args[k + 1:])) / (2 * h)
+    out = np.zeros_like(a)
+    for idx in np.ndindex(a.shape):
+        up, down = a.copy(), a.copy()
+        up[idx] += h
+        down[idx] -= h
+        out[idx] = (f(*args[:k], up, *args[k + 1:]) - f(*args[:k], down, *args[k + 1:])) / (2 * h)
+    return out

@@ -764,7 +764,7 @@ def test_parsing_a_value_that_is_no_function_says_what_it_is():
     ("def f(n):\n    try:\n        return 1 // n\n    except ZeroDivisionError:\n        return 0\n",
      "test before"),
     ("def f(n: int):\n    return len(range(n)[1:])\n", "write the range with the bounds"),
-    ("def f(a: float):\n    return a @ a\n", "write the multiply as loops"),
+    ("def f(a: float):\n    return a @ a\n", "@ multiplies 1-D and 2-D arrays"),
     ("def f(a: int):\n    @staticmethod\n    def g(x):\n        return x\n    return g(a)\n", "without one"),
     ("def f(a: int):\n    def g(*xs):\n        return 1\n    return g(a)\n", "plain positional parameters"),
     ("def f(a: int):\n    assert a > 0, a\n    return a\n", "write the message as one"),

@@ -29,7 +29,7 @@ def _region_programs(n: int, seed: int = SEED):
 
 
 def test_generator_writes_regions_in_its_share_of_programs():
-    n = 900
+    n = 1200
     programs = [generate(SEED, i, grad=False) for i in range(n)]
     with_regions = [p for p in programs if fallback_of(p.source) == "region"]
     # REGION_SHARE of the indices, less the mixed-kind, unannotated and recursive programs

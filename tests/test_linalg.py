@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, function_from_text, run_python
+from conftest import check_every_stage, finite_differences, function_from_text, run_python
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -166,27 +166,17 @@ def test_what_son_does_not_multiply_is_a_located_error(tmp_path, text, message):
     assert "case.py:5:" in str(info.value)
 
 
-def _finite_differences(f, args, k, h=1e-6):
-    out = np.zeros_like(args[k])
-    for idx in np.ndindex(args[k].shape):
-        up, down = args[k].copy(), args[k].copy()
-        up[idx] += h
-        down[idx] -= h
-        out[idx] = (f(*args[:k], up, *args[k + 1:]) - f(*args[:k], down, *args[k + 1:])) / (2 * h)
-    return out
-
-
 @pytest.mark.parametrize("interpret", [False, True])
 @pytest.mark.parametrize("fn, shapes", [(least_squares_loss, [(5, 3), (3,), (5,)]),
                                         (mlp, [(4, 3), (2, 4), (3,)])])
-def test_gradients_through_products_agree_with_finite_differences(fn, shapes, interpret):
+def test_gradients_through_products_agree_withfinite_differences(fn, shapes, interpret):
     rng = np.random.default_rng(5)
     args = tuple(rng.standard_normal(s) for s in shapes)
     ks = tuple(range(len(args)))
     grads = son.grad(fn, argnums=ks, interpret=interpret)(*args)
     for k, g in zip(ks, grads):
         assert g.shape == args[k].shape
-        np.testing.assert_allclose(g, _finite_differences(fn, args, k), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(g, finite_differences(fn, args, k), rtol=1e-5, atol=1e-6)
     tangents = tuple(rng.standard_normal(s) for s in shapes)
     _, t = son.jvp(fn, interpret=interpret)(args, tangents)
     assert t == pytest.approx(sum(float(np.sum(g * d)) for g, d in zip(grads, tangents)), rel=1e-9)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import check_every_stage
+from conftest import check_every_stage, finite_differences
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -193,19 +193,6 @@ def _cube(T: np.ndarray, s: float) -> float:
     return acc
 
 
-def _finite_differences(f, args, k, h=1e-6):
-    a = args[k]
-    if not isinstance(a, np.ndarray):
-        return (f(*args[:k], a + h, *args[k + 1:]) - f(*args[:k], a - h, *args[k + 1:])) / (2 * h)
-    out = np.zeros_like(a)
-    for idx in np.ndindex(a.shape):
-        up, down = a.copy(), a.copy()
-        up[idx] += h
-        down[idx] -= h
-        out[idx] = (f(*args[:k], up, *args[k + 1:]) - f(*args[:k], down, *args[k + 1:])) / (2 * h)
-    return out
-
-
 @pytest.mark.parametrize("interpret", [False, True])
 @pytest.mark.parametrize("fn, shapes", [(_least_squares, [(4, 3), (3,), (4,)]),
                                         (_whole_array, [(3, 4), None]), (_cube, [(2, 3, 2), None])])
@@ -218,7 +205,7 @@ def test_gradients_of_n_d_arrays_have_their_shape(fn, shapes, interpret):
     ks = tuple(range(len(args)))
     grads = son.grad(fn, argnums=ks, interpret=interpret)(*args)
     for k, g in zip(ks, grads):
-        want = _finite_differences(fn, args, k)
+        want = finite_differences(fn, args, k)
         assert np.shape(g) == np.shape(args[k])
         np.testing.assert_allclose(g, want, rtol=1e-5, atol=1e-6)
     v, again = son.value_and_grad(fn, argnums=ks, interpret=interpret)(*args)

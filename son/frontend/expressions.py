@@ -145,7 +145,8 @@ class Expressions:
         if astop is ast.MatMult or astop not in _BINOPS:
             if isinstance(at, ast.AugAssign):
                 raise self.unsupported(at, "in-place matrix product @=", instead="write a = a @ b")
-            raise self.unsupported(at, "operator @ of anything but numpy arrays")
+            raise self.unsupported(at, "operator @ of anything but numpy arrays",
+                                   instead="write a * b for numbers: @ multiplies 1-D and 2-D arrays")
         cls = _BINOPS[astop]
         return self.arith(at, cls, lhs, rhs)
 
