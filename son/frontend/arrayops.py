@@ -25,12 +25,10 @@ import ast
 import numpy as np
 
 from ..nodes import Add, NewArray, Node, kept
-from .core import dtype_of, is_array_value
+from .core import dtype_of, is_array_value, promoted
 from .scope import Grid, Pack
 from .sorting import index_order
 
-#: numpy's result dtype of pieces of these dtypes (bool < int64 < float64)
-_RANK = {"bool": 0, "int64": 1, "float64": 2}
 _STABLE = ("stable", "mergesort")
 
 
@@ -55,7 +53,7 @@ class ArrayOps:
         for p, at in zip(pieces, places):
             if isinstance(p, Grid) or not is_array_value(p):
                 raise self.unsupported(at, f"{name}() of anything but 1-D arrays")
-        dtype = max((dtype_of(p) for p in pieces), key=_RANK.__getitem__)
+        dtype = promoted(*(dtype_of(p) for p in pieces))
         with kept(*pieces):
             total = self.con(0)
             for p in pieces:

@@ -136,6 +136,11 @@ def is_list(x) -> bool:
     return isinstance(x, Node) and not isinstance(x, Aggregate) and isinstance(x.type, ListType)
 
 
+def promoted(*dtypes: str) -> str:
+    """numpy's result dtype of operands of son's ``dtypes`` (bool < int64 < float64)."""
+    return max(dtypes, key=("bool", "int64", "float64").index)
+
+
 def dtype_of(x: Node, default: str = "float64") -> str:
     """The element dtype of an array or a view (``default`` for a value of dead code)."""
     t = (x.base if isinstance(x, View) else x).type

@@ -32,16 +32,19 @@ import ast
 import numpy as np
 
 from ..nodes import NE, Node, kept
-from .core import dtype_of, is_array_value
+from .core import dtype_of, is_array_value, promoted
+from .lists import DTYPE_OF_KIND
 from .scope import Grid
 
-#: numpy's result kind for operands of these dtypes (bool < int64 < float64)
+#: the zero a product of this result dtype starts from (bools are summed as ints)
 _ZERO = {"bool": 0, "int64": 0, "float64": 0.0}
-_RANK = {"bool": 0, "int64": 1, "float64": 2}
-_KIND_DTYPE = {"bool": "bool", "int": "int64", "float": "float64"}
 _MISMATCH = {"matmul": "matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc "
                        "signature (n?,k),(k,m?)->(n?,m?)",
              "dot": "shapes not aligned"}
+
+
+def _dtype(v) -> str:
+    return dtype_of(v.base if isinstance(v, Grid) else v)
 
 
 def _ndim(v) -> int:
@@ -75,9 +78,7 @@ class LinearAlgebra:
         if max(na, nb) > 2:
             raise self.unsupported(e, f"{name}() of a {max(na, nb)}-D array (son multiplies 1-D and 2-D "
                                       "arrays)")
-        da = dtype_of(a.base if isinstance(a, Grid) else a)
-        db = dtype_of(b.base if isinstance(b, Grid) else b)
-        dtype = max(da, db, key=_RANK.__getitem__)
+        dtype = promoted(_dtype(a), _dtype(b))
         with kept(a, b):
             inner_a = a.dims[1] if na == 2 else self.length(e, a)
             inner_b = b.dims[0] if nb == 2 else self.length(e, b)
@@ -92,8 +93,7 @@ class LinearAlgebra:
         if _ndim(arr) == 0:
             raise self.unsupported(e, f"{name}() of two numbers (write a * b)")
         kind = self.scalar_kind(e, num, name)
-        own = dtype_of(arr.base if isinstance(arr, Grid) else arr)
-        dtype = max(_KIND_DTYPE[kind], own, key=_RANK.__getitem__)
+        dtype = promoted(DTYPE_OF_KIND[kind], _dtype(arr))
         with kept(a, b):
             out = self.inline_list_helper(e, scale if _ndim(arr) == 1 else scale_grid,
                                           [arr, num, self.con(_ZERO[dtype])])
@@ -120,8 +120,7 @@ class LinearAlgebra:
             if _ndim(v) != 1:
                 raise self.unsupported(at, f"{name}() of anything but 1-D arrays")
         if rule == "outer":
-            da, db = dtype_of(a), dtype_of(b)
-            dtype = max(da, db, key=_RANK.__getitem__)
+            dtype = promoted(_dtype(a), _dtype(b))
             with kept(a, b):
                 out = self.inline_list_helper(e, outer, [a, b, self.con(_ZERO[dtype])])
             return self.logical(e, out) if dtype == "bool" else out
