@@ -241,8 +241,11 @@ class ParserCore:
         return n
 
     def dead(self, s: Scope) -> bool:
+        """``s``'s code cannot run: its control is XCtrl or typed dead.  Types are sound
+        in the raw parse too (it computes them without rewriting), so both parses skip
+        the same statements (``stmts``) and merge the same arms."""
         c = s.ctrl
-        return type(c) is XCtrl or (self.peephole.enabled and c.type is XCTRL)
+        return type(c) is XCtrl or c.type is XCTRL
 
     def branch(self, pred: Node) -> tuple[Node, Node]:
         """Split control on ``pred``: the (true, false) control projections."""

@@ -88,6 +88,11 @@ class FunctionParser(Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lis
         self.scope = scope
         self.stack = stack + (src.pyfunc,)
         self.returns: list[Scope] = []
+        #: the statements of a block after its control dies are not read (``stmts``), in
+        #: the compiled function; an inlined helper is read whole: its returns, even dead
+        #: ones, give the call's value its shape (a tuple, a complex number, an array),
+        #: which the caller's expression still reads where the call never returns
+        self.skip_dead = not path
         #: (shape of the value, statement) of each way out of the function, as ``returns``
         self.arities: list[tuple[tuple | None, ast.AST]] = []
         self.loops: list[_LoopContext] = []

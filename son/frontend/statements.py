@@ -3,8 +3,10 @@
 
 ``if`` splits the scope in two at an ``If`` and merges the arms at a ``Region``;
 ``return``, ``break`` and ``continue`` save a copy of the scope for the merge at the
-function's exit or the loop's and make the rest of the block dead (XCtrl).  O(1) per
-statement besides its expressions and merges."""
+function's exit or the loop's and make the rest of the block dead (XCtrl).  A block
+is read only while its control is live: CPython never runs the rest, so a construct
+son refuses there does not refuse the function (docs/decisions.md, "Dead code is not
+read").  O(1) per statement besides its expressions and merges."""
 
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ class Statements:
         self.scope = None
         if not self.returns:
             s = Scope(self.g, self.xctrl(), self.g.start)
-            s.set("$ret", self.con(None))
+            # never returns: the value of a call that cannot return is dead (any value)
+            s.set("$ret", self.dead_value() if self.path else self.con(None))
             return s
         return self.merge(self.returns)
 
@@ -47,6 +50,8 @@ class Statements:
         opaque = self.opaque_statements()
         i = 0
         while i < len(body):
+            if self.skip_dead and self.dead(self.scope):
+                break  # unreachable: CPython never runs the rest, so son reads none of it
             s = body[i]
             if not self.path:  # the function's own statement (an inlined one keeps the call's line)
                 self.g.line = s.lineno + self.src.line0
