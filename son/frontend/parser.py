@@ -153,7 +153,8 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
     flat, forms = _flat_params(names, specs)
     # an empty example list is a list of floats until what the function puts in it says
     # otherwise (son/frontend/lists.py learns it as it learns an empty literal's kind)
-    guessed = {n for n, a in zip(names, args or ()) if type(a) is list and not a}
+    guessed = {n for n, a, t in zip(names, args or (), specs)
+               if type(a) is list and not a and not isinstance(t, RowsSpec)}
     # A recursive call's result is typed by an assumption, checked once the function is
     # parsed: the first parse types it TOP (no value yet), so the returns that are not
     # calls give the kind to assume next (a bool for is_even, a float for a power); a

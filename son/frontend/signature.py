@@ -171,6 +171,18 @@ def _rows_of_value(v: list, where: str) -> RowsSpec:
     return RowsSpec(tuple(dtypes))
 
 
+def _empty_list_type(spec, where: str):
+    """The type an annotation gives an empty example list (``list[int]``,
+    ``list[tuple[int, float]]``), else None (the list is then a guess: of floats)."""
+    if spec is None or typing.get_origin(spec) is not list:
+        return None
+    try:
+        t = type_from_spec(spec, where)
+    except SonError:
+        return None
+    return t if isinstance(t, (ListType, RowsSpec)) else None
+
+
 def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
                 where: str = "") -> list:
     """One type per parameter name, by the precedence of DESIGN.md."""
@@ -179,7 +191,9 @@ def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
     if args is not None:
         if len(args) != len(names):
             raise SonError(f"{where}: {len(names)} parameters but {len(args)} example arguments")
-        return [type_of_value(a, f"{where}: argument {n!r}") for n, a in zip(names, args)]
+        return [_empty_list_type(annotations.get(n), where) if type(a) is list and not a
+                and _empty_list_type(annotations.get(n), where) is not None
+                else type_of_value(a, f"{where}: argument {n!r}") for n, a in zip(names, args)]
     if argtypes is not None:
         if isinstance(argtypes, dict):
             unknown = set(argtypes) - set(names)

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import ast
 
-from ..nodes import EQ, GE, GT, LE, LT, NE, BitAnd, ListOp, Load, Node, Not, Store, kept
+from ..nodes import EQ, GE, GT, LE, LT, NE, Add, BitAnd, ListOp, Load, Node, Not, Store, kept
 from ..nodes.types import NONE, TOP
 from .core import _kind, is_list
 from .iteration import Counted
@@ -80,7 +80,13 @@ class TupleLists:
         if not live or not isinstance(live[0], Pack):
             return super().list_display(e, vals)
         with kept(*vals):
-            out = self.new_rows(e, self.element_dtype(e, live[0])).keep()
+            kinds = [self.element_dtype(e, v) for v in live if isinstance(v, Pack)]
+            known = [[_kind(x) != "number" for x in v.elems] for v in live if isinstance(v, Pack)]
+            dtypes = kinds[0]  # each position's kind: the first item's, unless it is an int-or-float
+            if all(len(k) == len(dtypes) for k in kinds):
+                dtypes = tuple(next((k[j] for k, ok in zip(kinds, known) if ok[j]), d)
+                               for j, d in enumerate(dtypes))
+            out = self.new_rows(e, dtypes).keep()
             for v in vals:
                 self.append(e, out, v)
         return out.unkeep()
@@ -231,6 +237,12 @@ class TupleLists:
                 self.scope.mem = self.op(at, Store, ctrl, self.scope.mem, col, idx, x)
                 x.unkeep()
 
+    def store_slice(self, target: ast.Subscript, value: Node, base: Node) -> None:
+        if isinstance(base, TupleList):
+            raise self.unsupported(target, "slice assignment to a list of tuples",
+                                   instead="assign the items in a loop, or build a new list")
+        super().store_slice(target, value, base)
+
     def remove_at(self, at, lst: Node, i: Node, message: str) -> Node:
         if not isinstance(lst, TupleList):
             return super().remove_at(at, lst, i, message)
@@ -295,6 +307,23 @@ class TupleLists:
             for key in reversed(lst.lists):
                 self.inline_list_helper(e, sort_rows_by, [lst, key])
             self.inline_list_helper(e, reverse_if, [lst, flip])
+
+    # -- operators --------------------------------------------------------------------
+    def arith(self, at, cls, a: Node, b: Node) -> Node:
+        """``xs + ys`` (a new list) and ``xs += ys`` (in place: every name for the list
+        sees it) of lists of tuples."""
+        if not (isinstance(a, TupleList) or isinstance(b, TupleList)):
+            return super().arith(at, cls, a, b)
+        if cls is not Add or not (isinstance(a, TupleList) and isinstance(b, TupleList)):
+            raise self.unsupported(at, f"this operator on a list of tuples ({ast.unparse(at)[:40]})",
+                                   instead="build the list with append or extend")
+        with kept(a, b):
+            if isinstance(at, ast.AugAssign):
+                self.extend(at, a, self.list_items(at, b))
+                return a
+            out = self.list_of(at, self.list_items(at, a), a.dtype).keep()
+            self.extend(at, out, self.list_items(at, b))
+        return out.unkeep()
 
     # -- comparisons ------------------------------------------------------------------
     def element_equal(self, at, x: Node, y: Node, lst: Node) -> Node:
