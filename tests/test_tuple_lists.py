@@ -120,7 +120,8 @@ def loop_merge(n, c):
 CASES = [
     (build_and_read, ["int", "float"], st.tuples(st.integers(0, 5), FLOATS)),
     (methods, ["int", "int", "int"], st.tuples(st.integers(0, 6), SMALL, SMALL)),
-    (searches, [list[tuple[int, float]], int, float], st.tuples(PAIRS, st.integers(-3, 3), st.sampled_from([0.0, 0.5, 1.0, -0.0]))),
+    (searches, [list[tuple[int, float]], int, float],
+     st.tuples(PAIRS, st.integers(-3, 3), st.sampled_from([0.0, 0.5, 1.0, -0.0]))),
     (sorting, None, st.tuples(TRIPLES, st.booleans())),
     (float_sort, None, st.tuples(PAIRS)),
     (zipped, None, st.tuples(st.lists(st.integers(-5, 5), max_size=6), st.lists(FLOATS, max_size=6),
