@@ -215,6 +215,9 @@ REFUSED = [
     ("def f(n: int):\n    xs = [(1, 2.0)]\n    ys = [xs]\n    return ys\n", "a list of tuples in a list"),
     ("def f(n: int):\n    xs = [(1, 2.0)]\n    xs[0:1] = [(3, 4.0)]\n    return xs\n",
      "slice assignment to a list of tuples"),
+    ("def f(n: int):\n    xs = [(1, 2.0)]\n    return xs * 2\n", "this operator on a list of tuples"),
+    ("def f(c: bool):\n    xs = []\n    if c:\n        xs = [(1, 2.0)]\n    return xs\n",
+     "variable 'xs' holds values of different types on different paths"),
 ]
 
 
