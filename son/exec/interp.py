@@ -49,6 +49,7 @@ from ..nodes.control import flatten, rebuild
 from ..nodes.lists import list_converter
 from ..nodes.memory import TapeGrow
 from ..nodes.opaque import enter_call
+from ..nodes.rows import written_back
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType
 
 _EAGER = (Load, Store, NewArray, TapeGrow, Call, NewList, ListLen, ListOp, PyRegion, PairwiseSum)
@@ -159,7 +160,7 @@ def interpret(g: Graph, *args):
     or raises what it raises.  A recursive ``Call`` runs the graph again, RecursionError
     past ``config.recursion_limit`` calls deep.  Fallback regions (``PyRegion``) of the
     call share one frame for the variables only they use."""
-    with enter_call():
+    with enter_call(), written_back(g.arg_forms, args, g.name):  # lists of tuples: son/nodes/rows.py
         return _interpret(g, args)
 
 

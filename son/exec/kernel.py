@@ -44,6 +44,7 @@ from ..nodes import Call, Graph, without_refinements
 from ..nodes.control import flatten
 from ..nodes.lists import list_converter
 from ..nodes.opaque import enter_call
+from ..nodes.rows import written_back
 from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType, Type
 from .codegen import return_converter
 from .mixed import argument_forms
@@ -246,7 +247,11 @@ class Kernel:
 
     def __call__(self, *args):
         if self._forms is not None:
-            args = flatten(self._forms, args, self.name)
+            with written_back(self._forms, args, self.name):  # lists of tuples: son/nodes/rows.py
+                return self._call(flatten(self._forms, args, self.name))
+        return self._call(args)
+
+    def _call(self, args):
         if len(args) != self._nargs:
             raise SonError(f"{self.name}() takes {self._nargs} arguments ({len(args)} given)")
         call = self.direct

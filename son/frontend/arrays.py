@@ -44,7 +44,7 @@ from . import pylib
 from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
 from .lists import is_list
-from .scope import Aggregate, Chain, Grid, Opt, Pack, Rng, View
+from .scope import Aggregate, Chain, Grid, Opt, Pack, Rng, TupleList, View
 from .selection import is_selector
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
@@ -72,6 +72,8 @@ class Arrays:
             return self.tuple_subscript(e, arr)
         if isinstance(arr, Rng):
             return self.range_item(e, arr)
+        if isinstance(arr, TupleList):
+            return self.rows_subscript(e, arr)
         if isinstance(e.slice, ast.Slice) and is_list(arr):
             return self.list_slice(e, arr)
         if isinstance(e.slice, ast.Slice):
@@ -216,6 +218,8 @@ class Arrays:
             return a.dims[0]
         if isinstance(a, Chain):
             return a.lazy.dims[0]
+        if isinstance(a, TupleList):
+            return self.list_len(e, a)
         if not (is_array_value(a) or is_list(a)):
             raise self.error(e, f"len() of a {a.type.widen()} value{array_hint(a)}", "len")
         return self.length(e, a)

@@ -55,7 +55,7 @@ from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
 from .linalg import LINALG_CALLS
 from .lists import LIST_CALLS
-from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope
+from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -103,7 +103,7 @@ class Calls:
                 v = self.expr_any(e.args[0])
                 if isinstance(v, Opt):
                     v = self.unwrap(v, e.args[0])
-                if not (isinstance(v, (Pack, Rng)) or is_array_value(v) or is_list(v)):
+                if not (isinstance(v, (Pack, Rng, TupleList)) or is_array_value(v) or is_list(v)):
                     if isinstance(v, Node) and v.type is not TOP and _kind(v) in ("number", "int", "float"):
                         kind = str(v.type.widen())
                         raise self.error(e, f"{name}() of {'an' if kind[0] in 'aeiou' else 'a'} {kind} "
@@ -178,7 +178,7 @@ class Calls:
                 with kept(*vals):
                     vals[i] = self.none_operand(e, f"argument of {name}()")
             elif _kind(v) is None and not (is_array_value(v) or is_list(v)
-                                           or isinstance(v, (Cplx, Grid, Chain))):
+                                           or isinstance(v, (Cplx, Grid, Chain, TupleList))):
                 raise self.error(e, f"{name}() of a {v.type} value", name)
         return vals
 

@@ -52,7 +52,7 @@ from ..nodes import (
 from ..nodes.types import NONE, TOP, ListType
 from .core import _kind, is_array_value, is_list
 from .iteration import Counted
-from .scope import Aggregate, Cplx, Grid, Opt, Pack
+from .scope import Aggregate, Cplx, Grid, Opt, Pack, TupleList
 
 #: a scalar kind -> the element dtype of a list of it
 DTYPE_OF_KIND = {"float": "float64", "int": "int64", "bool": "bool"}
@@ -97,7 +97,10 @@ class Lists:
             raise self.unsupported(e, "a list as an assignment target (write a tuple)")
         if any(isinstance(x, ast.Starred) for x in e.elts):
             raise self.unsupported(e, "a starred item in a list display", instead="join lists with +")
-        vals = self.exprs(e.elts)
+        return self.list_display(e, self.exprs(e.elts))
+
+    def list_display(self, e: ast.List, vals: list[Node]) -> Node:
+        """The new list ``[v0, v1, ...]`` of the display ``e``'s values ``vals``."""
         if not vals:
             return self.empty_list(e)
         if all(v.type is TOP for v in vals):  # values of dead code: any list will do
@@ -293,7 +296,7 @@ class Lists:
         v = self.expr(f.value)
         if v.type is TOP and not isinstance(v, Aggregate):  # a value of dead code: any result
             return v
-        if is_list(v):
+        if is_list(v) or isinstance(v, TupleList):
             return self.list_method(e, v)
         with kept(v):
             r = self.array_method(e, v)
@@ -416,12 +419,15 @@ class Lists:
                 reverse = k.value
             elif k.arg != "key":
                 raise self.error(e, f"sort() got an unexpected keyword argument {k.arg!r}", "sort")
-        if not isinstance(lst.type.dtype, str):
+        if is_list(lst) and not isinstance(lst.type.dtype, str):
             raise self.unsupported(e, "sorting a list of lists (son sorts numbers)")
         with kept(lst):
             flip = self.sort_reverse(reverse) if reverse is not None else self.con(False)
         if key is not None:
             self.key_sort(e, lst, key, flip, fresh=first > 0)
+            return
+        if isinstance(lst, TupleList):
+            self.sort_rows(e, lst, flip)  # son/frontend/tuplelists.py
             return
         if lst.type.dtype == "float64":
             self.no_nan_sort(e, lst)
@@ -461,7 +467,11 @@ class Lists:
 
     def _list_copy(self, e, lst):
         self._arity_checked(e, 0, 0)
-        return self.list_of(e, self.list_items(e, lst), lst.type.dtype)
+        return self.list_of(e, self.list_items(e, lst), self.list_dtype(lst))
+
+    def list_dtype(self, lst: Node):
+        """The element kind of a list (a tuple of kinds for a list of tuples)."""
+        return lst.dtype if isinstance(lst, TupleList) else lst.type.dtype
 
     def _list_index(self, e, lst):
         return self._search(e, lst, "index")
@@ -480,7 +490,7 @@ class Lists:
         ``remove``'s position: a loop comparing as CPython's ``==`` with identity."""
         (x,) = self.exprs(self._arity_checked(e, 1, 1))
         with kept(x):
-            if _kind(x) is None:
+            if _kind(x) is None and not isinstance(x, Pack):  # a tuple: in a list of tuples
                 raise self.unsupported(e, f"{how}() of a value that is not a number")
             acc, pos, item = self.temp(), self.temp(), self.temp()
             self.scope.set(acc, self.con(-1 if how != "count" else 0))
@@ -619,7 +629,7 @@ class Lists:
     def list_contains(self, at, x: Node, lst: Node) -> Node:
         found, item = self.temp(), self.temp()
         self.scope.set(found, self.con(False))
-        if _kind(x) is None:
+        if _kind(x) is None and not isinstance(x, Pack):  # a tuple: in a list of tuples
             raise self.unsupported(at, "'in' of a value that is not a number")
 
         def body():
@@ -650,7 +660,7 @@ class Lists:
             self.extend_by(e, out, it)
             return out.unkeep()
         src = self.counted(it, self.iteration_source(it))
-        return self.list_of(e, src, src.lst.type.dtype if src.lst is not None else None)
+        return self.list_of(e, src, self.list_dtype(src.lst) if src.lst is not None else None)
 
     def call_sorted(self, e: ast.Call, name: str) -> Node:
         if not e.args:

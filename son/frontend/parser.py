@@ -40,6 +40,7 @@ from ..errors import SonError, SonSyntaxError
 from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
 from ..nodes.control import COMPLEX, LEAF, array_form, form_size
 from ..nodes.memory import LENGTH
+from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, Type, constant
 from ..peephole import Peephole
 from .arrayfns import ArrayFunctions
@@ -60,20 +61,21 @@ from .names import MISSING, Names
 from .ndarrays import NDArrays
 from .recursion import RESULT, USED, Recursion
 from .regions import OPAQUE, Regions, parse_with_regions
-from .scope import Cplx, Grid, Pack, Scope
+from .scope import Cplx, Grid, Pack, Scope, TupleList
 from .selection import Selection
-from .signature import NDArraySpec, param_types
+from .signature import NDArraySpec, RowsSpec, param_types
 from .source import FunctionSource
 from .statements import Statements
+from .tuplelists import TupleLists
 from .tuples import Tuples
 from .ufuncs import Ufuncs
 
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions, Names,
-                     NDArrays, Arrays, ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples, Complexes,
-                     Functions, Recursion, Calls, Builtins, ParserCore):
+class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
+                     Names, NDArrays, Arrays, ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples,
+                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
@@ -156,7 +158,8 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
     flat, forms = _flat_params(names, specs)
     # an empty example list is a list of floats until what the function puts in it says
     # otherwise (son/frontend/lists.py learns it as it learns an empty literal's kind)
-    guessed = {n for n, a in zip(names, args or ()) if type(a) is list and not a}
+    guessed = {n for n, a, t in zip(names, args or (), specs)
+               if type(a) is list and not a and not isinstance(t, RowsSpec)}
     # A recursive call's result is typed by an assumption, checked once the function is
     # parsed: the first parse types it TOP (no value yet), so the returns that are not
     # calls give the kind to assume next (a bool for is_even, a float for a power); a
@@ -282,6 +285,10 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
             for d in range(spec.ndim):
                 flat.append((_fresh(f"{name}_d{d}", used), LENGTH))
             return array_form(spec.ndim)
+        if isinstance(spec, RowsSpec):  # a list of tuples: one list per position
+            for i, d in enumerate(spec.dtypes):
+                flat.append((_fresh(f"{name}_{i}", used), ListType(d)))
+            return rows_form(len(spec.dtypes))
         if spec == "complex":
             for part in ("re", "im"):
                 add(_fresh(f"{name}_{part}", used), FLOAT)
@@ -305,6 +312,8 @@ def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
         return next(projs)
     if form == COMPLEX:
         return Cplx(g, next(projs), next(projs))
+    if rows_arity(form) is not None:
+        return TupleList(g, *[next(projs) for _ in range(rows_arity(form))])
     if isinstance(form, str) and form.startswith("array"):
         base = next(projs)
         dims = [next(projs) for _ in range(form_size(form) - 1)]

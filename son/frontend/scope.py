@@ -13,8 +13,9 @@ exactly what CPython does.  ``undefined`` keeps the names for which no flag
 can be made (arrays: there is no placeholder array value).
 
 The other frontend-only nodes are the ``Aggregate`` values: a tuple (``Pack``), a
-value that may be None (``Opt``) and a complex number (``Cplx``), their inputs the
-elements (son/frontend/tuples.py, complexes.py); they never reach the finished graph.
+value that may be None (``Opt``), a complex number (``Cplx``) and a list of tuples
+(``TupleList``: one graph list per tuple position), their inputs the elements
+(son/frontend/tuples.py, complexes.py, tuplelists.py); they never reach the finished graph.
 """
 
 from __future__ import annotations
@@ -147,6 +148,24 @@ class Pack(Aggregate):
     """A tuple (son/frontend/tuples.py)."""
 
     __slots__ = ()
+
+
+class TupleList(Aggregate):
+    """A list of k-tuples of numbers (son/frontend/tuplelists.py): the elements are k
+    lists of the graph, one per tuple position, changed in lockstep (always of one
+    length), so that item i is the tuple of their items i.  Two names for one list of
+    tuples hold the same k lists, so each sees the other's changes, as in CPython."""
+
+    __slots__ = ()
+
+    @property
+    def lists(self) -> list[Node]:
+        return self.inputs[1:]
+
+    @property
+    def dtype(self) -> tuple:
+        """The element kind of each position (``("int64", "float64")``)."""
+        return tuple(x.type.dtype if hasattr(x.type, "dtype") else "float64" for x in self.inputs[1:])
 
 
 class Opt(Aggregate):
@@ -334,6 +353,8 @@ def shape(v: Node):
         return "function"
     if isinstance(v, View):
         return "view"
+    if isinstance(v, TupleList):
+        return f"rows{len(v.elems)}"
     return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
 
 
@@ -357,6 +378,8 @@ def describe(s) -> str:
         return "a function"
     if s == "view":
         return "an array view (a slice)"
+    if isinstance(s, str) and s.startswith("rows"):
+        return f"a list of {s[4:]}-tuples"
     return "a single value" if s is None else f"a tuple of {len(s)}"
 
 

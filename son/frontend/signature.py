@@ -6,7 +6,9 @@ Accepted type specifications: ``int``, ``float``, ``bool``, ``np.ndarray``
 a numpy dtype or scalar type (``np.float64`` means float), a son ``Type``, or
 the strings ``"int" "float" "bool" "number" "float64[]" "int64[]" "bool[]"``; for a
 parameter that is a complex number ``complex`` or ``"complex"``, for a tuple
-``tuple[float, int]`` or a Python tuple of specs (``("float", "int")``).
+``tuple[float, int]`` or a Python tuple of specs (``("float", "int")``), for a list of
+tuples ``list[tuple[int, float]]`` (a ``RowsSpec``: the parser makes it one list per
+tuple position, son/nodes/rows.py).
 """
 
 from __future__ import annotations
@@ -37,6 +39,18 @@ class NDArraySpec:
         return f"{self.dtype}[{', '.join(':' * self.ndim)}]"
 
 
+@dataclass(frozen=True)
+class RowsSpec:
+    """A list of tuples parameter: the element dtype of each tuple position."""
+
+    dtypes: tuple
+
+    def __str__(self) -> str:
+        return "list[tuple[" + ", ".join({"float64": "float", "int64": "int", "bool": "bool"}[d]
+                                         for d in self.dtypes) + "]]"
+
+
+_SCALAR_DTYPES = {float: "float64", int: "int64", bool: "bool"}
 _ND_NAME = re.compile(r"(float64|int64|bool)\[\s*:\s*(?:,\s*:\s*){1,2}\]")
 
 
@@ -87,9 +101,13 @@ def type_from_spec(spec, where: str):
     if spec is np.ndarray:
         return ArrayType("float64")
     if typing.get_origin(spec) is list and len(typing.get_args(spec)) == 1:
-        dtype = {float: "float64", int: "int64", bool: "bool"}.get(typing.get_args(spec)[0])
+        inner = typing.get_args(spec)[0]
+        dtype = _SCALAR_DTYPES.get(inner)
         if dtype:
             return ListType(dtype)
+        elems = typing.get_args(inner) if typing.get_origin(inner) is tuple else ()
+        if elems and all(x in _SCALAR_DTYPES for x in elems):
+            return RowsSpec(tuple(_SCALAR_DTYPES[x] for x in elems))
     origin = typing.get_origin(spec)
     if origin is np.ndarray:  # numpy.typing.NDArray[X] == ndarray[Any, dtype[X]]
         args = typing.get_args(spec)
@@ -116,6 +134,8 @@ def type_of_value(v, where: str):
         return INT
     if isinstance(v, (float, np.floating)):
         return FLOAT
+    if type(v) is list and v and type(v[0]) is tuple:
+        return _rows_of_value(v, where)
     if type(v) is list:  # an empty list: of floats (a guess; argtypes= says otherwise)
         kinds = {type(x) for x in v} or {float}
         if len(kinds) == 1 and kinds <= {float, int, bool}:
@@ -134,6 +154,35 @@ def type_of_value(v, where: str):
                    "float, bool, complex, tuples of them and 1-D numpy arrays")
 
 
+def _rows_of_value(v: list, where: str) -> RowsSpec:
+    """The spec of an example list of tuples: one length, one kind per position."""
+    k = len(v[0])
+    if not k or any(type(t) is not tuple or len(t) != k for t in v):
+        raise SonError(f"{where}: a list of tuples of different lengths (or of tuples and other "
+                       "values); son's lists of tuples hold tuples of one length")
+    dtypes = []
+    for j in range(k):
+        kinds = {type(t[j]) for t in v}
+        if len(kinds) != 1 or not kinds <= set(_SCALAR_DTYPES):
+            raise SonError(f"{where}: position {j} of the tuples holds "
+                           f"{' and '.join(sorted(x.__name__ for x in kinds))}; son's lists of tuples "
+                           "hold ints, floats or bools, one kind per position")
+        dtypes.append(_SCALAR_DTYPES[kinds.pop()])
+    return RowsSpec(tuple(dtypes))
+
+
+def _empty_list_type(spec, where: str):
+    """The type an annotation gives an empty example list (``list[int]``,
+    ``list[tuple[int, float]]``), else None (the list is then a guess: of floats)."""
+    if spec is None or typing.get_origin(spec) is not list:
+        return None
+    try:
+        t = type_from_spec(spec, where)
+    except SonError:
+        return None
+    return t if isinstance(t, (ListType, RowsSpec)) else None
+
+
 def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
                 where: str = "") -> list:
     """One type per parameter name, by the precedence of DESIGN.md."""
@@ -142,7 +191,9 @@ def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
     if args is not None:
         if len(args) != len(names):
             raise SonError(f"{where}: {len(names)} parameters but {len(args)} example arguments")
-        return [type_of_value(a, f"{where}: argument {n!r}") for n, a in zip(names, args)]
+        return [_empty_list_type(annotations.get(n), where) if type(a) is list and not a
+                and _empty_list_type(annotations.get(n), where) is not None
+                else type_of_value(a, f"{where}: argument {n!r}") for n, a in zip(names, args)]
     if argtypes is not None:
         if isinstance(argtypes, dict):
             unknown = set(argtypes) - set(names)

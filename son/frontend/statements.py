@@ -15,10 +15,11 @@ import ast
 from ..errors import SonSyntaxError
 from ..nodes import Node, Not, Raise, Return, kept
 from ..nodes.control import COMPLEX, LEAF, OPTIONAL, RANGE, grid_form
+from ..nodes.rows import rows_form
 from ..nodes.types import TOP
 from .core import is_list
 from .lists import annotated_dtype
-from .scope import Aggregate, Cplx, Grid, Opt, Pack, Rng, Scope, View, compatible, describe, shape
+from .scope import Aggregate, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList, View, compatible, describe, shape
 from .selection import is_selector
 
 
@@ -143,7 +144,7 @@ class Statements:
                 self.list_delete_slice(t, lst)
                 continue
             lst, i = self.subscript_parts(t)
-            if not is_list(lst):
+            if not (is_list(lst) or isinstance(lst, TupleList)):
                 raise self.error(t, f"del of an item of a {lst.type.widen()} value (son deletes list "
                                     "items)", "del")
             with kept(lst, i):
@@ -233,6 +234,9 @@ class Statements:
             elif isinstance(x, View):
                 flat.extend([x.base, x.start, x.length, x.step])
                 forms.append(grid_form(1))
+            elif isinstance(x, TupleList):  # its columns (son/nodes/rows.py)
+                flat.extend(x.elems)
+                forms.append(rows_form(len(x.elems)))
             elif isinstance(x, Pack):
                 stack.append(("end", len(x.elems)))
                 stack.extend(reversed(x.elems))

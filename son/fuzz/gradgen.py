@@ -38,6 +38,7 @@ class Func:
         self.optionals: list[tuple[str, str]] = []    # locals that may be None: (name, kind)
         self.complexes: list[str] = []                # complex locals
         self.lists: list[tuple[str, str]] = []        # list locals: (name, element kind)
+        self.rows: list[tuple[str, tuple]] = []       # lists of tuples: (name, position kinds)
         self.loops = 0
         self.fresh = 0
 

@@ -23,6 +23,14 @@ of generator expressions over them, ``in``, ``==`` and the orderings, ``index``,
 slices measured, summed or indexed.  A program may return a list, alone or in a
 tuple.
 
+About ``ROWS_SHARE`` of the programs with lists also get a list of tuples ``t0``
+(positions of kinds int, float and bool, tracked in ``Func.rows``): a literal, an
+annotated or a bare ``[]`` then appended, ``list(zip(...))`` of lists or an
+``enumerate`` comprehension; then ``append``, ``insert``, ``extend``, ``+=``, ``pop``
+(an item of the tuple into a local), item assignment, ``del``, ``reverse``, ``sort``
+and ``sorted``, ``for a, b in t0`` (and with ``enumerate``), and reads: ``t0[i][j]``,
+``len``, ``in`` and ``==``.
+
 Kinds stay exact: a float list only ever receives float expressions, and no element
 may be a local that may be None.  Sizes stay small: inside a loop a list grows by a
 bounded amount per iteration (no ``xs + ys``, ``xs * n``, ``extend`` by a whole list
@@ -51,6 +59,10 @@ LIST_SHARE = 0.5
 GROWTH = 2
 #: the return kinds of a list, by element kind
 LIST_RETURNS = {"list_int": "int", "list_float": "float", "list_bool": "bool"}
+#: the share of the programs with lists that also get a list of tuples
+ROWS_SHARE = 0.35
+#: the position kinds of a list of tuples
+_ROW_KINDS = [("int", "float"), ("int", "int"), ("float", "bool"), ("int", "float", "int")]
 #: the array dtype whose elements are of a kind
 _DTYPE = {"int": "int64", "float": "float64"}
 
@@ -84,6 +96,7 @@ class ListPrograms:
             else:
                 out.append(f"{name} = {self.list_expr(fn, k, 2)}")
             fn.lists.append((name, k))
+        out += self.row_locals(fn)
         if fn.ret in ("int", "float", "bool") and r.random() < 0.3:
             ret = f"list_{r.choice(fn.lists)[1]}"
             fn.ret = ret if r.random() < 0.6 else (fn.ret, ret)
@@ -348,6 +361,8 @@ class ListPrograms:
     def list_stmt(self, fn: Func, depth: int, ed: int) -> list[str]:
         """A statement on a list local."""
         r = self.rng
+        if fn.rows and r.random() < 0.3:
+            return self.row_stmt(fn, depth, ed)
         name, k = r.choice(fn.lists)
         top = not fn.loops
         form = choice(r, [("append", 5), ("insert", 2), ("extend", 2), ("iadd", 1),
@@ -413,6 +428,87 @@ class ListPrograms:
                 v = r.choice(targets)
                 return [f"{v} = {self.list_scalar(fn, self.kind_of(fn, v), ed) or self.item(fn, 'int', 1)}"]
         return [f"{name} = {self.list_expr(fn, k, ed)}"]
+
+    # ------------------------------------------------------------------ lists of tuples
+    def row(self, fn: Func, kinds: tuple, depth: int) -> str:
+        """A tuple of ``kinds``."""
+        return "(" + ", ".join(self.element(fn, k, depth) for k in kinds) + ")"
+
+    def row_locals(self, fn: Func) -> list[str]:
+        """Maybe a list of tuples ``t0`` (see the module docstring)."""
+        r = self.rng
+        if r.random() > ROWS_SHARE:
+            return []
+        kinds = r.choice(_ROW_KINDS)
+        name, x = "t0", r.random()
+        cols = [self.lists_of(fn, k) for k in kinds]
+        if x < 0.2:
+            out = [f"{name}: list[tuple[{', '.join(kinds)}]] = []"]
+        elif x < 0.35:
+            out = [f"{name} = []", f"{name}.append({self.row(fn, kinds, 2)})"]
+        elif x < 0.55 and all(cols):
+            out = [f"{name} = list(zip({', '.join(r.choice(c) for c in cols)}))"]
+        elif x < 0.7 and kinds[0] == "int" and len(kinds) == 2 and cols[1]:
+            out = [f"{name} = [(i, v) for i, v in enumerate({r.choice(cols[1])})]"]
+        else:
+            out = [f"{name} = [{', '.join(self.row(fn, kinds, 1) for _ in range(r.randint(1, 3)))}]"]
+        fn.rows.append((name, kinds))
+        return out
+
+    def row_stmt(self, fn: Func, depth: int, ed: int) -> list[str]:
+        """A statement on a list of tuples."""
+        r = self.rng
+        name, kinds = r.choice(fn.rows)
+        form = choice(r, [("append", 5), ("insert", 2), ("extend", 1), ("pop", 2), ("set", 2), ("del", 1),
+                          ("reverse", 1), ("sort", 2), ("for", 3 if depth > 0 else 0), ("read", 4)])
+        if form == "append":
+            return [f"{name}.append({self.row(fn, kinds, ed)})"]
+        if form == "insert":
+            i = r.choice(["0", "-1", f"len({name})", "100", "-100", self.item(fn, "int", 1)])
+            return [f"{name}.insert({i}, {self.row(fn, kinds, ed)})"]
+        if form == "extend":
+            rows = ", ".join(self.row(fn, kinds, 1) for _ in range(r.randint(0, 2)))
+            return [r.choice([f"{name}.extend([{rows}])", f"{name} += [{rows}]"])]
+        if form == "reverse":
+            return [f"{name}.reverse()"]
+        if form == "sort":
+            return [r.choice([f"{name}.sort()", f"{name}.sort(reverse=True)", f"{name} = sorted({name})",
+                              f"{name}.sort(reverse={self.item(fn, 'bool', 1)})"])]
+        if form in ("pop", "set", "del"):
+            i, cond = self.list_index(fn, name) if form != "pop" or r.random() < 0.4 else ("", name)
+            if form == "set":
+                return self.guarded(cond, [f"{name}[{i}] = {self.row(fn, kinds, ed)}"])
+            if form == "del":
+                return self.guarded(cond, [f"del {name}[{i}]"])
+            j = r.randrange(len(kinds))
+            targets = [v for v in fn.mutable if self.kind_of(fn, v) == kinds[j]]
+            call = f"{name}.pop({i})"
+            return self.guarded(cond, [f"{r.choice(targets)} = {call}[{j}]" if targets else call])
+        if form == "for":
+            xs = [self.fresh(fn, "el") for _ in kinds]
+            bound = list(zip(xs, kinds))
+            if r.random() < 0.3:
+                i = self.fresh(fn, "i")
+                head = f"for {i}, ({', '.join(xs)}) in enumerate({name}):"
+                bound.append((i, "int"))
+            else:
+                head = f"for {', '.join(xs)} in {r.choice([name, f'reversed({name})'])}:"
+            return self.loop_body(fn, depth, None, [head], fuel=True, bound=tuple(bound))
+        targets = [v for v in fn.mutable if self.kind_of(fn, v) in ("int", "float", "bool")]
+        if not targets:
+            return [f"{name}.append({self.row(fn, kinds, ed)})"]
+        v = r.choice(targets)
+        k = self.kind_of(fn, v)
+        if k in kinds and r.random() < 0.6:
+            i, cond = self.list_index(fn, name)
+            j = r.choice([n for n, x in enumerate(kinds) if x == k])
+            return self.guarded(cond, [f"{v} = {name}[{i}][{j}]"])
+        if k == "int":
+            return [f"{v} = len({name})"]
+        if k == "bool":
+            return [f"{v} = " + r.choice([f"{self.row(fn, kinds, 1)} in {name}", f"{name} == {name}[::-1]",
+                                          f"bool({name})"])]
+        return [f"{name}.append({self.row(fn, kinds, ed)})"]
 
     def sort_key(self, k: str) -> str:
         """A key function for a list of kind ``k``: a builtin, a lambda or a math function."""

@@ -21,6 +21,7 @@ import re
 import numpy as np
 
 from .node import Node
+from .rows import columns, rows, rows_arity
 from .types import (
     BOOL,
     BOTTOM,
@@ -336,6 +337,8 @@ def form_size(form) -> int:
     k = _ndim(form)
     if k is not None:
         return 1 + k if form.startswith("array") else 2 + 2 * k
+    if rows_arity(form) is not None:
+        return rows_arity(form)
     return {LEAF: 1, COMPLEX: 2, RANGE: 3, OPTIONAL: 2}[form]
 
 
@@ -361,6 +364,8 @@ def rebuild(form, values):
             dims = [next(it) for _ in range(k)]
             strides = [next(it) for _ in range(k)]
             return _strided(base, start, dims, strides)
+        if rows_arity(f) is not None:  # a list of tuples: its columns (son/nodes/rows.py)
+            return rows([next(it) for _ in range(rows_arity(f))])
         return tuple(build(x) for x in f)
 
     return build(form)
@@ -403,6 +408,8 @@ def flatten(forms: list, args, where: str) -> list:
                 raise SonError(f"{where}(): a {k}-D array argument must be C-contiguous (son reads it "
                                "as its elements in order: np.ascontiguousarray(a) copies it)")
             out += [a.reshape(-1), *a.shape]
+        elif rows_arity(f) is not None:
+            out += columns(a, rows_arity(f), where)
         else:
             if type(a) is not tuple or len(a) != len(f):
                 raise SonError(f"{where}(): expected a tuple of {len(f)}, got {type(a).__name__} {a!r}")
