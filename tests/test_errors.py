@@ -88,10 +88,10 @@ CATALOG = [
             y = yield x
             return y
         """, None, 3, 8, "yield", "yield"),
-    ("list_comprehension_of_tuples", """
+    ("list_of_arrays", """
         def f(a):
-            return [(i, i) for i in range(a)]
-        """, None, 2, 11, "list", "a tuple in a list"),
+            return [np.zeros(a) for i in range(a)]
+        """, None, 2, 11, "in a list", "stack the arrays in a 2-d one"),
     ("dict_comprehension", """
         def f(a):
             d = {i: i for i in range(a)}
@@ -302,7 +302,7 @@ CATALOG = [
         def f(a):
             xs = [1, (2, 3)]
             return a
-        """, None, 2, 9, "list", "in a list"),
+        """, None, 2, 9, "list", "cannot put a tuple into a list[int]"),
     ("dict_literal", """
         def f(a):
             d = {1: a}

@@ -117,7 +117,14 @@ def loop_merge(n, c):
     return xs, xs[-1] if xs else (0, False)
 
 
+def slices(ps: list[tuple[int, float]], i, j, k):
+    """``del`` of a slice deletes it from every position, its bounds read once."""
+    del ps[i:j:k or 1]
+    return ps, len(ps)
+
+
 CASES = [
+    (slices, None, st.tuples(PAIRS, SMALL, SMALL, st.integers(-2, 2))),
     (build_and_read, ["int", "float"], st.tuples(st.integers(0, 5), FLOATS)),
     (methods, ["int", "int", "int"], st.tuples(st.integers(0, 6), SMALL, SMALL)),
     (searches, [list[tuple[int, float]], int, float],
@@ -216,6 +223,10 @@ REFUSED = [
     ("def f(n: int):\n    xs = [(1, 2.0)]\n    xs[0:1] = [(3, 4.0)]\n    return xs\n",
      "slice assignment to a list of tuples"),
     ("def f(n: int):\n    xs = [(1, 2.0)]\n    return xs * 2\n", "this operator on a list of tuples"),
+    ("def f(n: int):\n    xs = [(1, 2), (n, 0)]\n    return max(xs)\n",
+     r"max\(\) of tuples .*loop over the items and keep the best one"),
+    ("def f(n: int):\n    xs = [(1, 2.0), (n, 0.5)]\n    return min(xs, key=lambda t: t[1])\n",
+     r"min\(\) of tuples"),
     ("def f(c: bool):\n    xs = []\n    if c:\n        xs = [(1, 2.0)]\n    return xs\n",
      "variable 'xs' holds values of different types on different paths"),
 ]

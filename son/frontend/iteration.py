@@ -519,10 +519,13 @@ class _Reducer:
         best key so far; ``key`` called once per item, as CPython calls it.  In a loop
         the best item is a variable bound first in the body (a placeholder before it)."""
         p, e = self.p, self.e
-        if isinstance(x, Pack) or _kind(x) is None:
+        key = self.options.get("key")
+        if isinstance(x, Pack):
+            raise p.unsupported(e, f"{self.name}() of tuples (son's {self.name}() compares numbers)",
+                                instead="loop over the items and keep the best one")
+        if _kind(x) is None:
             raise p.unsupported(e, f"{self.name}() of items that are not numbers")
         with kept(x):
-            key = self.options.get("key")
             kx = p.call_key(key, x) if key is not None else x
             with kept(kx):
                 if _kind(kx) is None:

@@ -41,7 +41,7 @@ from ..nodes.types import NONE, TOP, ArrayType, bounds
 from .core import _kind, dtype_of, is_array_value, is_list
 from .iteration import Counted
 from .lists import _origins_guessed
-from .scope import Pack, Rng
+from .scope import Pack, Rng, TupleList
 
 #: learned[MADE_AT]: each new list of the parse -> the memory state where it was made
 MADE_AT = "list made at"
@@ -211,14 +211,17 @@ class ListOps:
             copy.unkeep()
 
     def list_delete_slice(self, target: ast.Subscript, lst: Node) -> None:
-        """``del lst[i:j:k]``."""
-        if not isinstance(lst.type.dtype, str):
+        """``del lst[i:j:k]``; for a list of tuples, the one slice (its bounds read once)
+        deleted from each of its columns."""
+        columns = list(lst.lists) if isinstance(lst, TupleList) else [lst]
+        if not isinstance(columns[0].type.dtype, str):
             raise self.unsupported(target, "del of a slice of a list of lists (son cannot store a row "
                                            "through a subscript yet)")
-        with kept(lst):
-            view = self.slice_view(target, lst)
-        with kept(lst, view):
-            self.inline_list_helper(target, list_delete_slice, [lst, view.start, view.step, view.length])
+        with kept(*columns):
+            view = self.slice_view(target, columns[0])
+        with kept(*columns, view):
+            for c in columns:
+                self.inline_list_helper(target, list_delete_slice, [c, view.start, view.step, view.length])
 
     def _reconcile(self, at, lst: Node, value: Node) -> None:
         """A list value of another kind than ``lst``: the one whose kind was a guess (an

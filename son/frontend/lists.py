@@ -52,7 +52,7 @@ from ..nodes import (
 from ..nodes.types import NONE, TOP, ListType
 from .core import _kind, is_array_value, is_list
 from .iteration import Counted
-from .scope import Aggregate, Cplx, Grid, Opt, Pack, TupleList
+from .scope import Aggregate, Chain, Cplx, Grid, Opt, Pack, TupleList
 
 #: a scalar kind -> the element dtype of a list of it
 DTYPE_OF_KIND = {"float": "float64", "int": "int64", "bool": "bool"}
@@ -152,8 +152,11 @@ class Lists:
             what = ("a tuple" if isinstance(v, Pack)
                     else "a complex number" if isinstance(v, Cplx) else "a list" if is_list(v)
                     else f"a {v.type.widen()} value")
+            arrays = isinstance(v, (Grid, Chain)) or is_array_value(v)
             raise self.unsupported(at, f"{what} in a list (son's lists hold ints, floats or bools, one "
-                                       "kind per list)")
+                                       "kind per list)",
+                                   instead="stack the arrays in a 2-D one, a = np.empty((k, n)), and read "
+                                           "its rows a[i]" if arrays else None)
         return DTYPE_OF_KIND[k]
 
     def check_element(self, at: ast.AST, lst: Node, v: Node) -> Node:

@@ -138,7 +138,7 @@ class Statements:
                                           "and xs[i:j:k])")
             if isinstance(t.slice, ast.Slice):
                 lst = self.expr(t.value)
-                if not is_list(lst):
+                if not (is_list(lst) or isinstance(lst, TupleList)):
                     raise self.error(t, f"del of a slice of a {lst.type.widen()} value (son deletes list "
                                         "items)", "del")
                 self.list_delete_slice(t, lst)
