@@ -572,6 +572,15 @@ def test_son_declining_a_nan_identity_question_is_a_refusal():
     assert r.status == "refused" and r.declined == {0} and "NotImplementedError" in r.detail, r.failures
 
 
+def test_oracle_keeps_an_unbound_local_read_by_an_item_update_a_local():
+    """The oracle runs ``xs[i] -= t`` as a hook given ``lambda: t``, which makes ``t`` a
+    free variable: unbound, that is NameError, where the program raises UnboundLocalError
+    (seed 20261123 i288, once the generator wrote lists of tuples)."""
+    src = "def f(n: int):\n    if n > 5:\n        t = 1\n    xs = [n]\n    xs[0] -= t\n    return xs\n"
+    assert expected_outcomes(src, [(1,)])[0][0] == ("raise", "UnboundLocalError")
+    assert check(src, [(1,), (7,)], kernel=False).status == "ok"
+
+
 def test_a_refusal_on_a_line_cpython_never_reaches_is_not_a_generator_reject():
     # son skips what it proves dead (after a return), so only lines the arguments never
     # reach are left: refused there, a reject where an argument reaches them

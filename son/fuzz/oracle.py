@@ -195,9 +195,16 @@ class _Runtime:
 
     def item_inplace(self, op: str, obj, key, value):
         """``obj[key] op= value()``: the element is read before the value is evaluated,
-        as CPython does; a list's element wraps as an int64 (an array wraps its own)."""
+        as CPython does; a list's element wraps as an int64 (an array wraps its own).
+        The thunk makes a local of the function a free variable: reading it unbound is
+        NameError there, where the program itself raises UnboundLocalError."""
         old = obj[key]
-        new = value()
+        try:
+            new = value()
+        except NameError as e:
+            if type(e) is NameError and "free variable" in str(e):
+                raise UnboundLocalError(str(e)) from None
+            raise
         obj[key] = self.binop(op, old, new) if type(obj) is list else _INPLACE[op](old, new)
 
     def neg(self, a):
