@@ -600,6 +600,16 @@ class Lists:
         """``xs == ys``: the same length and equal items (CPython's identity-or-equality)."""
         if not (is_list(a) and is_list(b)):
             return self.con(negate)  # a list never equals a number or a tuple
+
+        def pair(k):
+            return self.pack([self.op(at, Load, self.scope.ctrl, self.scope.mem, a, k),
+                              self.op(at, Load, self.scope.ctrl, self.scope.mem, b, k)])
+        return self.equal_items(at, a, b, pair, negate)
+
+    def equal_items(self, at, a: Node, b: Node, pair, negate: bool) -> Node:
+        """Whether lists ``a`` and ``b`` (or lists of tuples) have one length and equal
+        items, ``pair(k)`` packing their items k: a loop that stops at the first unequal
+        pair, after a length test.  ``negate``: ``!=``."""
         with kept(a, b):
             na = self.list_len(at, a).keep()
             same = self.temp()
@@ -611,10 +621,6 @@ class Lists:
                 ok = self.element_equal(at, x, y, a)
                 self.scope.set(same, ok)
                 self.break_if(self.op(at, Not, ok))
-
-            def pair(k):
-                return self.pack([self.op(at, Load, self.scope.ctrl, self.scope.mem, a, k),
-                                  self.op(at, Load, self.scope.ctrl, self.scope.mem, b, k)])
 
             t, f = self.branch(self.scope.get(same))
             other = self.scope.dup()

@@ -359,37 +359,14 @@ class TupleLists:
                             self.op(at, EQ, self.list_len(at, b), self.con(0)))
                 na.unkeep()
             return self.op(at, Not, r) if negate else r
-        with kept(a, b):
-            na = self.list_len(at, a).keep()
-            same = self.temp()
-            self.scope.set(same, self.op(at, EQ, na, self.list_len(at, b)))
-            item = self.temp()
 
-            def body():
-                x, y = self.scope.get(item).elems
-                ok = self.element_equal(at, x, y, a)
-                self.scope.set(same, ok)
-                self.break_if(self.op(at, Not, ok))
-
-            def pair(k):
-                with kept(k):
-                    x = self.row_at(at, a, k).keep()
-                    y = self.row_at(at, b, k)
-                x.unkeep()
-                return self.pack([x, y])
-
-            t, f = self.branch(self.scope.get(same))
-            other = self.scope.dup()
-            other.ctrl = f
-            self.scope.ctrl = t
-            self.counted_loop(at, at, Counted(na, pair, [na]), lambda v: self.scope.set(item, v), body,
-                              [same, item])
-            self.scope = self.merge([self.scope, other])
-            r = self.scope.get(same)
-            with kept(r):
-                self.scope.remove(same)
-                self.scope.remove(item)
-            return self.op(at, Not, r) if negate else r
+        def pair(k):
+            with kept(k):
+                x = self.row_at(at, a, k).keep()
+                y = self.row_at(at, b, k)
+            x.unkeep()
+            return self.pack([x, y])
+        return self.equal_items(at, a, b, pair, negate)
 
     def contained(self, at: ast.AST, x: Node, container: Node) -> Node:
         if isinstance(container, TupleList):
