@@ -240,3 +240,22 @@ def test_refusals_are_located(tmp_path, text, message):
     with pytest.raises(SonSyntaxError, match=message) as e:
         son.parse(f)
     assert e.value.lineno > 1
+
+
+def test_gradients_with_a_list_of_tuples_parameter():
+    """A list of tuples passed beside a float: the float's derivative is the closed
+    form's; the list itself is no argnum (a located refusal)."""
+    def weighted(ps: list[tuple[int, float]], x: float):
+        s = x * x
+        for a, b in ps:
+            s += a * b * x
+        return s
+
+    ps = [(1, 2.0), (-3, 0.5), (2, -1.25)]
+    slope = 2 * 1.5 + sum(a * b for a, b in ps)
+    assert son.grad(weighted, argnums=1)(ps, 1.5) == pytest.approx(slope, rel=1e-12)
+    value, g = son.value_and_grad(weighted, argnums=1)(ps, 1.5)
+    assert (value, g) == pytest.approx((weighted(list(ps), 1.5), slope), rel=1e-12)
+    assert ps == [(1, 2.0), (-3, 0.5), (2, -1.25)]
+    with pytest.raises(SonError, match="argnum 0 is a list of tuples"):
+        son.grad(weighted, argnums=0)(ps, 1.5)

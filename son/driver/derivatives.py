@@ -46,6 +46,7 @@ from ..grad.forward import jvp_graph
 from ..grad.reverse import grad_graph
 from ..nodes import Graph
 from ..nodes.control import LEAF, form_size
+from ..nodes.rows import rows_arity
 from .kernels import JitFunction, compile_with
 from .pipeline import Pipeline
 from .specialize import Specialized, type_key
@@ -136,9 +137,10 @@ class GradFunction(Specialized):
                                f"index ({len(forms)} parameters)")
             f = forms[k]
             if not (f == LEAF or isinstance(f, str) and f.startswith("array")):
-                raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is a tuple or a "
-                               "complex number; derivatives are taken with respect to floats and float "
-                               "arrays (pass its parts as parameters)")
+                what = "a list of tuples" if rows_arity(f) is not None else "a tuple or a complex number"
+                raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is {what}; "
+                               "derivatives are taken with respect to floats and float arrays (pass "
+                               "its parts as parameters)")
             out.append(offsets[k % len(forms)])
         return tuple(out)
 

@@ -84,7 +84,7 @@ def type_from_spec(spec, where: str):
             raise SonError(f"{where}: a tuple parameter needs its element types (tuple[float, int]), "
                            f"not {spec!r}")
         return tuple(type_from_spec(x, where) for x in elems)
-    if isinstance(spec, NDArraySpec):
+    if isinstance(spec, (NDArraySpec, RowsSpec)):
         return spec
     if isinstance(spec, str):
         if spec in _NAMES:
@@ -115,8 +115,9 @@ def type_from_spec(spec, where: str):
         name = _dtype_name(dt) if dt is not None else None
         if name:
             return ArrayType(name)
-    raise SonError(f"{where}: unsupported parameter type {spec!r}; son takes int, float, bool "
-                   "and 1-D numpy arrays of float64, int64 or bool")
+    raise SonError(f"{where}: unsupported parameter type {spec!r}; son takes int, float, bool, "
+                   "complex, tuples of them, numpy arrays of float64, int64 or bool, lists of ints, "
+                   "floats or bools and lists of tuples of them")
 
 
 def type_of_value(v, where: str):
