@@ -117,14 +117,18 @@ def loop_merge(n, c):
     return xs, xs[-1] if xs else (0, False)
 
 
-def slices(ps: list[tuple[int, float]], i, j, k):
-    """``del`` of a slice deletes it from every position, its bounds read once."""
+def slices_and_keys(ps: list[tuple[int, float]], i, j, k):
+    """``del`` of a slice deletes it from every position, its bounds read once;
+    ``min``/``max`` with a key compare the keys and give the tuple."""
+    best = min(ps, key=lambda t: t[1], default=(9, 9.5))
+    worst = max(ps, key=lambda t: t[1] - t[0], default=(0, 0.0))
+    third = max(((a, b * k) for a, b in ps), key=lambda t: -t[0], default=(k, 0.5))
     del ps[i:j:k or 1]
-    return ps, len(ps)
+    return best, worst, third, ps, len(ps)
 
 
 CASES = [
-    (slices, None, st.tuples(PAIRS, SMALL, SMALL, st.integers(-2, 2))),
+    (slices_and_keys, None, st.tuples(PAIRS, SMALL, SMALL, st.integers(-2, 2))),
     (build_and_read, ["int", "float"], st.tuples(st.integers(0, 5), FLOATS)),
     (methods, ["int", "int", "int"], st.tuples(st.integers(0, 6), SMALL, SMALL)),
     (searches, [list[tuple[int, float]], int, float],
@@ -224,9 +228,7 @@ REFUSED = [
      "slice assignment to a list of tuples"),
     ("def f(n: int):\n    xs = [(1, 2.0)]\n    return xs * 2\n", "this operator on a list of tuples"),
     ("def f(n: int):\n    xs = [(1, 2), (n, 0)]\n    return max(xs)\n",
-     r"max\(\) of tuples .*loop over the items and keep the best one"),
-    ("def f(n: int):\n    xs = [(1, 2.0), (n, 0.5)]\n    return min(xs, key=lambda t: t[1])\n",
-     r"min\(\) of tuples"),
+     r"max\(\) of tuples without a key .*give one: max\(xs, key=lambda t: t\[0\]\)"),
     ("def f(c: bool):\n    xs = []\n    if c:\n        xs = [(1, 2.0)]\n    return xs\n",
      "variable 'xs' holds values of different types on different paths"),
 ]

@@ -382,6 +382,10 @@ class ParserCore:
                 continue
             if name.startswith("$"):
                 continue  # a temporary of one path only
+            # where the flag is False the variable is unbound and its value a placeholder
+            # (a loop's, of the kind it was assumed to have): only bound values count
+            vals = [None if f is not None and f.type.is_constant and f.type.con is False else v
+                    for v, f in zip(vals, flags)]
             dummy = self.placeholder([v for v in vals if v is not None])
             if dummy is None:
                 out.undefined.add(name)

@@ -520,10 +520,10 @@ class _Reducer:
         the best item is a variable bound first in the body (a placeholder before it)."""
         p, e = self.p, self.e
         key = self.options.get("key")
-        if isinstance(x, Pack):
-            raise p.unsupported(e, f"{self.name}() of tuples (son's {self.name}() compares numbers)",
-                                instead="loop over the items and keep the best one")
-        if _kind(x) is None:
+        if isinstance(x, Pack) and key is None:  # a tuple compared position by position
+            raise p.unsupported(e, f"{self.name}() of tuples without a key (son compares numbers)",
+                                instead=f"give one: {self.name}(xs, key=lambda t: t[0])")
+        if not isinstance(x, Pack) and _kind(x) is None:
             raise p.unsupported(e, f"{self.name}() of items that are not numbers")
         with kept(x):
             kx = p.call_key(key, x) if key is not None else x
@@ -533,6 +533,10 @@ class _Reducer:
                 first = p.scope.get(self.first)
                 old, old_key = p.scope.get(self.best), p.scope.get(self.best_key)
                 if old is None:  # a tuple's first item
+                    best, best_key = x, kx
+                elif isinstance(x, Pack) and not isinstance(old, Pack):
+                    # a loop's first attempt, the best item entered as a number: the loop
+                    # learns that it is a tuple and parses again (loops.py, _Tuple)
                     best, best_key = x, kx
                 elif key is None:  # CPython's min(old, x) is the builtin of two values
                     best = p.op(e, Min if self.name == "min" else Max, old, x)

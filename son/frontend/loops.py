@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
 from ..nodes.types import BOOL, BOTTOM, CTRL, FLOAT, INT, NONE, NUMBER, TOP, Type
 from .core import assigned_names
-from .scope import Aggregate, Fn, Opt, Rng, Scope, describe, flag, shape
+from .scope import Aggregate, Fn, Opt, Pack, Rng, Scope, describe, flag, shape
 
 
 @dataclass
@@ -49,6 +49,22 @@ class _Functions:
     functions: carry it as a value of all of ``targets`` (a selector and their captured
     values)."""
     targets: tuple
+
+
+@dataclass(frozen=True)
+class _Tuple:
+    """What a failed attempt learned of a variable unbound on entry to a loop that its
+    body binds to a tuple of numbers: enter it as a tuple of placeholders of ``kinds``."""
+    kinds: tuple
+
+
+def _tuple_of_numbers(v) -> _Tuple | None:
+    """``v``'s element kinds where it is a tuple (``Pack``) of numbers, else None."""
+    if type(v) is not Pack or not v.elems or any(
+            isinstance(x, Aggregate) or x.type.widen().kind not in ("int", "float", "bool", "number")
+            for x in v.elems):
+        return None
+    return _Tuple(tuple(x.type.widen() for x in v.elems))
 
 
 class Loops:
@@ -195,6 +211,15 @@ class Loops:
                 if self.scope.get(n) is None:
                     learned = assumed.get(n)
                     if n.startswith("$") or learned is BOTTOM or isinstance(learned, _Functions):
+                        continue
+                    if isinstance(learned, _Tuple):  # bound to a tuple in the body
+                        zeros = [self.con({"int": 0, "float": 0.0, "bool": False}.get(k.kind, 0))
+                                 for k in learned.kinds]
+                        self.scope.set(n, Pack(self.g, *zeros))
+                        self.scope._bind(flag(n), self.con(False))
+                        fresh.add(n)
+                        carried.append(n)
+                        carried.append(flag(n))
                         continue
                     kind = (learned.kind if isinstance(learned, _Optional) else learned or INT).kind
                     zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(kind)
@@ -356,6 +381,10 @@ class Loops:
             optional = _becomes_optional(p.inputs[1], v) if name != "$mem" else None
             if optional is not None:  # None on one side, a number on the other: parse again
                 assumed[name] = optional
+                failed = True
+                continue
+            if name in fresh and _tuple_of_numbers(v) is not None:  # a tuple after the body: parse
+                assumed[name] = _tuple_of_numbers(v)  # again, entering it as a tuple of placeholders
                 failed = True
                 continue
             p.set_input(2, v)
