@@ -479,6 +479,8 @@ class ListPrograms:
             if form == "set":
                 return self.guarded(cond, [f"{name}[{i}] = {self.row(fn, kinds, ed)}"])
             if form == "del":
+                if r.random() < 0.3:  # one slice out of every position
+                    return [f"del {name}[{self.slice_text(name)}]"]
                 return self.guarded(cond, [f"del {name}[{i}]"])
             j = r.randrange(len(kinds))
             targets = [v for v in fn.mutable if self.kind_of(fn, v) == kinds[j]]
@@ -499,6 +501,10 @@ class ListPrograms:
             return [f"{name}.append({self.row(fn, kinds, ed)})"]
         v = r.choice(targets)
         k = self.kind_of(fn, v)
+        if k in kinds and r.random() < 0.2:  # the best tuple by one position
+            j = r.choice([n for n, x in enumerate(kinds) if x == k])
+            best = f"{r.choice(['min', 'max'])}({name}, key=lambda t: t[{r.randrange(len(kinds))}]"
+            return [f"{v} = {best}, default={self.row(fn, kinds, 1)})[{j}]"]
         if k in kinds and r.random() < 0.6:
             i, cond = self.list_index(fn, name)
             j = r.choice([n for n, x in enumerate(kinds) if x == k])
