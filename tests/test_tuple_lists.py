@@ -127,7 +127,22 @@ def slices_and_keys(ps: list[tuple[int, float]], i, j, k):
     return best, worst, third, ps, len(ps)
 
 
+def annotated_local(n):
+    """An empty local list annotated as a list of tuples is one before any append
+    (fuzz seed 61127 i163: it was taken for a list of floats)."""
+    t0: list[tuple[int, float, int]] = []
+    s = 0.0
+    for a, b, c in t0:
+        s += a + b + c
+    for i in range(n):
+        t0.append((i, i * 0.5, -i))
+    for a, b, c in t0:
+        s += a * b - c
+    return s, t0
+
+
 CASES = [
+    (annotated_local, ["int"], st.tuples(st.integers(0, 5))),
     (slices_and_keys, None, st.tuples(PAIRS, SMALL, SMALL, st.integers(-2, 2))),
     (build_and_read, ["int", "float"], st.tuples(st.integers(0, 5), FLOATS)),
     (methods, ["int", "int", "int"], st.tuples(st.integers(0, 6), SMALL, SMALL)),

@@ -80,11 +80,20 @@ class ListKindLearned(Exception):
     recorded in ``learned`` and the function is parsed again (son/frontend/parser.py)."""
 
 
-def annotated_dtype(ann: ast.expr | None) -> str | None:
-    """The element dtype of an annotation ``list[float]`` (``int``, ``bool``), else None."""
-    if isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Name) \
-            and ann.value.id in ("list", "List") and isinstance(ann.slice, ast.Name):
-        return DTYPE_OF_KIND.get(ann.slice.id)
+def annotated_dtype(ann: ast.expr | None) -> str | tuple | None:
+    """The element dtype of an annotation ``list[float]`` (``int``, ``bool``), the
+    positions' dtypes of ``list[tuple[int, float]]`` (a list of tuples), else None."""
+    if not (isinstance(ann, ast.Subscript) and isinstance(ann.value, ast.Name)
+            and ann.value.id in ("list", "List")):
+        return None
+    inner = ann.slice
+    if isinstance(inner, ast.Name):
+        return DTYPE_OF_KIND.get(inner.id)
+    if isinstance(inner, ast.Subscript) and isinstance(inner.value, ast.Name) \
+            and inner.value.id in ("tuple", "Tuple"):
+        elts = inner.slice.elts if isinstance(inner.slice, ast.Tuple) else [inner.slice]
+        dtypes = tuple(DTYPE_OF_KIND.get(x.id) if isinstance(x, ast.Name) else None for x in elts)
+        return dtypes if dtypes and None not in dtypes else None
     return None
 
 
