@@ -532,11 +532,10 @@ class _Reducer:
                     raise p.unsupported(e, f"{self.name}() with a key that does not give numbers")
                 first = p.scope.get(self.first)
                 old, old_key = p.scope.get(self.best), p.scope.get(self.best_key)
-                if old is None:  # a tuple's first item
-                    best, best_key = x, kx
-                elif isinstance(x, Pack) and not isinstance(old, Pack):
-                    # a loop's first attempt, the best item entered as a number: the loop
-                    # learns that it is a tuple and parses again (loops.py, _Tuple)
+                if old is None or isinstance(x, Pack) and not isinstance(old, Pack):
+                    # a tuple's first item; or a loop's first attempt, the best item entered
+                    # as a number: the loop learns that it is a tuple and parses again
+                    # (loops.py, _Tuple)
                     best, best_key = x, kx
                 elif key is None:  # CPython's min(old, x) is the builtin of two values
                     best = p.op(e, Min if self.name == "min" else Max, old, x)

@@ -29,6 +29,8 @@ class _LoopContext:
 #: a loop variable bound first in the body whose back edge is an int or a float under one
 #: placeholder kind: the kind to try next
 _PLACEHOLDER_NEXT = {None: FLOAT, FLOAT: BOOL}
+#: the placeholder value of each kind (a variable unbound on entry to a loop)
+_ZERO = {"int": 0, "float": 0.0, "bool": False, "number": 0}
 
 
 class _TypeAssumptionFailed(Exception):
@@ -213,8 +215,7 @@ class Loops:
                     if n.startswith("$") or learned is BOTTOM or isinstance(learned, _Functions):
                         continue
                     if isinstance(learned, _Tuple):  # bound to a tuple in the body
-                        zeros = [self.con({"int": 0, "float": 0.0, "bool": False}.get(k.kind, 0))
-                                 for k in learned.kinds]
+                        zeros = [self.con(_ZERO.get(k.kind, 0)) for k in learned.kinds]
                         self.scope.set(n, Pack(self.g, *zeros))
                         self.scope._bind(flag(n), self.con(False))
                         fresh.add(n)
@@ -222,7 +223,7 @@ class Loops:
                         carried.append(flag(n))
                         continue
                     kind = (learned.kind if isinstance(learned, _Optional) else learned or INT).kind
-                    zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get(kind)
+                    zero = _ZERO.get(kind)
                     if zero is None:
                         continue
                     # unbound on entry (its flag says so): a value of its kind, or of a
@@ -271,7 +272,7 @@ class Loops:
             return self.widened_function(v, list(learned.targets), [v]) or v
         if not isinstance(learned, _Optional) or isinstance(v, Opt):
             return v
-        zero = self.con({"int": 0, "float": 0.0, "bool": False}.get(learned.kind.kind, 0))
+        zero = self.con(_ZERO.get(learned.kind.kind, 0))
         return Opt(self.g, self.con(v.type is NONE), zero if v.type is NONE else v)
 
     def _carry(self, loop, name: str, v: Aggregate, phis: dict, assumed: dict) -> Aggregate:
@@ -383,8 +384,9 @@ class Loops:
                 assumed[name] = optional
                 failed = True
                 continue
-            if name in fresh and _tuple_of_numbers(v) is not None:  # a tuple after the body: parse
-                assumed[name] = _tuple_of_numbers(v)  # again, entering it as a tuple of placeholders
+            tup = _tuple_of_numbers(v) if name in fresh else None
+            if tup is not None:  # a tuple after the body: parse again, entering it as a
+                assumed[name] = tup  # tuple of placeholders
                 failed = True
                 continue
             p.set_input(2, v)
