@@ -958,3 +958,34 @@ def test_an_index_the_lattice_proves_non_negative_is_unsigned():
     kk = son.jit(_any_index)
     assert kk(a, -1) == 4.0 and kk(a, 1) == 2.0  # a negative index still wraps once
     assert "np.uint64(" not in kk.source
+
+
+def int_in_loop(a):
+    s = 0
+    for i in range(len(a)):
+        s += int(a[i])
+    return s
+
+
+@pytest.mark.parametrize("x", [-2.0**63, -2.0**63 - 2048.0, 2.0**63, 2.0**63 - 1024.0, math.nan, math.inf,
+                               -math.inf, -0.0, 0.5, -1e18, 1e18])
+def test_int_of_a_float_keeps_cpythons_faults_at_int64s_edges(x):
+    """int(x) is tested with one compare (``abs(x) < 2**63``) and, only when that fails,
+    ``x != -2**63``: -2**63 itself converts, its neighbours and NaN/inf raise as CPython."""
+    k = son.jit(int_in_loop)
+    a = np.array([x])
+    try:
+        want = ("ok", int_in_loop(a))
+    except (ValueError, OverflowError) as e:
+        want = ("raise", type(e))
+    try:
+        got = ("ok", k(a))
+    except (ValueError, OverflowError) as e:
+        got = ("raise", type(e))
+    if want[0] == "raise" and want[1] is OverflowError:  # CPython's int is unbounded; son's int64
+        assert got == want
+    elif want[0] == "ok" and not -2**63 <= want[1] < 2**63:
+        assert got == ("raise", OverflowError)
+    else:
+        assert got == want
+    assert "abs(" in k.source

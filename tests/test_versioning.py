@@ -129,7 +129,7 @@ def _arrays(n, m):
     return np.linspace(-1.0, 3.0, n), np.zeros(m)
 
 
-#: son's default pipeline, then loop versioning (kernels do not version by default)
+#: son's default pipeline, then loop versioning (kernels version only loops with signed indices)
 VERSIONED = "peephole,sccp,guards,version-loops"
 KERNELS = {fn: son.jit(fn, pipeline=VERSIONED) for fn in ARGTYPES}
 
@@ -194,3 +194,29 @@ def test_a_pipeline_that_names_the_pass_compiles_the_versioned_graph():
     plain = son.jit(dot)
     plain(a, a)
     assert sum(type(n) is Loop for n in plain.graph.live()) == 1  # not by default
+
+
+def test_kernels_version_the_loops_whose_indices_may_be_negative():
+    """son.jit's exact kernels version a loop whose checked indices the lattice does not
+    prove non-negative (matmul's i * n + k): the copy reads them unsigned (numba then
+    skips its negative-index test); dot's index i is a counter, its loop is not copied."""
+    mm = son.jit(matmul)
+    a = np.arange(4.0)
+    c = np.zeros(4)
+    mm(a, a, c, 2)
+    want = np.zeros(4)
+    matmul(a, a, want, 2)
+    assert (c == want).all()
+    assert mm.source.count("for ") == 2  # the inner loop and its copy
+    assert "np.uint64(" in mm.source and "raise IndexError" in mm.source
+    d = son.jit(dot)
+    d(a, a)
+    assert d.source.count("for ") + d.source.count("while ") == 1
+
+
+def test_versioning_a_versioned_graph_again_copies_nothing():
+    g = _kernel_graph(matmul, ARGTYPES[matmul])
+    assert version_loops(g)["versioned"] == 1
+    loops = sum(type(n) is Loop for n in g.live())
+    assert version_loops(g) == {"versioned": 0, "checks": 0}  # the checked copy is left alone
+    assert sum(type(n) is Loop for n in g.live()) == loops

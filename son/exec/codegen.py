@@ -32,7 +32,7 @@ import re
 
 from .. import config
 from ..errors import SonError
-from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, Refine, without_refinements
+from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, without_refinements
 from ..nodes.types import MEM, Type
 from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
@@ -282,11 +282,12 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     ``(is_float, int, float)``; ``return_converter(source)`` converts.  Raises
     ``SonError`` for a graph numba cannot type (a parameter without a type).
     """
-    if any(type(n) is Refine for n in schedule.block_of):
+    g = without_refinements(schedule.graph, keep_indices=True)
+    if g is not schedule.graph:
         # a refinement is the same value under a narrower type: written as that value
         from ..schedule import schedule as make_schedule
 
-        schedule = make_schedule(without_refinements(schedule.graph))
+        schedule = make_schedule(g)
     fname = name or schedule.graph.name
     if not fname.isidentifier() or keyword.iskeyword(fname) or fname in HELPERS:
         fname = "kernel"

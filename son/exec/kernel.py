@@ -318,7 +318,7 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -
                            "bool, a 1-D array or a list (parse with argtypes= or example args=, or use "
                            "son.jit)")
     t1 = time.perf_counter()
-    graph = without_refinements(graph)  # codegen writes a refinement as its value
+    graph = without_refinements(graph, keep_indices=True)  # codegen writes a refinement as its value
     sched = make_schedule(graph)
     t2 = time.perf_counter()
     name = graph.name if graph.name.isidentifier() else "kernel"

@@ -730,9 +730,11 @@ class Structurer:
 
 
 def _outside_range(p1: Node, p2: Node, text: Callable[[Node], str]) -> str | None:
-    """``isnan(x) | (x < lo) | (x >= hi)`` (the guards of ``int(x)``) as the one chained
-    test ``not (lo <= x < hi)``, which is also true for NaN: measured 25% faster in a
-    loop than testing NaN separately."""
+    """``isnan(x) | (x < lo) | (x >= hi)`` (the guards of ``int(x)``) as one test that is
+    also true for NaN: ``not (abs(x) < hi) and x != lo`` where ``lo == -hi`` (int64's
+    limits: one compare on the path taken; benchmarks/kernels.py histogram 1.64x
+    numba.njit's time with the chained test below, 1.3x with this one), else the chained
+    ``not (lo <= x < hi)`` (measured 25% faster in a loop than testing NaN separately)."""
     if type(p1) is not IsNan or type(p2) is not BitOr:
         return None
     x = p1.inputs[1]
@@ -742,6 +744,9 @@ def _outside_range(p1: Node, p2: Node, text: Callable[[Node], str]) -> str | Non
     if not (type(a) is LT and type(b) is GE and a.inputs[1] is x and b.inputs[1] is x
             and _const(a.inputs[2]) is not None and _const(b.inputs[2]) is not None):
         return None
+    lo, hi = _const(a.inputs[2]), _const(b.inputs[2])
+    if lo == -hi:
+        return f"not (abs({text(x)}) < {text(b.inputs[2])}) and {text(x)} != {text(a.inputs[2])}"
     return f"not ({text(a.inputs[2])} <= {text(x)} < {text(b.inputs[2])})"
 
 

@@ -23,6 +23,7 @@ Cost: ``compute`` is O(1); ``implied_facts`` is O(chain of ``not``).
 from __future__ import annotations
 
 from .arith import EQ, GE, GT, LE, LT, NE, SWAPPED, Not, ToBool
+from .memory import Load, Store
 from .node import Node
 from .types import TOP, XCTRL, Type, bounds, constant, int_range
 
@@ -122,19 +123,22 @@ def implied_facts(cond: Node, truth: bool) -> list[tuple[Node, str, Node | bool 
     return []
 
 
-def without_refinements(graph):
+def without_refinements(graph, keep_indices: bool = False):
     """``graph``, or a copy of it (same node ids) in which every ``Refine`` is replaced by
     its input: for code generation, where a refinement is only a name for the same value.
+    With ``keep_indices``, a refinement read only as the index of array accesses and
+    proving it non-negative where its input's type does not stays: codegen passes such
+    an index to numba unsigned (loop versioning's fast copies, ``if i >= 0: a[i]``).
     Nodes that become equal (``s + refine(i)`` on two arms is ``s + i`` twice) are value
     numbered into one, whose type is the meet of theirs (each was a fact only where its
     refinement held; the meet holds everywhere).  Every other node keeps the type the
     refinement helped compute, a fact about its value where it is used.  O(N) to find
     out; O(N + E) for the copy and the renumbering."""
-    if not any(type(n) is Refine for n in graph.nodes()):
+    if not any(type(n) is Refine and not (keep_indices and _index_fact(n)) for n in graph.nodes()):
         return graph
     g = graph.copy()
     work: list = []
-    for n in [n for n in g.nodes() if type(n) is Refine]:
+    for n in [n for n in g.nodes() if type(n) is Refine and not (keep_indices and _index_fact(n))]:
         if n.inputs is not None:
             work.extend(n.outputs)
             n.subsume(n.inputs[1])
@@ -153,3 +157,13 @@ def without_refinements(graph):
         n.subsume(other)
     g.dce()
     return g
+
+
+def _index_fact(n: Refine) -> bool:
+    """Whether ``n`` is read only as an array access's index (input 3 of a ``Load`` or a
+    ``Store``) and makes it non-negative where its unrefined input may be negative."""
+    b, raw = bounds(n.type), bounds(unrefined(n).type)
+    if b is None or b[0] < 0 or raw is None or raw[0] >= 0 or not n.outputs:
+        return False
+    return all(type(u) in (Load, Store) and u.inputs[3] is n
+               and all(x is not n for x in u.inputs[4:]) for u in n.outputs)

@@ -58,17 +58,20 @@ from ..nodes import (
     FloorDiv,
     Graph,
     If,
+    Load,
     Loop,
     Max,
     Mul,
     Node,
     OutOfBounds,
     Phi,
+    Refine,
     Region,
+    Store,
     Sub,
     unrefined,
 )
-from ..nodes.types import constant
+from ..nodes.types import bounds, constant
 from ..peephole import Peephole
 from ..schedule.gcm import schedule
 
@@ -91,18 +94,23 @@ class _Plan:
     data_uses: list[tuple[Node, int, Node, CProj]] = field(default_factory=list)  # (user, input, value, exit)
 
 
-def version_loops(graph: Graph) -> dict:
+def version_loops(graph: Graph, signed_only: bool = False) -> dict:
     """Version every innermost counted loop with checks a predicate before it proves (see
-    the module docstring).  Returns ``{"versioned": loops, "checks": checks removed from
-    the copies}``."""
+    the module docstring); with ``signed_only``, only loops where one of those checks
+    tests an index the lattice does not prove non-negative (kernels: there numba also
+    tests each access for a negative index, which the copy avoids; a check of a
+    non-negative index is one predictable compare, not worth a second copy's compile
+    time).  Returns ``{"versioned": loops, "checks": checks removed from the copies}``."""
     done: set[Node] = set()
     loops = checks = 0
     for _ in range(64):  # one loop per schedule; a bound in case the graph surprises
         plan = _next_plan(graph, done)
         if plan is None:
             break
-        _apply(graph, plan)
         done.update(c for c, _ in plan.checks)
+        if signed_only and all((bounds(c.inputs[1].type) or (-1,))[0] >= 0 for c, _ in plan.checks):
+            continue
+        _apply(graph, plan)
         loops += 1
         checks += len(plan.checks)
     if loops:
@@ -122,6 +130,17 @@ def _next_plan(graph: Graph, done: set[Node]) -> _Plan | None:
     return None
 
 
+def _checked_copy(head: Loop) -> bool:
+    """Whether the loop is the checked copy of a versioned loop (entered on the false arm
+    of an ``If`` whose true arm enters a loop): versioning it again would only copy it
+    once more under a predicate already known false."""
+    entry = head.inputs[1]
+    if type(entry) is not CProj or entry.index != 1 or type(entry.inputs[0]) is not If:
+        return False
+    return any(type(p) is CProj and p.index == 0 and any(type(u) is Loop for u in p.outputs)
+               for p in entry.inputs[0].outputs)
+
+
 def _int_con(n: Node) -> int | None:
     t = n.type
     return int(t.con) if type(n) is Constant and t.kind == "int" and t.is_constant else None
@@ -134,7 +153,7 @@ def _plan(s, h, done: set[Node]) -> _Plan | None:
     if type(t) is not If or len(h.succs) != 2 or h.succs[0] not in blocks or h.succs[1] in blocks:
         return None
     cond, head = t.inputs[1], h.head
-    if type(cond) is not LT:
+    if type(cond) is not LT or _checked_copy(head):
         return None
     i, stop = unrefined(cond.inputs[1]), cond.inputs[2]
 
@@ -285,9 +304,28 @@ def _apply(graph: Graph, plan: _Plan) -> None:
         if p is None:
             p = phis[(x, v)] = Phi(graph, merges[x], v, copy[v])
         u.set_input(j, p)
-    false = Constant(graph, constant(False))
+    false, zero = Constant(graph, constant(False)), Constant(graph, constant(0))
     for check, _ in plan.checks:
+        _non_negative_accesses(graph, copy, check.inputs[1], zero)
         copy[check].subsume(false)
+
+
+def _non_negative_accesses(graph: Graph, copy: dict[Node, Node], index: Node, zero: Node) -> None:
+    """In the copy, read ``index`` in the array accesses it checks as
+    ``Refine(index >= 0)``: the predicate proves it for every iteration of the copy, and
+    codegen passes an index the lattice proves non-negative to numba unsigned, which
+    skips numba's per-access test for a negative index (without it, versioned matmul
+    still ran 1.6x numba's time: that test kept LLVM from simplifying the access)."""
+    same, work = {index}, [index]  # index and its refinements
+    while work:
+        for u in work.pop().outputs:
+            if type(u) is Refine and u.inputs[1] in same and u not in same:
+                same.add(u)
+                work.append(u)
+    for u in {u for x in same for u in x.outputs}:
+        c = copy.get(u)
+        if c is not None and type(u) in (Load, Store) and u.inputs[3] in same:
+            c.set_input(3, Refine(graph, c.inputs[0], c.inputs[3], zero, "ge"))
 
 
 def _build(graph: Graph, spec) -> Node:
