@@ -101,6 +101,16 @@ def test_oracle_expects_wrapped_ints_from_cpython():
     assert wraps == 1
 
 
+def test_oracle_reads_int_as_a_dtype_where_it_is_one():
+    """``int`` passed as a value is son's int64 conversion (``key=int``), but in
+    ``a.astype(int)`` and ``dtype=int`` it is numpy's dtype: seed 8 i25 was a mismatch
+    (the oracle called ``astype`` with its hook)."""
+    src = ("import numpy as np\n\ndef f(a: np.ndarray):\n"
+           "    return a.astype(int).sum() + np.array([1.5], dtype=int)[0]\n")
+    outcomes, _ = expected_outcomes(src, [(np.array([2, 3], dtype=np.int64),)])
+    assert outcomes[0][:2] == ("ok", ("int", 6))
+
+
 def test_array_arguments_are_compared_after_the_call():
     src = "import numpy as np\n\ndef f(a: np.ndarray, i: int):\n    a[i] = 2.5\n    return i\n"
     r = check(src, [(np.zeros(3), 1), (np.zeros(2), 5), (np.zeros(0), -1)], kernel=False)

@@ -46,6 +46,7 @@ from ..nodes.mathfn import (
 )
 from ..nodes.types import NONE, TOP
 from . import pylib
+from .arrayconv import CONVERSION_CALLS
 from .arrayfns import NUMPY_CALLS
 from .arrayops import ARRAY_OPS
 from .builtins import BUILTIN_CALLS, float_literal
@@ -441,6 +442,7 @@ _CALLS: dict = {
     np.empty: lambda p, e, n: p.call_new_array(e, n, "empty"),
     **BUILTIN_CALLS,
     **NUMPY_CALLS,
+    **CONVERSION_CALLS,
     **ARRAY_OPS,
     **LINALG_CALLS,
     **COMPLEX_CALLS,

@@ -43,6 +43,7 @@ from ..nodes.memory import LENGTH
 from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, Type, constant
 from ..peephole import Peephole
+from .arrayconv import ArrayConversions
 from .arrayfns import ArrayFunctions
 from .arrayops import ArrayOps
 from .arrays import Arrays
@@ -74,8 +75,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Arrays, ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples,
-                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
+                     Names, NDArrays, Arrays, ArrayConversions, ArrayFunctions, ArrayOps, LinearAlgebra,
+                     Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

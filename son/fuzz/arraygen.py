@@ -21,6 +21,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
+* conversions: ``c.astype(...)`` of a chain of another dtype (never a float to int64,
+  which numpy leaves to the machine where it does not fit), ``np.array``/``np.asarray``
+  of a chain (with ``dtype=``) and ``np.array`` of the program's numbers, summed;
 * selections: a chain indexed by a mask of its group or by indices made in bounds
   (``(a * 2)[b > 0]``, ``a[np.abs(k) % max(len(a), 1)]``), reduced; the selected
   elements of an array set or updated (``a[m] = x``, ``a[k] += a * 2``);
@@ -68,6 +71,13 @@ FAST_POWERS = ["2", "0.5", "-1", "0", "1"]
 #: the return kinds of an array, by dtype
 ARRAY_RETURNS = {"array_float": "float64", "array_int": "int64", "array_bool": "bool"}
 _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
+#: the share of chains that convert one of another dtype (``c.astype(...)``, ``np.array``)
+CASTS = 0.05
+#: what ``astype`` converts to each dtype exactly (a float to int64 is the machine's
+#: cast where it does not fit, which son refuses to guess: NotImplementedError)
+_CASTS = {"float64": (["int64", "bool"], ["np.float64", "float"]),
+          "int64": (["bool", "int64"], ["np.int64", "int"]),
+          "bool": (["float64", "int64"], ["bool", "np.bool_"])}
 _CMP = ["<", "<=", ">", ">=", "==", "!="]
 #: a bare array or view (``a0``, ``r1[::-1]``), and what makes one a new array
 _VIEW = re.compile(r"\w+(\[[^\]]*\])?")
@@ -156,11 +166,26 @@ class ArrayPrograms(GridPrograms):
             return self.operand(fn, dt, g)
         was, self.in_chain = self.in_chain, True
         try:
+            if r.random() < CASTS:
+                return self.cast(fn, dt, g, depth - 1)
             if dt != "bool" and r.random() < GRID_CHAINS:
                 return self.from_grid(fn, dt, g, depth - 1)
             return getattr(self, f"chain_{_KIND[dt]}")(fn, g, depth - 1)
         finally:
             self.in_chain = was
+
+    def cast(self, fn: Func, dt: str, g: str, depth: int) -> str:
+        """A chain of dtype ``dt`` converted from another (``c.astype(float)``), or an
+        array copied or taken as it is (``np.array(c)``, ``np.asarray(c, dtype=...)``)."""
+        r = self.rng
+        sources, names = _CASTS[dt]
+        x = r.random()
+        if x < 0.6:
+            return f"({self.chain(fn, r.choice(sources), g, depth)}).astype({r.choice(names)})"
+        if x < 0.8:
+            return f"np.{r.choice(['array', 'asarray'])}({self.chain(fn, dt, g, depth)})"
+        src = self.chain(fn, r.choice(sources), g, depth)
+        return f"np.{r.choice(['array', 'asarray'])}({src}, dtype={r.choice(names)})"
 
     def made(self, fn: Func, dt: str, g: str, depth: int) -> str:
         """A chain that makes a new array (never a bare view, which son cannot merge with an
@@ -267,6 +292,11 @@ class ArrayPrograms(GridPrograms):
             return r.choice([f"np.argsort({c}, kind='stable')[{r.choice(['0', '-1'])}]",
                              f"len(np.flatnonzero({other}))", f"np.sum(np.nonzero({c})[0])",
                              f"np.sum(np.concatenate(({c}, {other})))"])
+        if kind in ("float", "int") and r.random() < 0.04:  # an array of the program's numbers
+            kinds = [r.choice([kind, kind, "int", "bool"]) for _ in range(r.randint(1, 4))]
+            items = ", ".join(self.scalar(fn, k) for k in kinds)
+            made = f"np.array(({items},))" if r.random() < 0.5 else f"np.array([{items}])"
+            return f"np.sum({made})" if kind == "float" else f"np.sum({made}.astype(np.int64))"
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
             if r.random() < 0.06:  # over one axis of a column or a row (numpy's loop order decides)

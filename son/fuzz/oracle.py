@@ -316,9 +316,12 @@ def _int_valued_arguments(call: ast.Call) -> None:
 
     if _is_hook(call) or ast.unparse(call.func) in ("isinstance", "issubclass"):
         return
+    if isinstance(call.func, ast.Attribute) and call.func.attr == "astype":
+        return  # a.astype(int): int is a dtype there, numpy's int64
     call.args = [hooked(a) for a in call.args]
     for k in call.keywords:
-        k.value = hooked(k.value)
+        if k.arg != "dtype":
+            k.value = hooked(k.value)
 
 
 def _negative_int_constant(e: ast.expr) -> bool:

@@ -1,0 +1,198 @@
+"""Arrays made from other values and arrays converted: ``np.array``/``np.asarray`` of lists,
+tuples and arrays, ``a.astype(dtype)``, and ``np.linalg.norm`` of an array.
+
+- ``np.array(x)`` is a new array: of a list (its dtype), of a tuple of numbers
+  (numpy's: bool if all are bools, float64 if one is a float, else int64), of an
+  array, a view or an n-D array (a C-order copy).  ``np.asarray(x)`` is the same
+  except for an array or a view, which it returns itself (numpy returns the same
+  object: a write through either is seen by the other).  ``dtype=`` converts as
+  ``astype`` does.
+- ``a.astype(dtype)`` is a new array of ``a``'s shape (C order), each element converted
+  as numpy does: to float64 rounded to nearest, to int64 truncated toward zero, to bool
+  ``x != 0`` (NaN is True).  A NaN, an infinity or a float outside int64 converted to
+  int64 is what the machine's C cast gives (x86: INT64_MIN; others saturate), so son
+  raises ``NotImplementedError`` there instead of guessing a machine.  The conversion
+  is an elementwise chain (son/frontend/ufuncs.py): one loop, fused with what feeds it.
+- ``np.linalg.norm(x)`` without ``ord``/``axis`` is numpy's: ``sqrt(dot(v, v))`` of ``x``
+  flattened, as floats; its sum is in index order, where numpy's BLAS may sum in
+  another (the last bits may differ, as for ``np.dot``: son/frontend/linalg.py).
+
+Refused with a located error: other dtypes, ``np.array`` of a number (a 0-D array), of
+nested lists or of a list of tuples, ``copy=``/``order=`` and other keywords.
+O(1) nodes per call plus one loop (nest) of O(1) nodes per element."""
+
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+
+from ..nodes import GE, LT, NE, BitOr, IsNan, NewArray, Node, Store, ToInt, kept
+from .core import _kind, dtype_of, is_array_value, is_list
+from .scope import Grid, Pack, TupleList
+
+_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
+           bool: "bool", np.bool_: "bool"}
+#: the float limits of int64: [-2**63, 2**63)
+_INT64_LIMIT = 2.0 ** 63
+#: why a float that does not fit converts to no int son can name
+CAST_UNDEFINED = "numpy's cast of NaN, an infinity or a float outside int64 to int64 depends on the machine"
+
+
+class ArrayConversions:
+    """FunctionParser's ``np.array``, ``np.asarray``, ``astype`` and ``np.linalg.norm`` (a
+    mixin ahead of ArrayFunctions: it takes the ``astype`` method)."""
+
+    # -- a.astype(dtype) ---------------------------------------------------------------
+    def array_method(self, e: ast.Call, a: Node | None = None) -> Node | None:
+        f = e.func
+        if not (isinstance(f, ast.Attribute) and f.attr == "astype" and self.is_value(f.value)):
+            return super().array_method(e, a)
+        if len(e.args) + len(e.keywords) != 1 or any(k.arg != "dtype" for k in e.keywords):
+            raise self.error(e, "astype() takes one dtype (son reads no other keyword)", "astype")
+        a = self.expr(f.value) if a is None else a
+        if not (isinstance(a, Grid) or is_array_value(a)):
+            return None
+        with kept(a):
+            dtype = self.dtype_arg(e.args[0] if e.args else e.keywords[0].value, "astype")
+            return self.converted(e, a, dtype)
+
+    def dtype_arg(self, x: ast.expr, name: str) -> str:
+        dtype = _DTYPES.get(self.resolve(x))
+        if dtype is None:
+            raise self.error(x, f"unsupported dtype {ast.unparse(x)} (use float, int, bool or the numpy "
+                                "equivalents)", name)
+        return dtype
+
+    def converted(self, at: ast.AST, a: Node, dtype: str) -> Node:
+        """A new C-order array of ``a``'s elements converted to ``dtype``."""
+        part = self.as_part(at, a)
+        src = part.dtype
+
+        def convert(p, x):
+            if dtype == "float64":
+                return p.float_of(at, x)
+            if dtype == "bool":
+                return x if src == "bool" else p.op(at, NE, x, p.con(0.0 if src == "float64" else 0))
+            if src == "float64":
+                return p.float_to_int64(at, x)
+            return p.int_of(at, x)
+
+        return self.materialize(at, self.combine(at, [part], dtype, convert))
+
+    def float_to_int64(self, at: ast.AST, x: Node) -> Node:
+        """numpy's cast of one float to int64 (truncated), NotImplementedError where the
+        machine decides (the two guards of ``int(x)``, with that exception)."""
+        with kept(x):
+            self.guard(self.op(at, IsNan, x), NotImplementedError, CAST_UNDEFINED)
+            out = self.op(at, BitOr, self.op(at, LT, x, self.con(-_INT64_LIMIT)),
+                          self.op(at, GE, x, self.con(_INT64_LIMIT)))
+            self.guard(out, NotImplementedError, CAST_UNDEFINED)
+        return self.op(at, ToInt, x, ctrl=self.scope.ctrl)
+
+    # -- np.array, np.asarray ------------------------------------------------------------
+    def call_array(self, e: ast.Call, name: str, copy: bool) -> Node:
+        if len(e.args) != 1 or any(k.arg != "dtype" for k in e.keywords) or len(e.keywords) > 1:
+            raise self.error(e, f"{name}() takes one value and a dtype (son reads no other keyword)", name)
+        x = e.args[0]
+        literal = isinstance(x, (ast.List, ast.Tuple))
+        if literal and any(isinstance(y, (ast.List, ast.Tuple)) for y in x.elts):
+            raise self.unsupported(x, f"{name}() of nested lists or tuples (build the array with "
+                                      "np.zeros((n, m)) and assignments)")
+        dtype = self.dtype_arg(e.keywords[0].value, name) if e.keywords else None
+        if literal and not any(isinstance(y, ast.Starred) for y in x.elts):
+            items = self.exprs(x.elts)  # numpy's elements, whatever list son would make of them
+            with kept(*items):
+                out = self.array_of_numbers(x, name, items)
+        else:
+            v = self.expr_any(x)
+            with kept(v):
+                if isinstance(v, Grid) or is_array_value(v):
+                    have = dtype_of(v.base if isinstance(v, Grid) else v)
+                    return v if not copy and dtype in (None, have) else self.converted(e, v, dtype or have)
+                out = self.array_of_value(x, name, v)
+        if dtype is None or dtype == dtype_of(out):
+            return out
+        with kept(out):
+            return self.converted(e, out, dtype)
+
+    def array_of_value(self, at: ast.expr, name: str, v: Node) -> Node:
+        """A new 1-D array of a list's items or a tuple's numbers."""
+        if isinstance(v, Pack):
+            return self.array_of_numbers(at, name, v.elems)
+        if is_list(v) and isinstance(v.type.dtype, str):
+            fn = {"float64": array_of_floats, "int64": array_of_ints, "bool": array_of_bools}[v.type.dtype]
+            return self.inline_list_helper(at, fn, [v])
+        if is_list(v) or isinstance(v, TupleList):
+            raise self.unsupported(at, f"{name}() of a list of {'lists' if is_list(v) else 'tuples'} (a 2-D "
+                                       "array: build it with np.zeros((n, m)) and assignments)")
+        number = _kind(v) in ("int", "float", "bool")
+        what = "a number (a 0-D array)" if number else f"a {v.type.widen()} value"
+        raise self.unsupported(at, f"{name}() of {what} (son builds arrays from lists, tuples of numbers "
+                                   "and arrays)")
+
+    def array_of_numbers(self, at: ast.AST, name: str, items: list[Node]) -> Node:
+        kinds = [_kind(v) for v in items]
+        if not set(kinds) <= {"int", "float", "bool"}:
+            raise self.unsupported(at, f"{name}() of a tuple holding something but ints, floats and bools")
+        dtype = "bool" if set(kinds) == {"bool"} else "float64" if "float" in kinds else "int64"
+        convert = {"float64": self.float_of, "int64": self.int_of, "bool": lambda _, v: v}[dtype]
+        out = self.op(at, NewArray, self.scope.ctrl, self.con(len(items)), dtype=dtype, fill="empty").keep()
+        try:
+            for i, v in enumerate(items):
+                x = convert(at, v)
+                with kept(x):
+                    self.scope.mem = self.op(at, Store, self.scope.ctrl, self.scope.mem, out, self.con(i), x)
+        finally:
+            out.unkeep()
+        return out
+
+    # -- np.linalg.norm ------------------------------------------------------------------
+    def call_norm(self, e: ast.Call, name: str) -> Node:
+        if len(e.args) != 1 or e.keywords:
+            raise self.error(e, f"{name}() takes one array (son reads no ord= or axis=)", name)
+        a = self.expr(e.args[0])
+        if not (isinstance(a, Grid) or is_array_value(a)):
+            raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes an array)", name)
+        with kept(a):
+            if isinstance(a, Grid):
+                a = self.flat_view(e, a, "norm")
+            with kept(a):
+                if dtype_of(a) != "float64":
+                    a = self.converted(e, a, "float64")
+                with kept(a):
+                    return self.inline_list_helper(e, norm_of_floats, [a])
+
+
+CONVERSION_CALLS = {
+    np.array: lambda p, e, n: p.call_array(e, n, copy=True),
+    np.asarray: lambda p, e, n: p.call_array(e, n, copy=False),
+    np.linalg.norm: lambda p, e, n: p.call_norm(e, n),
+}
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def array_of_floats(xs):
+    out = np.empty(len(xs))
+    for i in range(len(xs)):
+        out[i] = xs[i]
+    return out
+
+
+def array_of_ints(xs):
+    out = np.empty(len(xs), dtype=np.int64)
+    for i in range(len(xs)):
+        out[i] = xs[i]
+    return out
+
+
+def array_of_bools(xs):
+    out = np.empty(len(xs), dtype=np.bool_)
+    for i in range(len(xs)):
+        out[i] = xs[i]
+    return out
+
+
+def norm_of_floats(v):
+    return math.sqrt(np.dot(v, v))
