@@ -177,10 +177,10 @@ CATALOG = [
         def f(a, b):
             return b + a(1)
         """, None, 2, 15, "call", "is not a function"),
-    ("np_linalg_norm", """
+    ("np_roll", """
         def f(a):
-            return np.linalg.norm(a)
-        """, [ARR], 2, 11, "np.linalg.norm", "np.linalg.norm"),
+            return np.roll(a, 1)
+        """, [ARR], 2, 11, "np.roll", "np.roll"),
     ("np_sum_with_an_axis", """
         def f(a):
             s = 0.0
@@ -223,7 +223,7 @@ CATALOG = [
         def f(a, b):
             t = None
             if a > b:
-                t = (a, b)
+                t = (a, (b, b))
             return t
         """, None, 5, 11, "variable", "variable 't' holds values of different types"),
     ("is_not_comparison", """

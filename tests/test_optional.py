@@ -1,9 +1,9 @@
 """Values that may be None (son/frontend/scope.py ``Opt``, son/frontend/tuples.py): None
-merged with numbers at branches and loops, tested with ``is None``/``is not None``/``==``,
-refined on each arm, read as numbers behind CPython's TypeError, returned by helpers and
-by the compiled function itself (a Return of None and a Return of the value).  CPython
-is the oracle in every stage: the interpreter on each pipeline's graph (the raw parse
-included) and the kernel."""
+merged with numbers and flat tuples of numbers at branches and loops, tested with ``is
+None``/``is not None``/``==``, refined on each arm, read as numbers behind CPython's
+TypeError, returned by helpers and by the compiled function itself (a Return of None
+and a Return of the value).  CPython is the oracle in every stage: the interpreter on
+each pipeline's graph (the raw parse included) and the kernel."""
 
 from __future__ import annotations
 
@@ -89,7 +89,60 @@ def none_in_tuples(x, flag):
     return p[0] + (0.0 if q is None else q)
 
 
+def best_pair(a):
+    """``best = None`` before a loop that makes it a tuple, read in the loop's test."""
+    best = None
+    for i in range(len(a)):
+        if best is None or a[i] > best[1]:
+            best = (i, a[i])
+    if best is None:
+        return -1, 0.0
+    i, v = best
+    return i, v
+
+
+def first_positive(a):
+    best = None
+    for i, x in enumerate(a):
+        if x > 0 and (best is None or x < best[1]):
+            best = (i, x)
+    return best  # a tuple or None as the function's result
+
+
+def tuple_or_none(x, flag):
+    r = None
+    if flag:
+        r = (x, x * 2.0)
+    elif x > 1.0:
+        r = (x, 0.0)
+    if r:
+        return r[0] + r[1]
+    return -1.0
+
+
+def running_range(a):
+    pair = None
+    for x in a:
+        if pair is None:
+            pair = (x, x)
+        else:
+            pair = (min(pair[0], x), max(pair[1], x))
+    return pair
+
+
+def tuple_then_none(x, flag):
+    t = (1, x)
+    if flag:
+        t = None
+    return t is None, t == (1, 2.0), t is not None and t[1] > 0
+
+
 CASES = [
+    (best_pair, ["float64[]"], st.tuples(ARRAYS)),
+    (first_positive, ["float64[]"], st.tuples(ARRAYS)),
+    (tuple_or_none, ["float", "bool"], st.tuples(FLOATS, st.booleans())),
+    (running_range, ["float64[]"], st.tuples(ARRAYS)),
+    (tuple_then_none, ["float", "bool"], st.tuples(FLOATS, st.booleans())),
     (find, ["float64[]", "float"], st.tuples(ARRAYS, st.sampled_from([1.5, 3.0, 7.0]))),
     (position_or_minus_one, ["float64[]", "float"], st.tuples(ARRAYS, st.sampled_from([1.5, 3.0, 7.0]))),
     (largest, ["float64[]"], st.tuples(ARRAYS)),
@@ -130,8 +183,12 @@ def test_gradient_through_a_value_that_may_be_none():
 
 @pytest.mark.parametrize("src, message", [
     ("def f(x: float, y: float):\n    return x is y\n", "'is' between values other than None"),
-    ("def f(x: float, c: bool):\n    t = None\n    if c:\n        t = (x, x)\n    return t\n",
+    ("def f(x: float, c: bool):\n    t = None\n    if c:\n        t = (x, x)\n    return t, x\n",
+     "a tuple of 2 or None in the function's result"),
+    ("def f(x: float, c: bool):\n    t = None\n    if c:\n        t = (x, (x, x))\n    return t\n",
      "variable 't' holds values of different types"),
+    ("def f(n: int):\n    p = 0\n    for i in range(n):\n        if i:\n            n += p[0]\n"
+     "        p = (i, 2.0)\n    return n\n", "'p' is an int where the loop starts"),
     ("def f(x: float, c: bool):\n    t = None\n    if c:\n        t = complex(x, x)\n    return t, x\n",
      "variable 't' holds values of different types"),
 ])

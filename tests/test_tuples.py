@@ -199,7 +199,8 @@ def test_gradient_through_tuples_agrees_with_forward_mode():
 
 @pytest.mark.parametrize("src, message", [
     ("def f(x: float):\n    return ()\n", "an empty tuple as the function's result"),
-    ("def f(x: float, c: bool):\n    return (x, x) if c else None\n", "conditional expression gives"),
+    ("def f(x: float, c: bool):\n    y = x or None\n    return (x, x) if c else y\n",
+     "conditional expression gives"),
     ("def f(x: float, c: bool):\n    return (x, x) if c else x\n", "conditional expression gives"),
     ("def f(x: float, c: bool):\n    return x or (x, x)\n", "'and'/'or' gives values of different"),
     ("def f(x: float, y: float):\n    t = (x,)\n    return t == (y,)\n", "on float elements"),

@@ -30,11 +30,13 @@ from ..nodes import (
     BitAnd,
     IsFloat,
     Load,
+    Loop,
     Mul,
     NewArray,
     Node,
     Not,
     OutOfBounds,
+    Phi,
     Store,
     ToInt,
     kept,
@@ -43,7 +45,7 @@ from ..nodes.types import NONE, ArrayType
 from . import pylib
 from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
-from .lists import is_list
+from .lists import _a, is_list
 from .scope import Aggregate, Chain, Grid, Opt, Pack, Rng, TupleList, View
 from .selection import is_selector
 
@@ -64,6 +66,11 @@ class Arrays:
                 return self.length(e, arr)
             raise self.unsupported(e, "shape of anything but a 1-D array")
         arr = self.expr(e.value)
+        if arr.type is NONE and not isinstance(arr, Aggregate):  # CPython's TypeError where reached
+            if not isinstance(e.slice, ast.Slice):
+                with kept(arr):
+                    self.expr_any(e.slice)
+            return self.fault(TypeError, "'NoneType' object is not subscriptable")
         if isinstance(arr, Grid):
             return self.grid_subscript(e, arr)
         if isinstance(arr, Chain):
@@ -81,6 +88,15 @@ class Arrays:
         arr, idx = self.subscript_parts(e, arr, selections=True)
         return self.selected(e, arr, idx) if is_selector(idx) else self.load(e, arr, idx)
 
+    def loop_hint(self, name: ast.expr, v: Node) -> str:
+        """Why a loop variable may be a number where its body reads it as a tuple: it was
+        one when the loop started, and son gives a variable one type around a loop."""
+        if not (isinstance(name, ast.Name) and type(v) is Phi and type(v.inputs[0]) is Loop):
+            return ""
+        return (f"; {name.id!r} is {_a(str(v.inputs[1].type.widen()))} where the loop starts, and son keeps "
+                "one type per variable around a loop: if the body makes it a tuple, bind it to a "
+                "tuple (or None) before the loop")
+
     def subscript_parts(self, e: ast.Subscript, arr: Node | None = None,
                         selections: bool = False) -> tuple[Node, Node]:
         """The array and the index of ``arr[idx]`` (``arr`` when already evaluated); with
@@ -96,8 +112,9 @@ class Arrays:
         if selections and is_selector(idx) and not is_list(arr):
             return arr, idx
         if not (is_array_value(arr) or is_list(arr)):
-            raise self.error(e.value, f"subscript of a {arr.type.widen()} value (son indexes 1-D "
-                                      f"numpy arrays and lists){array_hint(arr)}", "subscript")
+            hint = array_hint(arr) + self.loop_hint(e.value, arr)
+            raise self.error(e.value, f"subscript of {_a(str(arr.type.widen()))} value (son indexes 1-D "
+                                      f"numpy arrays and lists){hint}", "subscript")
         if isinstance(idx, Opt) or idx.type is NONE:
             # numpy reads a[None] as a new axis (a 2-D array): refused where the code may run.
             # The raw parse cannot tell unreachable code (after an inlined call, say), so

@@ -42,7 +42,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import BOTTOM, MEM, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType
-from .scope import Aggregate, Conflict, Opt, Scope, View, flag
+from .scope import Aggregate, Conflict, Opt, Pack, Scope, View, flag
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
            BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
@@ -145,6 +145,12 @@ def dtype_of(x: Node, default: str = "float64") -> str:
     """The element dtype of an array or a view (``default`` for a value of dead code)."""
     t = (x.base if isinstance(x, View) else x).type
     return t.dtype if isinstance(t, ArrayType) else default
+
+
+def _number_tuple(v: Node) -> bool:
+    """A tuple of numbers (``(i, x)``): what ``best = None`` may become later."""
+    return isinstance(v, Pack) and all(
+        x.type.kind is not None and not isinstance(x, Aggregate) for x in v.elems)
 
 
 def _mergeable(v: Node, like: Node) -> bool:
@@ -420,17 +426,19 @@ class ParserCore:
         return self.con(zero) if zero is not None else None
 
     def optionals(self, vals: list[Node], live: list[bool] | None = None) -> list[Node] | None:
-        """``vals`` as values that may be None (``Opt``) where None meets numbers among the
-        values of live paths (``live``: the path of each value is not proven dead), else
-        None.  A number ``v`` is ``Opt(False, v)``, None is ``Opt(True, p)`` with ``p`` a
-        placeholder of the numbers' kind; a value of a dead path stays as it is."""
+        """``vals`` as values that may be None (``Opt``) where None meets numbers, or tuples
+        of numbers of one shape, among the values of live paths (``live``: the path of
+        each value is not proven dead), else None.  A number or tuple ``v`` is
+        ``Opt(False, v)``, None is ``Opt(True, p)`` with ``p`` a placeholder of their kind
+        (shape); a value of a dead path stays as it is."""
         live = live or [True] * len(vals)
         seen = [v for v, ok in zip(vals, live) if ok]
         if not any(isinstance(v, Opt) or v.type is NONE for v in seen):
             return None
         numbers = [v.value if isinstance(v, Opt) else v for v in seen
-                   if isinstance(v, Opt) or (v.type.kind is not None and not isinstance(v, Aggregate))]
-        if not numbers or any(isinstance(v, Aggregate) and not isinstance(v, Opt)
+                   if isinstance(v, Opt) or _number_tuple(v) or (v.type.kind is not None
+                                                                  and not isinstance(v, Aggregate))]
+        if not numbers or any(isinstance(v, Aggregate) and not isinstance(v, Opt) and not _number_tuple(v)
                               or isinstance(v.type, ArrayType) for v in seen):
             return None
         p = self.placeholder(numbers)

@@ -41,8 +41,16 @@ class _TypeAssumptionFailed(Exception):
 class _Optional:
     """What a failed attempt learned of a variable that is None on entry to a loop and
     a number after its body (or the reverse): carry it as a value that may be None,
-    whose value has kind ``kind``."""
-    kind: Type
+    whose value has kind ``kind``; or, with ``kinds``, a tuple of numbers of those
+    kinds (``best = None`` before a loop that sets ``best = (i, x)``)."""
+    kind: Type | None
+    kinds: tuple | None = None
+
+    def placeholder(self, p) -> Node:
+        """The value standing in where the variable is None (parser ``p`` makes it)."""
+        if self.kinds is not None:
+            return Pack(p.g, *[p.con(_ZERO.get(k.kind, 0)) for k in self.kinds])
+        return p.con(_ZERO.get(self.kind.kind, 0))
 
 
 @dataclass(frozen=True, eq=False)
@@ -222,14 +230,16 @@ class Loops:
                         carried.append(n)
                         carried.append(flag(n))
                         continue
-                    kind = (learned.kind if isinstance(learned, _Optional) else learned or INT).kind
-                    zero = _ZERO.get(kind)
-                    if zero is None:
+                    optional = isinstance(learned, _Optional)
+                    kind = None if optional and learned.kinds else \
+                        (learned.kind if optional else learned or INT).kind
+                    if _ZERO.get(kind) is None and not (optional and learned.kinds):
                         continue
                     # unbound on entry (its flag says so): a value of its kind, or of a
                     # value that may be None where an attempt learned that it is one
-                    v = self.con(zero)
-                    self.scope.set(n, Opt(self.g, self.con(True), v) if isinstance(learned, _Optional) else v)
+                    v = Opt(self.g, self.con(True), learned.placeholder(self)) if optional else \
+                        self.con(_ZERO[kind])
+                    self.scope.set(n, v)
                     self.scope._bind(flag(n), self.con(False))
                     fresh.add(n)
                 carried.append(n)
@@ -272,8 +282,7 @@ class Loops:
             return self.widened_function(v, list(learned.targets), [v]) or v
         if not isinstance(learned, _Optional) or isinstance(v, Opt):
             return v
-        zero = self.con(_ZERO.get(learned.kind.kind, 0))
-        return Opt(self.g, self.con(v.type is NONE), zero if v.type is NONE else v)
+        return Opt(self.g, self.con(v.type is NONE), learned.placeholder(self) if v.type is NONE else v)
 
     def _carry(self, loop, name: str, v: Aggregate, phis: dict, assumed: dict) -> Aggregate:
         """A tuple (or a value that may be None) carried around ``loop``: the same of Phis,
@@ -304,6 +313,11 @@ class Loops:
                 assumed[name] = _Functions(tuple(union))
                 return True
             v = self.widened_function(v, union, [pack]) or v  # fewer: the entry's selector covers them
+        if type(pack) is Pack and name == var and (v is not None and v.type is NONE or isinstance(v, Opt)):
+            tup = _tuple_of_numbers(pack)  # a tuple on entry, None after the body: parse again,
+            if tup is not None:  # carrying it as a tuple that may be None
+                assumed[name] = _Optional(None, tup.kinds)
+                return True
         if not isinstance(v, Aggregate) or not pack.merges_with(v):
             raise self.error(s, f"variable {var!r} is {describe(shape(pack))} when the loop starts "
                                 f"and {describe(shape(v)) if v is not None else 'unbound'} after its "
@@ -439,10 +453,15 @@ class Loops:
 
 
 def _becomes_optional(entry: Node, back: Node | None) -> _Optional | None:
-    """A loop variable that enters as None and leaves the body a number or a value that
-    may be None, or enters a number and leaves None: what to carry it as."""
+    """A loop variable that enters as None and leaves the body a number, a tuple of
+    numbers or a value that may be None, or enters a number and leaves None: what to
+    carry it as."""
     if back is None or isinstance(entry, Aggregate):
         return None
+    if entry.type in (NONE, TOP):
+        tup = _tuple_of_numbers(back.value if isinstance(back, Opt) else back)
+        if tup is not None and (entry.type is NONE or isinstance(back, Opt)):
+            return _Optional(None, tup.kinds)
     number = lambda v: v.type.kind is not None and not isinstance(v, Aggregate)  # noqa: E731
     if entry.type in (NONE, TOP) and isinstance(back, Opt):  # TOP: entered from dead code
         return _Optional(back.value.type.widen())

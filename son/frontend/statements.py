@@ -207,11 +207,13 @@ class Statements:
         several): a complex number is its parts, a range its bounds, a value that may be
         None inside a tuple its flag and its value, a nested tuple its elements in order."""
         v = self.return_value(out)
-        at = self.arities[0][1] if self.arities else self.src.tree
-        if isinstance(v, Opt) and isinstance(v.value, Aggregate):
-            raise self.unsupported(at, f"{describe(shape(v.value))} or None as the function's result")
         if not isinstance(v, Aggregate) or isinstance(v, Opt):  # a value that may be None: exit_returns
             return [v], None
+        return self.flat_form(v)
+
+    def flat_form(self, v: Aggregate) -> tuple[list[Node], object]:
+        """The values a Return of the aggregate ``v`` carries and its ``form``."""
+        at = self.arities[0][1] if self.arities else self.src.tree
         flat: list[Node] = []
         stack: list = [v]  # flatten in order; the form is built from the same walk
         forms: list = []
@@ -268,7 +270,11 @@ class Statements:
             t, f = self.branch(opt.is_none)
             with kept(t, f):
                 self.exit(Return(self.g, t, out.mem, self.con(None)))
-                self.exit(Return(self.g, f, out.mem, opt.value))
+                if isinstance(opt.value, Aggregate):  # a tuple or None
+                    flat, form = self.flat_form(opt.value)
+                    self.exit(Return(self.g, f, out.mem, *flat, form=form))
+                else:
+                    self.exit(Return(self.g, f, out.mem, opt.value))
         self.scope = None
 
     def stmt_If(self, s):

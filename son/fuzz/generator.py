@@ -63,6 +63,7 @@ from .gradgen import choice as _choice
 from .gradgen import indent as _indent
 from .listgen import LIST_RETURNS, ListPrograms
 from .loopgen import FUEL, LoopPrograms
+from .pairgen import PairPrograms
 
 __all__ = ["FUEL", "Program", "generate", "generate_args"]
 
@@ -114,7 +115,7 @@ class Program:
         return f"seed={self.seed} index={self.index}"
 
 
-class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms, FallbackPrograms):
+class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms, FallbackPrograms):
     """The generator's state for one program (see ``generate``)."""
 
     def __init__(self, rng: random.Random):
@@ -152,13 +153,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms, FallbackProg
             other = r.choice(fn.vars[kind]) if fn.vars[kind] else self.literal(kind)
             return r.choice([f"({o} if {o} is not None else {other})", f"({other} if {o} is None else {o})",
                              f"({o} or {other})", o])
-        holding = [(t, ks) for t, ks in fn.pairs if kind in ks]
-        if holding and r.random() < 0.2:  # an element of a tuple local
-            t, ks = r.choice(holding)
-            j = ks.index(kind) if ks[0] != ks[1] else r.randint(0, 1)
-            if ks[0] == ks[1] and not self.mixed and r.random() < 0.3:  # an index known at run time
-                return f"{t}[{r.choice(fn.vars['int'] or ['1'])} % 2]"
-            return f"{t}[{r.choice([str(j), str(j - 2)])}]"
+        if (item := self.pair_leaf(fn, kind)) is not None:  # an element of a tuple local
+            return item
         names = fn.vars[kind]
         if names and r.random() < 0.7:
             return r.choice(names)
@@ -466,7 +462,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms, FallbackProg
         opts = [("assign", 8), ("aug", 4), ("tuple", 2), ("store", 2 if fn.arrays else 0),
                 ("if", 4 if depth > 0 else 0), ("for", 2 if depth > 0 else 0),
                 ("while", 1 if depth > 0 else 0), ("twins", 1 if depth > 0 else 0),
-                ("return", 1), ("jump", 3 if fn.loops else 0), ("pair", 3 if fn.pairs else 0),
+                ("return", 1), ("jump", 3 if fn.loops else 0),
+                ("pair", 3 if fn.pairs or fn.maybe_pairs else 0),
                 ("optional", 2 if fn.optionals else 0), ("complex", 2 if fn.complexes else 0),
                 ("list", 5 if fn.lists else 0), ("array", 4 if self.arrays_on(fn) else 0),
                 ("region", self.region_weight(fn))]
@@ -546,46 +543,6 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms, FallbackProg
         ret = f"return {self.returned(fn, ed)}"
         # no dead code after it in a program with lists: son refuses lists merged there (listgen.py)
         return [f"if {self.expr(fn, 'bool', 2)}:", f"    {ret}"] if r.random() < 0.8 or fn.lists else [ret]
-
-    def pair(self, fn: _Func, ks: tuple[str, str], depth: int) -> str:
-        """A tuple expression with elements of kinds ``ks``."""
-        r = self.rng
-        same = [t for t, k in fn.pairs if k == ks]
-        x = r.random()
-        if same and x < 0.25:
-            return r.choice(same)
-        if same and x < 0.4:
-            return (f"({r.choice(same)} if {self.expr(fn, 'bool', 1)} else "
-                    f"({self.expr(fn, ks[0], depth)}, {self.expr(fn, ks[1], depth)}))")
-        if same and ks[0] == ks[1] and x < 0.5:
-            t = r.choice(same)
-            return f"({t}[1], {t}[0])" if r.random() < 0.5 else f"(({t} + {t})[1:3])"
-        helpers = [h for h in self.helpers if h[2] == ks]
-        if helpers and x < 0.65:
-            name, hparams, _ = r.choice(helpers)
-            return f"{name}({', '.join(self.expr(fn, k, depth) for k in hparams)})"
-        return f"({self.expr(fn, ks[0], depth)}, {self.expr(fn, ks[1], depth)})"
-
-    def pair_stmt(self, fn: _Func, depth: int, ed: int) -> list[str]:
-        """A statement on a tuple local: rebind it, unpack it, loop over it."""
-        r = self.rng
-        t, ks = r.choice(fn.pairs)
-        x = r.random()
-        if x < 0.25 and depth > 0 and ks[0] == ks[1]:  # for v in t: the body once per element
-            v = self.fresh(fn, "e")
-            fn.vars[ks[0]].append(v)
-            fn.loops += 1
-            body = self.block(fn, depth - 1, r.randint(1, 3))
-            fn.loops -= 1
-            fn.vars[ks[0]].remove(v)
-            head = f"for {v} in {r.choice([t, f'reversed({t})', f'{t}[::-1]'])}:"
-            return [head] + _indent(body)
-        if x < 0.45:
-            firsts = [v for v in fn.mutable if self.kind_of(fn, v) == ks[0]]
-            seconds = [v for v in fn.mutable if self.kind_of(fn, v) == ks[1]]
-            if firsts and seconds and (a := r.choice(firsts)) != (b := r.choice(seconds)):
-                return [f"{a}, {b} = {t}"]
-        return [f"{t} = {self.pair(fn, ks, ed)}"]
 
     def returned(self, fn: _Func, depth: int, kind=None) -> str:
         """What a ``return`` gives: a value of the function's kind (a complex number, a
@@ -704,11 +661,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, GradPrograms, FallbackProg
             body.append(f"{v} = {self.expr(fn, k, 2)}")
             fn.vars[k].append(v)
             fn.mutable.append(v)
-        for i in range(r.choice([0, 0, 1, 2])):  # tuple locals, each of one shape for its whole life
-            ks = (r.choice(KINDS), r.choice(KINDS))
-            t = f"pr{i}"
-            body.append(f"{t} = {self.pair(fn, ks, 2)}")
-            fn.pairs.append((t, ks))
+        body += self.pair_locals(fn)
         for i in range(r.choice([0, 0, 0, 1])):  # complex locals
             body.append(f"z{i} = {self.complex_expr(fn, 1)}")
             fn.complexes.append(f"z{i}")

@@ -35,6 +35,7 @@ class Func:
         self.arrays: list[tuple[str, str]] = []      # (name, dtype) readable arrays
         self.mutable: list[str] = []                  # locals that statements may assign
         self.pairs: list[tuple[str, tuple[str, str]]] = []  # tuple locals: (name, element kinds)
+        self.maybe_pairs: list[tuple[str, tuple[str, str]]] = []  # tuple locals that may be None
         self.optionals: list[tuple[str, str]] = []    # locals that may be None: (name, kind)
         self.complexes: list[str] = []                # complex locals
         self.lists: list[tuple[str, str]] = []        # list locals: (name, element kind)

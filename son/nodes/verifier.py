@@ -13,10 +13,15 @@ from __future__ import annotations
 
 from .control import CFGNode, CProj, If, Loop, Phi, Raise, Region, Return, Stop
 from .node import Node
+from .types import NONE
 
 
 class VerifyError(AssertionError):
     pass
+
+
+def _returns_none(r: Return) -> bool:
+    return len(r.values) == 1 and r.values[0].type is NONE
 
 
 def _fail(n: Node, what: str) -> None:
@@ -58,7 +63,8 @@ def _check_control(n: Node) -> None:
         if len(n.inputs) != len(r.inputs):
             _fail(n, f"Phi has {len(n.inputs) - 1} values for {len(r.inputs) - 1} paths")
     elif t is Stop:
-        arity = {len(c.inputs) for c in n.inputs if type(c) is Return}
+        # one arity per graph, but for Returns of None alone (a tuple or None as the result)
+        arity = {len(c.inputs) for c in n.inputs if type(c) is Return and not _returns_none(c)} or {3}
         for c in n.inputs:
             if type(c) not in (Return, Raise):
                 _fail(n, f"Stop input {c!r} is not a Return or Raise")
