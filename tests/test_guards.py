@@ -78,7 +78,18 @@ def const_bound(x, n):
     return -1.0
 
 
+def float_truth(n, d, x):
+    """``1.0 / x`` tests ``x == 0.0``, which ``not x`` decided (for -0.0 and NaN too)."""
+    r = 0.0
+    if d != 0:
+        r = n // d
+    if not x:
+        return r
+    return r + 1.0 / x
+
+
 @pytest.mark.parametrize("fn, argtypes, decided", [
+    (float_truth, ["int", "int", "float"], 2),
     (checked_div, ["int", "int"], 2),
     (twice_loaded, ["float64[]", "int"], 1),
     (gcd, ["int", "int"], 1),
@@ -247,6 +258,17 @@ def test_folded_int_functions_agree_with_cpython(a, b):
         if want[0] == "ok" and want[1][0] == "int":  # son's ints are int64 (DESIGN.md)
             want = ("ok", ("int", wrap64(want[1][1])), *want[2:])
         assert want == got
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=EDGY, d=st.sampled_from([0, 1, -1, 3]),
+       x=st.sampled_from([0.0, -0.0, float("nan"), 2.0, -float("inf")]))
+def test_folded_float_truth_agrees_with_cpython(n, d, x):
+    h, _ = _guards(float_truth, ["int", "int", "float"])
+    want, got = run_both(float_truth, (n, d, x), graph=h)
+    if want[0] == "ok" and want[1][0] == "int":  # son's ints are int64 (DESIGN.md)
+        want = ("ok", ("int", wrap64(want[1][1])), *want[2:])
+    assert want == got
 
 
 @settings(max_examples=40, deadline=None)

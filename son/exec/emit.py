@@ -553,8 +553,13 @@ def _list_op(n: Node, ops: list[str]) -> str:
 
 
 def _out_of_bounds(n: Node, ops: list[str]) -> str:
-    """``not (-length <= index < length)``, branch-free."""
+    """``not (-length <= index < length)``, branch-free; ``index >= length`` where the
+    lattice proves the index non-negative (a length is too): one compare less to run and
+    for numba to compile."""
     i, m = ops[0], ops[1]
+    b = bounds(n.inputs[1].type)
+    if b is not None and b[0] >= 0:
+        return f"{i} >= {m}"
     return f"({i} >= {m}) | ({i} < -{m})"
 
 

@@ -31,8 +31,8 @@ Phi moves are parallel assignments at the branch site.  A merge that only
 returns (the frontend joins every ``return`` in one block) becomes a ``return``
 at each branch to it.  Consecutive guards that raise are tested with one branch
 (``if not (lo <= x < hi):`` for ``int(x)``, ``if not math.isfinite(r):`` for a
-math call's checks); a test already decided by a dominating test of the same
-condition is not written again (``_decided``).  A loop is written as a ``for``
+math call's checks).  A test that a dominating test decides is not codegen's
+business: the ``guards`` pass (son/sccp/guards.py) folds it in the graph.  A loop is written as a ``for``
 over a range only where numba's count of the range cannot wrap (by the int
 ranges of its bounds' types).  The statements built here are rendered by ``render.py``.
 
@@ -55,11 +55,9 @@ from typing import Callable, Iterator
 
 from ..errors import SonError
 from ..nodes import (
-    EQ,
     GE,
     GT,
     LT,
-    NE,
     Add,
     BitOr,
     CProj,
@@ -242,7 +240,7 @@ class Structurer:
             return None
         cond = t.inputs[1]
         step = {LT: 1, GT: -1}.get(type(cond))
-        if step is None or cond not in self.inline or self._decided(h) is not None:
+        if step is None or cond not in self.inline:
             return None
         i, stop = cond.inputs[1], cond.inputs[2]
         if (type(i) is not Phi or i.inputs[0] is not h.head or i in self.mixed or stop in self.mixed
@@ -427,8 +425,6 @@ class Structurer:
             out.append(_Exit(_raise_text(t)))
         elif b in self.ranges:
             yield self.range_header(b, out, ctx)
-        elif tt is If and len(b.succs) == 2 and (k := self._decided(b)) is not None:
-            yield self.jump(out, ctx, b, b.succs[0 if k else 1])
         elif tt is If and len(b.succs) == 2 and self._fuse_guards(b, out):
             last = self._guard_chain(b)[-1]
             yield self.jump(out, ctx, last, last.succs[1])
@@ -471,59 +467,6 @@ class Structurer:
             w.breaks = before
 
     # ------------------------------------------------------------------ guards
-    def _decided(self, b) -> bool | None:
-        """The value of ``b``'s branch condition if a dominating ``if`` already decided it:
-        on the same node, or on a condition it is equivalent to or the negation of
-        (``_truth_key``: ``b == 0`` under ``while b:``, ``x != y`` under ``x == y``) -- the
-        same value, since the operands' definitions dominate both tests.  E.g. one bounds
-        check tested again before a store, the zero-divisor guard of ``a % b`` in
-        ``while b:``.  Looks up at most 64 dominators.  None if unknown."""
-        key, pol = self._truth_key(b.term.inputs[1])
-        x = b
-        for _ in range(64):
-            d = x.idom
-            if d is None:
-                return None
-            t = d.term
-            if type(t) is If and len(d.succs) == 2:
-                key2, pol2 = self._truth_key(t.inputs[1])
-                if key2 == key:
-                    if self.s.dominates(d.succs[0], b):
-                        truth = pol2  # the key's truth where d's condition held
-                    elif self.s.dominates(d.succs[1], b):
-                        truth = not pol2
-                    else:
-                        x = d
-                        continue
-                    return truth if pol else not truth
-            x = d
-        return None
-
-    def _truth_key(self, p: Node) -> tuple[tuple, bool]:
-        """``(key, polarity)``: condition ``p`` holds exactly when the condition named by
-        ``key`` has the truth ``polarity``.  Keys: ``("nz", x)``, x is truthy (``bool(x)``,
-        ``x != 0``, ``not x`` negated: for a float too, ``bool(nan)`` and ``nan != 0`` are
-        both true); ``("eq", a, b)``, ``a == b`` (``!=`` is its negation, NaN included);
-        else the node itself.  Mixed operands are left alone.  O(1) but for chains of
-        ``not``."""
-        pol = True
-        while type(p) is Not and p.inputs[1] not in self.mixed:
-            p, pol = p.inputs[1], not pol
-        t = type(p)
-        if t is ToBool and p.inputs[1] not in self.mixed:
-            return ("nz", p.inputs[1]), pol
-        if t in (EQ, NE) and p.inputs[1] not in self.mixed and p.inputs[2] not in self.mixed:
-            a, c = p.inputs[1], p.inputs[2]
-            eq = pol if t is EQ else not pol  # the truth of a == c when p holds
-            for x, z in ((a, c), (c, a)):
-                k = _const(z)
-                if type(k) in (int, float, bool) and k == 0 and _kind(x) in ("int", "float", "bool"):
-                    return ("nz", x), not eq
-            return ("eq", *sorted((a, c), key=lambda n: n.nid)), eq
-        if _kind(p) == "bool":
-            return ("nz", p), pol
-        return ("node", p), pol
-
     def _raise_block(self, r) -> bool:
         """Does ``r`` only raise (written where it is branched to, no code of its own)?"""
         return type(r.term) is Raise and r not in self.placed and not self._has_code(r)

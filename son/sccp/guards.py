@@ -114,8 +114,9 @@ def _no_wrap(lo: int, hi: int) -> bool:
 def truth_key(p: Node) -> tuple[tuple, bool]:
     """``(key, polarity)``: condition ``p`` holds exactly when the condition named by
     ``key`` has truth ``polarity``.  Keys: ``("nz", x)``: ``x`` is truthy (``bool(x)``,
-    ``x != 0``; true for NaN too); ``("eq", a, b)``: ``a == b``, operands ordered by id
-    (``!=`` is its negation, NaN included); ``("lt", a, b)``: ``a < b`` for ints (``>``,
+    ``x != 0`` and ``x != 0.0``, of an int, a bool or a float; true for NaN too);
+    ``("eq", a, b)``: ``a == b``, operands ordered by id (``!=`` is its negation, NaN
+    included); ``("lt", a, b)``: ``a < b`` for ints (``>``,
     ``<=``, ``>=`` rewritten into it); else ``("node", p)``.  O(chain of ``not``)."""
     pol = True
     while type(p) is Not:
@@ -126,7 +127,7 @@ def truth_key(p: Node) -> tuple[tuple, bool]:
     if t in (EQ, NE):
         a, b = canonical(p.inputs[1]), canonical(p.inputs[2])
         for x, z in ((a, b), (b, a)):
-            if type(z) is Constant and z.type.is_con(0) and _is_int(x):
+            if _is_zero(z) and x.type.kind in ("int", "bool", "float"):
                 return ("nz", x), pol if t is NE else not pol
         return _eq_key(a, b), pol if t is EQ else not pol
     if t in _ORDER and _is_int(p.inputs[1]) and _is_int(p.inputs[2]):
@@ -136,6 +137,13 @@ def truth_key(p: Node) -> tuple[tuple, bool]:
             a, b = b, a
         return ("lt", a, b), pol if positive else not pol
     return ("node", p), pol
+
+
+def _is_zero(z: Node) -> bool:
+    """A constant int, bool or float zero (``x == 0.0`` is ``not x`` for a float too:
+    ``-0.0`` is falsy and equal to 0, NaN truthy and unequal)."""
+    t = z.type
+    return type(z) is Constant and t.is_constant and t.kind in ("int", "bool", "float") and t.con == 0
 
 
 def _eq_key(a: Node, b: Node) -> tuple:
