@@ -48,6 +48,7 @@ from ..nodes.types import NONE, TOP
 from . import pylib
 from .arrayconv import CONVERSION_CALLS
 from .arrayfns import NUMPY_CALLS
+from .arraymethods import SEARCH_CALLS
 from .arrayops import ARRAY_OPS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
@@ -443,6 +444,7 @@ _CALLS: dict = {
     **BUILTIN_CALLS,
     **NUMPY_CALLS,
     **CONVERSION_CALLS,
+    **SEARCH_CALLS,
     **ARRAY_OPS,
     **LINALG_CALLS,
     **COMPLEX_CALLS,

@@ -45,6 +45,7 @@ from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListT
 from ..peephole import Peephole
 from .arrayconv import ArrayConversions
 from .arrayfns import ArrayFunctions
+from .arraymethods import ArrayMethods
 from .arrayops import ArrayOps
 from .arrays import Arrays
 from .builtins import Builtins
@@ -75,8 +76,9 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Arrays, ArrayConversions, ArrayFunctions, ArrayOps, LinearAlgebra,
-                     Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
+                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayFunctions, ArrayOps,
+                     LinearAlgebra, Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins,
+                     ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -17,7 +17,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
   ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.prod``,
   ``np.var``/``a.std()`` (``ddof=``), ``np.cumsum(...)[-1]``, ``np.diff(...).sum()``,
-  ``np.median``, ``np.sort(...)[0]``,
+  ``np.median``, ``np.sort(...)[0]``, ``np.count_nonzero``, ``np.searchsorted`` (of sorted
+  and unsorted arrays),
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -79,6 +80,7 @@ _CASTS = {"float64": (["int64", "bool"], ["np.float64", "float"]),
           "int64": (["bool", "int64"], ["np.int64", "int"]),
           "bool": (["float64", "int64"], ["bool", "np.bool_"])}
 _CMP = ["<", "<=", ">", ">=", "==", "!="]
+_SIDES = ["'left'", "'right'"]
 #: a bare array or view (``a0``, ``r1[::-1]``), and what makes one a new array
 _VIEW = re.compile(r"\w+(\[[^\]]*\])?")
 _NEW = {"float64": ["* 1.0", "+ 0.0", "/ 1"], "int64": ["* 1", "+ 0", "| 0"], "bool": ["& True", "| False"]}
@@ -318,7 +320,10 @@ class ArrayPrograms(GridPrograms):
                 return f"np.{r.choice(['max', 'min'])}({self.chain(fn, 'int64', g, depth)})"
             c = self.chain(fn, r.choice(["int64", "int64", "bool"]), g, depth)
             if x < 0.6:
-                return r.choice([f"np.prod({c})", f"{c}.cumsum()[{r.choice(['0', '-1'])}]"])
+                return r.choice([f"np.prod({c})", f"{c}.cumsum()[{r.choice(['0', '-1'])}]",
+                                 f"np.count_nonzero({c})",
+                                 f"np.searchsorted({c}, {self.scalar(fn, 'int')}, side={r.choice(_SIDES)})",
+                                 f"np.sum(np.searchsorted(np.sort({c}), {c}))"])
             return f"np.sum({c})" if r.random() < 0.6 else f"{c}.sum()"
         c = self.chain(fn, r.choice(["bool", "bool", "float64", "int64"]), g, depth)
         name = r.choice(["any", "all"])
