@@ -1,7 +1,7 @@
-"""a.sort() in place, np.count_nonzero, np.trace, np.searchsorted, np.eye and np.identity
-(son/frontend/arraymethods.py): numpy is the oracle in every stage, with hypothesis
-inputs (NaN, signed zeros, unsorted arrays for searchsorted, whose answers are numpy's
-binary search's too)."""
+"""a.sort() in place, np.count_nonzero, np.trace, np.searchsorted, np.eye, np.identity,
+np.isclose/np.allclose and np.polyval (son/frontend/arraymethods.py): numpy is the
+oracle in every stage, with hypothesis inputs (NaN, signed zeros, unsorted arrays for
+searchsorted, whose answers are numpy's binary search's too)."""
 
 from __future__ import annotations
 
@@ -101,3 +101,28 @@ def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, 
     with pytest.raises(SonSyntaxError, match=where) as info:
         son.parse(fn, argtypes=["float64[]"])
     assert "case.py:" in str(info.value)
+
+
+def closeness(a, b, t: float):
+    return (np.isclose(a, b), np.allclose(a, b), np.allclose(a, b, equal_nan=True),
+            np.isclose(a, b[::-1], rtol=t, atol=0.0), np.isclose(a[0] if len(a) else 0.0, t))
+
+
+def test_isclose_and_allclose_are_numpys():
+    pairs = st.integers(0, 4).flatmap(lambda n: st.tuples(
+        st.lists(FLOATS | st.sampled_from([1e-9, 1.00001, -0.0]), min_size=n, max_size=n).map(np.array),
+        st.lists(FLOATS | st.sampled_from([2e-9, 1.0, 0.0]), min_size=n, max_size=n).map(np.array),
+        st.sampled_from([0.0, 1e-3, 0.5, np.inf, np.nan])))
+    check_every_stage(closeness, ["float64[]", "float64[]", "float"], pairs)
+
+
+def horner(p, x, xs, ks):
+    return np.polyval(p, x), np.polyval(p, xs), np.polyval(p, ks), np.polyval(ks, 2)
+
+
+def test_polyval_is_numpys_horner_loop():
+    check_every_stage(horner, ["float64[]", "float", "float64[]", "int64[]"],
+                      st.tuples(FLOAT_ARRAYS.filter(len).map(lambda a: np.where(np.isnan(a), -0.0, a)),
+                                FLOATS, FLOAT_ARRAYS, INT_ARRAYS.filter(len)))
+    with pytest.raises(NotImplementedError):  # numpy's 0-D array, which son has not
+        son.jit(horner)(np.zeros(0), 1.0, np.zeros(1), np.ones(1, dtype=np.int64))

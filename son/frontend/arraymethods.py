@@ -1,5 +1,6 @@
 """More of numpy's array functions with one exact result: ``a.sort()`` in place,
-``np.count_nonzero``, ``np.trace``, ``np.searchsorted``, ``np.eye`` and ``np.identity``.
+``np.count_nonzero``, ``np.trace``, ``np.searchsorted``, ``np.eye`` and ``np.identity``,
+``np.isclose``/``np.allclose`` and ``np.polyval``.
 
 - ``a.sort()`` of a 1-D array or view sorts it in place (``np.sort``'s order: NaN last;
   0.0 beside -0.0 is ``NotImplementedError``, as there, since numpy's kernels decide
@@ -15,6 +16,10 @@
   array.
 - ``np.eye(n, m=None, k=0)`` and ``np.identity(n)`` (``dtype=``) are new C-order 2-D
   arrays.
+- ``np.isclose(a, b, rtol, atol, equal_nan)`` is numpy's test per element, in floats
+  (an elementwise chain, broadcast), ``np.allclose`` its ``all``.
+- ``np.polyval(p, x)`` is numpy's Horner loop, ``y = y * x + p[i]`` from zeros of
+  ``x``'s kind, for a number or a 1-D array ``x``.
 
 Refused with a located error: ``a.sort()`` of an n-D array or with arguments, ``axis=``,
 ``sorter=`` and other keywords.  The functions at the end are written in the Python son
@@ -27,10 +32,12 @@ import ast
 
 import numpy as np
 
-from ..nodes import Add, Min, Node, kept
+from ..nodes import EQ, LE, Abs, Add, BitAnd, BitOr, IsFinite, IsNan, Min, Mul, Node, Sub, kept
+from .arrayfns import all_true
 from .core import dtype_of, is_array_value
 from .scope import Grid, View
 from .sorting import sort_bool, sort_float, sort_int
+from .ufuncs import Lazy
 
 _DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
            bool: "bool", np.bool_: "bool"}
@@ -144,7 +151,93 @@ class ArrayMethods:
             n.unkeep()
 
 
+    # -- np.isclose, np.allclose --------------------------------------------------------
+    def call_np_isclose(self, e: ast.Call, name: str, every: bool) -> Node:
+        """numpy's ``isclose``: ``abs(x - y) <= atol + rtol * abs(y)`` where ``y`` is finite,
+        or ``x == y`` (infinities), or both NaN with ``equal_nan``, in floats; ``allclose``
+        is its ``all``, a bool."""
+        names = ("rtol", "atol", "equal_nan")
+        if not 2 <= len(e.args) <= 5 or any(k.arg not in names for k in e.keywords):
+            raise self.error(e, f"{name}() takes a, b, rtol, atol and equal_nan", name)
+        opts = dict(zip(names, e.args[2:]))
+        opts.update((k.arg, k.value) for k in e.keywords)
+        tol = []
+        for key, default in (("rtol", 1e-05), ("atol", 1e-08)):
+            x = opts.get(key)
+            v = self.con(default) if x is None else self.expr(x)
+            if v.type.kind not in ("int", "float", "bool"):
+                raise self.error(x, f"{name}(): {key} must be a number", name)
+            tol.append(self.float_of(e, v).keep())
+        try:
+            nan = opts.get("equal_nan")
+            if nan is not None and not (isinstance(nan, ast.Constant) and isinstance(nan.value, bool)):
+                raise self.error(nan, f"{name}(): equal_nan must be True or False", name)
+            equal_nan = bool(nan is not None and nan.value)
+            a, b = self.operands(list(e.args[:2]))
+            parts = [self.as_part(e, v) for v in (a, b)]
+            self.kinds(e, parts, name)
+            rtol, atol = tol
+
+            def close(p, x, y):
+                x, y = p.float_of(e, x), p.float_of(e, y)
+                with kept(x, y):
+                    ay = p.op(e, Abs, y)
+                    with kept(ay):
+                        bound = p.op(e, Add, atol, p.op(e, Mul, rtol, ay))
+                    with kept(bound):
+                        near = p.op(e, LE, p.op(e, Abs, p.op(e, Sub, x, y)), bound)
+                    with kept(near):
+                        r = p.op(e, BitOr, p.op(e, BitAnd, near, p.op(e, IsFinite, y)), p.op(e, EQ, x, y))
+                    if equal_nan:
+                        with kept(r):
+                            r = p.op(e, BitOr, r, p.op(e, BitAnd, p.op(e, IsNan, x), p.op(e, IsNan, y)))
+                    return r
+
+            if not any(isinstance(v, Lazy) or isinstance(v, Grid) or is_array_value(v) for v in (a, b)):
+                return close(self, a, b)
+            out = self.materialize(e, self.combine(e, parts, "bool", close))
+            if not every:
+                return out
+            with kept(out):
+                if isinstance(out, Grid):
+                    out = self.flat_view(e, out, name)
+                with kept(out):
+                    return self.inline(e, all_true, [out])
+        finally:
+            for t in tol:
+                t.unkeep()
+
+    # -- np.polyval ----------------------------------------------------------------------
+    def call_polyval(self, e: ast.Call, name: str) -> Node:
+        """numpy's ``polyval(p, x)``: ``y = y * x + p[i]`` from ``y = zeros_like(x)``, for
+        a number ``x`` (a number) or a 1-D array ``x`` (a new array of the dtype numpy
+        gives, float64 where ``p`` or ``x`` is)."""
+        if len(e.args) != 2 or e.keywords:
+            raise self.error(e, f"{name}() takes the coefficients and x", name)
+        p, x = self.exprs(e.args)
+        if not is_array_value(p):
+            raise self.unsupported(e.args[0], f"{name}() of coefficients that are not a 1-D array")
+        with kept(p, x):
+            if isinstance(x, Grid):
+                raise self.unsupported(e.args[1], f"{name}() of an n-D array")
+            floats = dtype_of(p) == "float64"
+            if is_array_value(x):
+                if "bool" in (dtype_of(p), dtype_of(x)):
+                    raise self.unsupported(e, f"{name}() of bools")
+                floats = floats or dtype_of(x) == "float64"
+                if floats:
+                    return self.inline(e, polyval_floats, [p, x, self.con(dtype_of(x) != "float64")])
+                return self.inline(e, polyval_ints, [p, x])
+            if x.type.kind not in ("int", "float") or dtype_of(p) == "bool":
+                raise self.unsupported(e.args[1], f"{name}() of a {x.type.widen()} x")
+            zero = self.con(0.0 if x.type.kind == "float" else 0)
+            return self.inline(e, polyval_number, [p, x, zero])
+
+
 SEARCH_CALLS = {
+    np.isclose: lambda p, e, n: p.call_np_isclose(e, n, every=False),
+    np.allclose: lambda p, e, n: p.call_np_isclose(e, n, every=True),
+    np.polyval: lambda p, e, n: p.call_polyval(e, n),
     np.count_nonzero: lambda p, e, n: p.call_count_nonzero(e, n),
     np.trace: lambda p, e, n: p.call_trace(e, n),
     np.searchsorted: lambda p, e, n: p.call_searchsorted(e, n),
@@ -210,6 +303,38 @@ def search_many(a, keys, right, floats):
                 hi = mid
         out[j] = lo
     return out
+
+
+def polyval_number(p, x, zero):
+    if len(p) == 0:
+        raise NotImplementedError("np.polyval of no coefficients at a number is numpy's 0-D array")
+    y = zero
+    for i in range(len(p)):
+        y = y * x + p[i]
+    return y
+
+
+def polyval_floats(p, x, ints):
+    """numpy's y = y * x + c over float64 arrays; of an int ``x`` the first y is int
+    zeros, so the first step is ``0 + c`` (-0.0 + 0 is 0.0)."""
+    y = np.zeros(len(x))
+    for i in range(len(p)):
+        c = float(p[i])
+        for j in range(len(x)):
+            if ints and i == 0:
+                y[j] = 0 + c
+            else:
+                y[j] = y[j] * x[j] + c
+    return y
+
+
+def polyval_ints(p, x):
+    y = np.zeros(len(x), dtype=np.int64)
+    for i in range(len(p)):
+        c = p[i]
+        for j in range(len(x)):
+            y[j] = y[j] * x[j] + c
+    return y
 
 
 def eye_fill(base, n, m, k, one):

@@ -18,7 +18,7 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.prod``,
   ``np.var``/``a.std()`` (``ddof=``), ``np.cumsum(...)[-1]``, ``np.diff(...).sum()``,
   ``np.median``, ``np.sort(...)[0]``, ``np.count_nonzero``, ``np.searchsorted`` (of sorted
-  and unsorted arrays),
+  and unsorted arrays), ``np.allclose``/``np.isclose``,
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -325,6 +325,11 @@ class ArrayPrograms(GridPrograms):
                                  f"np.searchsorted({c}, {self.scalar(fn, 'int')}, side={r.choice(_SIDES)})",
                                  f"np.sum(np.searchsorted(np.sort({c}), {c}))"])
             return f"np.sum({c})" if r.random() < 0.6 else f"{c}.sum()"
+        if r.random() < 0.1:  # numpy's closeness test of two chains (NaN, infinities and all)
+            a = self.chain(fn, "float64", g, depth)
+            b = self.chain(fn, r.choice(["float64", "int64"]), g, depth)
+            return r.choice([f"np.allclose({a}, {b})", f"np.isclose({a}, {b}, equal_nan=True).any()",
+                             f"np.allclose({a}, {b}, rtol=0.5, atol=0.0)"])
         c = self.chain(fn, r.choice(["bool", "bool", "float64", "int64"]), g, depth)
         name = r.choice(["any", "all"])
         return f"np.{name}({c})" if r.random() < 0.6 else f"{c}.{name}()"
