@@ -82,10 +82,10 @@ def source_of(fn) -> FunctionSource:
     if cached is not None and cached.pyfunc is fn:
         return cached
     if fn.__name__ == "<lambda>":
-        line = linecache.getline(code.co_filename, code.co_firstlineno)
-        col = line.find("lambda")
-        raise SonSyntaxError("unsupported construct: lambda (son parses plain 'def' functions)",
-                             code.co_filename, code.co_firstlineno, max(col, 0), "lambda")
+        src = FunctionSource(_lambda_tree(code), code.co_filename, 0, 0, fn.__globals__, closure_of(fn),
+                             fn.__defaults__ or (), fn)
+        _CACHE[fn] = src
+        return src
     try:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError) as e:
@@ -131,3 +131,44 @@ def source_from_text(text: str, name: str | None, namespace: dict, filename: str
     fn = namespace.get(fdef.name)
     defaults = getattr(fn, "__defaults__", None) or ()
     return FunctionSource(fdef, filename, 0, 0, namespace, {}, defaults, fn)
+
+
+def _lambda_tree(code) -> ast.FunctionDef:
+    """A lambda as the ``def`` it stands for (``def <lambda>(x): return body``), found in
+    its file's syntax tree (line numbers are the file's): the lambda on its first line
+    whose parameters are the code's, and, where several are, the one whose span holds
+    the code's first position.  A located error where the source cannot be read or the
+    lambda cannot be told apart.  O(size of the file)."""
+    where, line = code.co_filename, code.co_firstlineno
+    text = "".join(linecache.getlines(where))
+    col = max(linecache.getline(where, line).find("lambda"), 0)
+    try:
+        with deep_syntax_trees():
+            tree = ast.parse(text)
+    except SyntaxError:
+        tree = None
+    if tree is None or not text:
+        raise SonSyntaxError("cannot read the source of this lambda (son parses functions whose source it "
+                             "can read: define it in a file or a notebook cell)", where, line, col, "lambda")
+    params = list(code.co_varnames[:code.co_argcount])
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Lambda) and n.lineno == line
+             and [a.arg for a in n.args.posonlyargs + n.args.args] == params]
+    if len(found) > 1:
+        first = next((p for p in code.co_positions() if p[0] == line and p[2] is not None and p[2] != p[3]),
+                     None)
+        if first is not None:
+            found = [n for n in found if (n.lineno, n.col_offset) <= (first[0], first[2])
+                     and (first[1], first[3]) <= (n.end_lineno, n.end_col_offset)]
+            found = found[-1:]  # the innermost
+    if len(found) != 1:
+        raise SonSyntaxError("cannot tell this lambda apart from the others on its line (son parses it "
+                             "from its source): give it a line of its own, or write it with 'def'",
+                             where, line, col, "lambda")
+    lam = found[0]
+    fdef = ast.FunctionDef(name="<lambda>", args=lam.args, body=[ast.Return(lam.body)], decorator_list=[],
+                           returns=None, type_comment=None, type_params=[])
+    ast.copy_location(fdef, lam)
+    ast.copy_location(fdef.body[0], lam.body)
+    fdef.end_lineno, fdef.end_col_offset = lam.end_lineno, lam.end_col_offset
+    fdef.body[0].end_lineno, fdef.body[0].end_col_offset = lam.body.end_lineno, lam.body.end_col_offset
+    return fdef
