@@ -50,6 +50,7 @@ from .arrayconv import CONVERSION_CALLS
 from .arrayfns import NUMPY_CALLS
 from .arraymethods import SEARCH_CALLS
 from .arrayops import ARRAY_OPS
+from .arrayutils import UTILITY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _kind, array_hint, is_array_value, is_list
@@ -445,6 +446,7 @@ _CALLS: dict = {
     **NUMPY_CALLS,
     **CONVERSION_CALLS,
     **SEARCH_CALLS,
+    **UTILITY_CALLS,
     **ARRAY_OPS,
     **LINALG_CALLS,
     **COMPLEX_CALLS,

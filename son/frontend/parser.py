@@ -48,6 +48,7 @@ from .arrayfns import ArrayFunctions
 from .arraymethods import ArrayMethods
 from .arrayops import ArrayOps
 from .arrays import Arrays
+from .arrayutils import ArrayUtilities
 from .builtins import Builtins
 from .calls import Calls
 from .complexes import Complexes
@@ -76,9 +77,9 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayFunctions, ArrayOps,
-                     LinearAlgebra, Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins,
-                     ParserCore):
+                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayUtilities, ArrayFunctions,
+                     ArrayOps, LinearAlgebra, Selection, Tuples, Complexes, Functions, Recursion, Calls,
+                     Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

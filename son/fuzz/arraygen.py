@@ -18,7 +18,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.prod``,
   ``np.var``/``a.std()`` (``ddof=``), ``np.cumsum(...)[-1]``, ``np.diff(...).sum()``,
   ``np.median``, ``np.sort(...)[0]``, ``np.count_nonzero``, ``np.searchsorted`` (of sorted
-  and unsorted arrays), ``np.allclose``/``np.isclose``,
+  and unsorted arrays), ``np.allclose``/``np.isclose``, ``np.round``, ``np.sign``,
+  ``np.ptp``, ``np.roll``, ``np.square``, ``np.flip``,
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -301,6 +302,8 @@ class ArrayPrograms(GridPrograms):
             return f"np.sum({made})" if kind == "float" else f"np.sum({made}.astype(np.int64))"
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)
+            digits = r.choice(["0", "1", "2", "-1", "c0" if "c0" in fn.vars["int"] else "3"])
+            shift = self.scalar(fn, "int")
             if r.random() < 0.06:  # over one axis of a column or a row (numpy's loop order decides)
                 return r.choice([f"({c}).reshape(-1, 1).sum(axis=0)[0]",
                                  f"np.mean(({c}).reshape(-1, 1), axis=0)[0]",
@@ -308,7 +311,9 @@ class ArrayPrograms(GridPrograms):
             return r.choice([f"np.sum({c})", f"{c}.sum()", f"np.mean({c})", f"{c}.mean()", f"np.max({c})",
                              f"{c}.min()", f"np.prod({c})", f"np.var({c})", f"{c}.std()",
                              f"np.var({c}, ddof={r.choice([1, 2])})", f"np.cumsum({c})[-1]",
-                             f"np.diff({c}).sum()", f"np.median({c})", f"np.sort({c})[0]"])
+                             f"np.diff({c}).sum()", f"np.median({c})", f"np.sort({c})[0]",
+                             f"np.sum(np.round({c}, {digits}))", f"np.sum(np.sign({c}))", f"np.ptp({c})",
+                             f"np.sum(np.roll({c}, {shift}))", f"np.sum(np.square({c}))", f"np.flip({c})[0]"])
         if kind == "int":
             x = r.random()
             if x < 0.3:

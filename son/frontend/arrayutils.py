@@ -1,0 +1,321 @@
+"""numpy's small array utilities, each with one exact result: ``np.round``/``np.around``,
+``np.square``, ``np.negative``, ``np.sign``, ``np.cumprod``, ``np.flip``, ``np.roll``,
+``np.hstack`` of 1-D arrays, ``np.ptp``, ``np.average`` (no weights), ``np.full_like``,
+``a.fill(v)`` and ``a.dot(b)``.
+
+Of numbers and 1-D arrays or views (n-D arrays are refused where written, but for
+``np.ptp``/``np.average``, which read every element):
+
+- ``np.round(x, decimals=0)`` is numpy's ``PyArray_Round``: ``rint(x * f) / f`` with
+  ``f`` ten to the ``decimals`` made by repeated multiplication (``rint(x / f) * f``
+  for negative ``decimals``), ``rint`` rounding half to even and keeping the zero's
+  sign; of ints with ``decimals >= 0`` a copy.
+- ``np.sign``: -1, 0 or 1 of the element's kind, NaN for NaN, ``0.0`` for ``-0.0``;
+  ``np.square`` is ``x * x`` (ints wrap), ``np.negative`` ``-x``; a bool array is
+  numpy's TypeError for both ``sign`` and ``negative``, refused where written.
+- ``np.cumprod`` multiplies in order; ``np.flip(a)`` is the view ``a[::-1]``;
+  ``np.roll(a, k)`` a new array whose element ``(i + k) % n`` is ``a[i]``;
+  ``np.hstack((a, b, ...))`` of 1-D arrays is ``np.concatenate``.
+- ``np.ptp(a)`` is ``np.max(a) - np.min(a)`` and ``np.average(a)`` is ``np.mean(a)``,
+  with their rules (NaN, zeros of both signs).
+- ``np.full_like(a, v)`` converts ``v`` to ``a``'s dtype as numpy casts (a float to an
+  int array is truncated; a NaN or a float outside int64 there is the machine's cast:
+  NotImplementedError); ``a.fill(v)`` the same, in place.
+- ``a.dot(b)`` is ``np.dot(a, b)``.
+
+The functions at the end are written in the Python son compiles and inlined.  O(1)
+nodes per call plus the inlined body."""
+
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+
+from ..nodes import NE, Node, kept
+from .core import dtype_of, is_array_value
+from .scope import Grid
+
+_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
+           bool: "bool", np.bool_: "bool"}
+
+
+class ArrayUtilities:
+    """FunctionParser's small numpy utilities (a mixin ahead of ArrayFunctions: it takes
+    the ``fill`` and ``dot`` methods of arrays)."""
+
+    def array_method(self, e: ast.Call, a: Node | None = None) -> Node | None:
+        f = e.func
+        if not (isinstance(f, ast.Attribute) and f.attr in ("fill", "dot") and self.is_value(f.value)):
+            return super().array_method(e, a)
+        a = self.expr(f.value) if a is None else a
+        if not is_array_value(a) or isinstance(a, Grid):
+            return None if not isinstance(a, Grid) else self._refuse_nd(e, f.attr)
+        if len(e.args) != 1 or e.keywords:
+            raise self.error(e, f"{f.attr}() takes one value", f.attr)
+        with kept(a):
+            v = self.expr(e.args[0])
+            with kept(v):
+                if f.attr == "dot":
+                    return self.matmul(e, [a, v], "dot")
+                self.inline(e, fill_in_place, [a, self.cast_to(e, v, dtype_of(a))])
+        return self.con(None)
+
+    def _refuse_nd(self, e: ast.AST, name: str):
+        raise self.unsupported(e, f"{name}() of an n-D array (son takes 1-D arrays here)")
+
+    def cast_to(self, at: ast.AST, v: Node, dtype: str) -> Node:
+        """A number as numpy stores it in an array of ``dtype``."""
+        k = v.type.kind
+        if k not in ("int", "float", "bool"):
+            raise self.error(at, f"a {v.type.widen()} value where numpy stores a number", "fill")
+        if dtype == "float64":
+            return self.float_of(at, v)
+        if dtype == "bool":
+            return v if k == "bool" else self.op(at, NE, v, self.con(0.0 if k == "float" else 0))
+        if k == "float":
+            return self.float_to_int64(at, v)
+        return self.int_of(at, v)
+
+    def one_operand(self, e: ast.Call, name: str, lo: int = 1, hi: int = 1) -> list[Node]:
+        if not lo <= len(e.args) <= hi or e.keywords:
+            raise self.error(e, f"{name}() takes {lo if lo == hi else f'{lo} to {hi}'} arguments "
+                                "(son reads no keyword)", name)
+        return self.exprs(e.args)
+
+    def call_elementwise(self, e: ast.Call, name: str, which: str) -> Node:
+        (x,) = self.one_operand(e, name)
+        with kept(x):
+            if isinstance(x, Grid):
+                self._refuse_nd(e, name)
+            array = is_array_value(x)
+            dtype = dtype_of(x) if array else {"float": "float64", "int": "int64", "bool": "bool"}.get(
+                x.type.kind)
+            if dtype is None:
+                raise self.error(e.args[0], f"{name}() of a {x.type.widen()} value", name)
+            if dtype == "bool" and which in ("negative", "sign"):
+                raise self.unsupported(e, f"{name}() of bools (numpy's TypeError)")
+            if which == "square" and dtype == "bool":
+                return self.inline(e, copy_bools, [x]) if array else x
+            fn = {"square": (square, squares), "negative": (negative, negatives),
+                  "sign": (sign_float if dtype == "float64" else sign_int,
+                           signs_float if dtype == "float64" else signs_int)}[which][array]
+            return self.inline(e, fn, [x])
+
+    def call_np_round(self, e: ast.Call, name: str) -> Node:
+        if not 1 <= len(e.args) <= 2 or any(k.arg != "decimals" for k in e.keywords):
+            raise self.error(e, f"{name}() takes a value and decimals", name)
+        x = self.expr(e.args[0])
+        with kept(x):
+            d = e.args[1] if len(e.args) == 2 else (e.keywords[0].value if e.keywords else None)
+            decimals = self.con(0) if d is None else self.int_value(d)
+            with kept(decimals):
+                if isinstance(x, Grid):
+                    self._refuse_nd(e, name)
+                if is_array_value(x):
+                    if dtype_of(x) != "float64":
+                        raise self.unsupported(e, f"{name}() of an int or bool array")
+                    return self.inline(e, round_floats, [x, decimals])
+                if x.type.kind != "float":
+                    raise self.unsupported(e, f"{name}() of a {x.type.widen()} value (son rounds floats)")
+                return self.inline(e, round_float, [x, decimals])
+
+    def call_with_helper(self, e: ast.Call, name: str, fn, arity: int = 1, flat: bool = False) -> Node:
+        vals = self.one_operand(e, name, arity, arity)
+        a = vals[0]
+        if not (is_array_value(a) or isinstance(a, Grid)):
+            raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes an array)", name)
+        with kept(*vals):
+            if isinstance(a, Grid):
+                if not flat:
+                    self._refuse_nd(e, name)
+                vals[0] = a = self.flat_view(e, a, name)
+            with kept(a):
+                if fn is cumprod_floats and dtype_of(a) != "float64":
+                    fn = cumprod_ints
+                return self.inline(e, fn, vals)
+
+    def call_hstack(self, e: ast.Call, name: str) -> Node:
+        if len(e.args) != 1 or e.keywords or not isinstance(e.args[0], (ast.Tuple, ast.List)):
+            raise self.error(e, f"{name}() takes a tuple of arrays", name)
+        return self.call_object(e, np.concatenate, name)
+
+    def call_full_like(self, e: ast.Call, name: str) -> Node:
+        if len(e.args) != 2 or e.keywords:
+            raise self.error(e, f"{name}() takes an array and a value (son reads no dtype=)", name)
+        a, v = self.exprs(e.args)
+        if not is_array_value(a) or isinstance(a, Grid):
+            raise self.unsupported(e.args[0], f"{name}() of anything but a 1-D array")
+        with kept(a, v):
+            x = self.cast_to(e, v, dtype_of(a))
+            with kept(x):
+                fill = {"float64": full_floats, "int64": full_ints, "bool": full_bools}[dtype_of(a)]
+                return self.inline(e, fill, [a, x])
+
+
+UTILITY_CALLS = {
+    np.round: lambda p, e, n: p.call_np_round(e, n),
+    np.around: lambda p, e, n: p.call_np_round(e, n),
+    np.square: lambda p, e, n: p.call_elementwise(e, n, "square"),
+    np.negative: lambda p, e, n: p.call_elementwise(e, n, "negative"),
+    np.sign: lambda p, e, n: p.call_elementwise(e, n, "sign"),
+    np.cumprod: lambda p, e, n: p.call_with_helper(e, n, cumprod_floats, flat=True),
+    np.flip: lambda p, e, n: p.call_with_helper(e, n, flipped),
+    np.roll: lambda p, e, n: p.call_with_helper(e, n, rolled, arity=2),
+    np.ptp: lambda p, e, n: p.call_with_helper(e, n, peak_to_peak, flat=True),
+    np.average: lambda p, e, n: p.call_with_helper(e, n, average, flat=True),
+    np.hstack: lambda p, e, n: p.call_hstack(e, n),
+    np.full_like: lambda p, e, n: p.call_full_like(e, n),
+}
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def fill_in_place(a, v):
+    for i in range(len(a)):
+        a[i] = v
+
+
+def copy_bools(a):
+    out = np.empty(len(a), dtype=np.bool_)
+    for i in range(len(a)):
+        out[i] = a[i]
+    return out
+
+
+def square(x):
+    return x * x
+
+
+def squares(a):
+    return a * a
+
+
+def negative(x):
+    return -x
+
+
+def negatives(a):
+    return -a
+
+
+def sign_float(x):
+    if x > 0.0:
+        return 1.0
+    if x < 0.0:
+        return -1.0
+    if x == 0.0:
+        return 0.0
+    return x  # NaN
+
+
+def sign_int(x):
+    return 1 if x > 0 else -1 if x < 0 else 0
+
+
+def signs_float(a):
+    out = np.empty(len(a))
+    for i in range(len(a)):
+        out[i] = sign_float(a[i])
+    return out
+
+
+def signs_int(a):
+    out = np.empty(len(a), dtype=np.int64)
+    for i in range(len(a)):
+        out[i] = sign_int(a[i])
+    return out
+
+
+def rint(x):
+    """IEEE round half to even, the zero's sign kept (``rint(-0.3)`` is -0.0)."""
+    r = np.floor(x)
+    d = x - r
+    if d > 0.5 or (d == 0.5 and r - 2.0 * np.floor(r / 2.0) == 1.0):
+        r += 1.0
+    if r == 0.0:
+        r = math.copysign(0.0, x)
+    return r
+
+
+def _ten_to(n):
+    f = 1.0
+    for _ in range(n):
+        f *= 10.0
+    return f
+
+
+def round_float(x, decimals):
+    if decimals >= 0:
+        f = _ten_to(decimals)
+        return rint(x * f) / f
+    f = _ten_to(-decimals)
+    return rint(x / f) * f
+
+
+def round_floats(a, decimals):
+    out = np.empty(len(a))
+    for i in range(len(a)):
+        out[i] = round_float(a[i], decimals)
+    return out
+
+
+def cumprod_floats(a):
+    out = np.empty(len(a))
+    p = 1.0
+    for i in range(len(a)):
+        p = p * a[i]
+        out[i] = p
+    return out
+
+
+def cumprod_ints(a):
+    out = np.empty(len(a), dtype=np.int64)
+    p = 1
+    for i in range(len(a)):
+        p = p * a[i]
+        out[i] = p
+    return out
+
+
+def flipped(a):
+    return a[::-1]
+
+
+def rolled(a, k):
+    n = len(a)
+    out = a.copy()
+    if n > 0:
+        s = k % n
+        for i in range(n):
+            out[(i + s) % n] = a[i]
+    return out
+
+
+def peak_to_peak(a):
+    return np.max(a) - np.min(a)
+
+
+def average(a):
+    return np.mean(a)
+
+
+def full_floats(a, v):
+    out = np.empty(len(a))
+    for i in range(len(a)):
+        out[i] = v
+    return out
+
+
+def full_ints(a, v):
+    out = np.empty(len(a), dtype=np.int64)
+    for i in range(len(a)):
+        out[i] = v
+    return out
+
+
+def full_bools(a, v):
+    out = np.empty(len(a), dtype=np.bool_)
+    for i in range(len(a)):
+        out[i] = v
+    return out
