@@ -31,7 +31,7 @@ def tuple_to_array(x: float, n: int, b: bool):
 
 def list_to_array(x: float, n: int):
     xs = [x, 2.0 * x]
-    ys = [n, n + 1, 0]
+    ys = [n, 1, 0]  # (n + 1 would wrap at INT64_MAX, where CPython makes a bigger int)
     a = np.array(xs)
     xs.append(1.0)  # the array is a copy: unchanged
     return a, np.asarray(ys), np.array([n > 0, True]), np.array([x, n]), len(xs)

@@ -29,6 +29,7 @@ import math
 import numpy as np
 
 from ..nodes import GE, LT, NE, BitOr, IsNan, NewArray, Node, Store, ToInt, kept
+from .arrayfns import copy_bool, copy_float64, copy_int64
 from .core import _kind, dtype_of, is_array_value, is_list
 from .scope import Grid, Pack, TupleList
 
@@ -122,7 +123,7 @@ class ArrayConversions:
         if isinstance(v, Pack):
             return self.array_of_numbers(at, name, v.elems)
         if is_list(v) and isinstance(v.type.dtype, str):
-            fn = {"float64": array_of_floats, "int64": array_of_ints, "bool": array_of_bools}[v.type.dtype]
+            fn = {"float64": copy_float64, "int64": copy_int64, "bool": copy_bool}[v.type.dtype]
             return self.inline_list_helper(at, fn, [v])
         if is_list(v) or isinstance(v, TupleList):
             raise self.unsupported(at, f"{name}() of a list of {'lists' if is_list(v) else 'tuples'} (a 2-D "
@@ -173,26 +174,5 @@ CONVERSION_CALLS = {
 
 
 # ---------------------------------------------------------------- inlined (son's Python)
-def array_of_floats(xs):
-    out = np.empty(len(xs))
-    for i in range(len(xs)):
-        out[i] = xs[i]
-    return out
-
-
-def array_of_ints(xs):
-    out = np.empty(len(xs), dtype=np.int64)
-    for i in range(len(xs)):
-        out[i] = xs[i]
-    return out
-
-
-def array_of_bools(xs):
-    out = np.empty(len(xs), dtype=np.bool_)
-    for i in range(len(xs)):
-        out[i] = xs[i]
-    return out
-
-
 def norm_of_floats(v):
     return math.sqrt(np.dot(v, v))

@@ -267,9 +267,8 @@ def _before(x, y, floats):
     return x < y
 
 
-def search_one(a, key, right, floats):
-    lo = 0
-    hi = len(a)
+def _search(a, key, lo, hi, right, floats):
+    """numpy's binary search of ``key`` between ``lo`` and ``hi``."""
     while lo < hi:
         mid = lo + ((hi - lo) >> 1)
         if (not _before(key, a[mid], floats)) if right else _before(a[mid], key, floats):
@@ -277,6 +276,10 @@ def search_one(a, key, right, floats):
         else:
             hi = mid
     return lo
+
+
+def search_one(a, key, right, floats):
+    return _search(a, key, 0, len(a), right, floats)
 
 
 def search_many(a, keys, right, floats):
@@ -295,12 +298,8 @@ def search_many(a, keys, right, floats):
             lo = 0
             hi = hi + 1 if hi < n else n
         last = key
-        while lo < hi:
-            mid = lo + ((hi - lo) >> 1)
-            if (not _before(key, a[mid], floats)) if right else _before(a[mid], key, floats):
-                lo = mid + 1
-            else:
-                hi = mid
+        lo = _search(a, key, lo, hi, right, floats)
+        hi = lo  # numpy's search ends with both bounds there: the next key starts from them
         out[j] = lo
     return out
 

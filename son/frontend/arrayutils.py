@@ -33,7 +33,8 @@ import math
 
 import numpy as np
 
-from ..nodes import NE, Node, kept
+from ..nodes import NE, NewArray, Node, kept
+from .arrayfns import copy_bool, fill_bool, fill_float, fill_int
 from .core import dtype_of, is_array_value
 from .scope import Grid
 
@@ -59,7 +60,7 @@ class ArrayUtilities:
             with kept(v):
                 if f.attr == "dot":
                     return self.matmul(e, [a, v], "dot")
-                self.inline(e, fill_in_place, [a, self.cast_to(e, v, dtype_of(a))])
+                self.inline(e, _FILL[dtype_of(a)], [a, self.cast_to(e, v, dtype_of(a))])
         return self.con(None)
 
     def _refuse_nd(self, e: ast.AST, name: str):
@@ -97,7 +98,7 @@ class ArrayUtilities:
             if dtype == "bool" and which in ("negative", "sign"):
                 raise self.unsupported(e, f"{name}() of bools (numpy's TypeError)")
             if which == "square" and dtype == "bool":
-                return self.inline(e, copy_bools, [x]) if array else x
+                return self.inline(e, copy_bool, [x]) if array else x
             fn = {"square": (square, squares), "negative": (negative, negatives),
                   "sign": (sign_float if dtype == "float64" else sign_int,
                            signs_float if dtype == "float64" else signs_int)}[which][array]
@@ -150,9 +151,16 @@ class ArrayUtilities:
         with kept(a, v):
             x = self.cast_to(e, v, dtype_of(a))
             with kept(x):
-                fill = {"float64": full_floats, "int64": full_ints, "bool": full_bools}[dtype_of(a)]
-                return self.inline(e, fill, [a, x])
+                n = self.length(e, a)
+            with kept(x, n):
+                out = self.op(e, NewArray, self.scope.ctrl, n, dtype=dtype_of(a), fill="empty")
+                with kept(out):
+                    self.inline(e, _FILL[dtype_of(a)], [out, x])
+                return out
 
+
+#: an array's dtype -> son's helper that stores one value in each of its elements
+_FILL = {"float64": fill_float, "int64": fill_int, "bool": fill_bool}
 
 UTILITY_CALLS = {
     np.round: lambda p, e, n: p.call_np_round(e, n),
@@ -171,18 +179,6 @@ UTILITY_CALLS = {
 
 
 # ---------------------------------------------------------------- inlined (son's Python)
-def fill_in_place(a, v):
-    for i in range(len(a)):
-        a[i] = v
-
-
-def copy_bools(a):
-    out = np.empty(len(a), dtype=np.bool_)
-    for i in range(len(a)):
-        out[i] = a[i]
-    return out
-
-
 def square(x):
     return x * x
 
@@ -298,24 +294,3 @@ def peak_to_peak(a):
 
 def average(a):
     return np.mean(a)
-
-
-def full_floats(a, v):
-    out = np.empty(len(a))
-    for i in range(len(a)):
-        out[i] = v
-    return out
-
-
-def full_ints(a, v):
-    out = np.empty(len(a), dtype=np.int64)
-    for i in range(len(a)):
-        out[i] = v
-    return out
-
-
-def full_bools(a, v):
-    out = np.empty(len(a), dtype=np.bool_)
-    for i in range(len(a)):
-        out[i] = v
-    return out
