@@ -264,6 +264,8 @@ def test_folded_int_functions_agree_with_cpython(a, b):
 @given(n=EDGY, d=st.sampled_from([0, 1, -1, 3]),
        x=st.sampled_from([0.0, -0.0, float("nan"), 2.0, -float("inf")]))
 def test_folded_float_truth_agrees_with_cpython(n, d, x):
+    if n == -2**63 and d == -1:
+        return  # n // d is 2**63 in CPython, INT64_MIN in son (int64 wrap-around, DESIGN.md)
     h, _ = _guards(float_truth, ["int", "int", "float"])
     want, got = run_both(float_truth, (n, d, x), graph=h)
     if want[0] == "ok" and want[1][0] == "int":  # son's ints are int64 (DESIGN.md)

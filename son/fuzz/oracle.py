@@ -475,8 +475,11 @@ class _Instrument(ast.NodeTransformer):
 
 #: numpy reductions whose results son reads as Python scalars, as functions and methods
 _NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all", "np.mean", "np.max", "np.min",
-               "np.amax", "np.amin", "np.prod", "np.var", "np.std", "np.median")
-_NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min", "prod", "var", "std")
+               "np.amax", "np.amin", "np.prod", "np.var", "np.std", "np.median", "np.count_nonzero",
+               "np.searchsorted", "np.trace", "np.ptp", "np.average", "np.polyval", "np.isclose",
+               "np.allclose", "np.round", "np.around", "np.sign", "np.square", "np.negative",
+               "np.linalg.norm")
+_NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min", "prod", "var", "std", "dot")
 
 #: calls that iterate their arguments -> which positional ones
 _ITERATED = {"enumerate": lambda i: i == 0, "zip": lambda i: True, "reversed": lambda i: i == 0,
