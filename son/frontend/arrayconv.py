@@ -29,12 +29,11 @@ import math
 import numpy as np
 
 from ..nodes import GE, LT, NE, BitOr, IsNan, NewArray, Node, Store, ToInt, kept
+from ..nodes.types import TOP
 from .arrayfns import copy_bool, copy_float64, copy_int64
-from .core import _kind, dtype_of, is_array_value, is_list
+from .core import DTYPES, _kind, dtype_of, is_array_value, is_list
 from .scope import Grid, Pack, TupleList
 
-_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
-           bool: "bool", np.bool_: "bool"}
 #: the float limits of int64: [-2**63, 2**63)
 _INT64_LIMIT = 2.0 ** 63
 #: why a float that does not fit converts to no int son can name
@@ -60,7 +59,7 @@ class ArrayConversions:
             return self.converted(e, a, dtype)
 
     def dtype_arg(self, x: ast.expr, name: str) -> str:
-        dtype = _DTYPES.get(self.resolve(x))
+        dtype = DTYPES.get(self.resolve(x))
         if dtype is None:
             raise self.error(x, f"unsupported dtype {ast.unparse(x)} (use float, int, bool or the numpy "
                                 "equivalents)", name)
@@ -69,18 +68,22 @@ class ArrayConversions:
     def converted(self, at: ast.AST, a: Node, dtype: str) -> Node:
         """A new C-order array of ``a``'s elements converted to ``dtype``."""
         part = self.as_part(at, a)
-        src = part.dtype
+        return self.materialize(at, self.combine(at, [part], dtype, lambda p, x: p.cast_value(at, x, dtype)))
 
-        def convert(p, x):
-            if dtype == "float64":
-                return p.float_of(at, x)
-            if dtype == "bool":
-                return x if src == "bool" else p.op(at, NE, x, p.con(0.0 if src == "float64" else 0))
-            if src == "float64":
-                return p.float_to_int64(at, x)
-            return p.int_of(at, x)
-
-        return self.materialize(at, self.combine(at, [part], dtype, convert))
+    def cast_value(self, at: ast.AST, v: Node, dtype: str) -> Node:
+        """A number as numpy stores it in an array of ``dtype`` (``astype``, ``fill``,
+        ``full_like``): to float64 rounded, to bool ``v != 0``, a float to int64 truncated
+        (``float_to_int64``).  A value of dead code (TOP) stays as it is."""
+        k = v.type.kind
+        if v.type is TOP:
+            return v
+        if k not in ("int", "float", "bool"):
+            raise self.error(at, f"a {v.type.widen()} value where numpy stores a number", "array")
+        if dtype == "float64":
+            return self.float_of(at, v)
+        if dtype == "bool":
+            return v if k == "bool" else self.op(at, NE, v, self.con(0.0 if k == "float" else 0))
+        return self.float_to_int64(at, v) if k == "float" else self.int_of(at, v)
 
     def float_to_int64(self, at: ast.AST, x: Node) -> Node:
         """numpy's cast of one float to int64 (truncated), NotImplementedError where the

@@ -37,12 +37,10 @@ import numpy as np
 from ..nodes import LT, MATH_NODES, GradVia, IEEEDiv, Max, NewArray, Node, PairwiseSum, Sub, ToFloat, kept
 from ..nodes.pairwise import pairwise_blocks, pairwise_sum
 from ..nodes.types import TOP
-from .core import _kind, dtype_of, is_array_value
+from .core import DTYPES, _kind, dtype_of, is_array_value
 from .scope import Grid, View
 from .sorting import median_float, median_int, sort_bool, sort_float, sort_int
 
-_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
-           bool: "bool", np.bool_: "bool"}
 #: array methods son compiles -> the numpy function they are
 _METHODS = {"copy": np.copy, "argmax": np.argmax, "argmin": np.argmin, "any": np.any, "all": np.all,
             "sum": np.sum, "mean": np.mean, "max": np.max, "min": np.min, "prod": np.prod,
@@ -274,7 +272,7 @@ class ArrayFunctions:
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value", name)
         dtype = dtype_of(a.base if isinstance(a, Grid) else a)
         for k in e.keywords:
-            dtype = _DTYPES.get(self.resolve(k.value))
+            dtype = DTYPES.get(self.resolve(k.value))
             if dtype is None:
                 raise self.error(k.value, f"unsupported dtype {ast.unparse(k.value)} (use float, int, "
                                           "bool or the numpy equivalents)", name)
@@ -352,7 +350,7 @@ class ArrayFunctions:
             raise self.unsupported(e.args[1], f"{name}() of a {v.type.widen()} value (son fills arrays "
                                               "with ints, floats or bools)")
         for k in e.keywords:
-            want = _DTYPES.get(self.resolve(k.value))
+            want = DTYPES.get(self.resolve(k.value))
             if want != dtype and (want, dtype) not in (("float64", "int64"), ("float64", "bool"),
                                                         ("int64", "bool")):
                 raise self.unsupported(k.value, f"{name}() of a {kind} value as {ast.unparse(k.value)} (son "

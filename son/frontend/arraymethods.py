@@ -39,9 +39,6 @@ from .scope import Grid, View
 from .sorting import sort_bool, sort_float, sort_int
 from .ufuncs import Lazy
 
-_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
-           bool: "bool", np.bool_: "bool"}
-
 
 class ArrayMethods:
     """FunctionParser's ``a.sort()``, ``np.count_nonzero``, ``np.trace``,
@@ -127,10 +124,7 @@ class ArrayMethods:
         dtype = "float64"
         for k in e.keywords:
             if k.arg == "dtype":
-                dtype = _DTYPES.get(self.resolve(k.value))
-                if dtype is None:
-                    raise self.error(k.value, f"unsupported dtype {ast.unparse(k.value)} (use float, int, "
-                                              "bool or the numpy equivalents)", name)
+                dtype = self.dtype_arg(k.value, name)
             else:
                 args["Mk".index(k.arg) + 1] = k.value
         n = self.int_value(args[0]).keep()

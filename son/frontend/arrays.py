@@ -19,8 +19,6 @@ from __future__ import annotations
 import ast
 import math
 
-import numpy as np
-
 from ..nodes import (
     GT,
     LT,
@@ -43,14 +41,11 @@ from ..nodes import (
 )
 from ..nodes.types import NONE, ArrayType
 from . import pylib
-from .core import _is_array, _kind, array_hint, dtype_of, is_array_value
+from .core import DTYPES, _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
 from .lists import _a, is_list
 from .scope import Aggregate, Chain, Grid, Opt, Pack, Rng, TupleList, View
 from .selection import is_selector
-
-_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
-           bool: "bool", np.bool_: "bool"}
 
 
 class Arrays:
@@ -207,7 +202,7 @@ class Arrays:
             if k.arg != "dtype":
                 raise self.error(e, f"{name}() got an unsupported keyword argument {k.arg!r}", name)
             obj = self.resolve(k.value)
-            dtype = _DTYPES.get(obj)
+            dtype = DTYPES.get(obj)
             if dtype is None:
                 raise self.error(k.value, f"unsupported dtype {ast.unparse(k.value)} (use float, "
                                           "int, bool or the numpy equivalents)", name)

@@ -33,13 +33,10 @@ import math
 
 import numpy as np
 
-from ..nodes import NE, NewArray, Node, kept
+from ..nodes import NewArray, Node, kept
 from .arrayfns import copy_bool, fill_bool, fill_float, fill_int
 from .core import dtype_of, is_array_value
 from .scope import Grid
-
-_DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
-           bool: "bool", np.bool_: "bool"}
 
 
 class ArrayUtilities:
@@ -60,24 +57,11 @@ class ArrayUtilities:
             with kept(v):
                 if f.attr == "dot":
                     return self.matmul(e, [a, v], "dot")
-                self.inline(e, _FILL[dtype_of(a)], [a, self.cast_to(e, v, dtype_of(a))])
+                self.inline(e, _FILL[dtype_of(a)], [a, self.cast_value(e, v, dtype_of(a))])
         return self.con(None)
 
     def _refuse_nd(self, e: ast.AST, name: str):
         raise self.unsupported(e, f"{name}() of an n-D array (son takes 1-D arrays here)")
-
-    def cast_to(self, at: ast.AST, v: Node, dtype: str) -> Node:
-        """A number as numpy stores it in an array of ``dtype``."""
-        k = v.type.kind
-        if k not in ("int", "float", "bool"):
-            raise self.error(at, f"a {v.type.widen()} value where numpy stores a number", "fill")
-        if dtype == "float64":
-            return self.float_of(at, v)
-        if dtype == "bool":
-            return v if k == "bool" else self.op(at, NE, v, self.con(0.0 if k == "float" else 0))
-        if k == "float":
-            return self.float_to_int64(at, v)
-        return self.int_of(at, v)
 
     def one_operand(self, e: ast.Call, name: str, lo: int = 1, hi: int = 1) -> list[Node]:
         if not lo <= len(e.args) <= hi or e.keywords:
@@ -133,8 +117,8 @@ class ArrayUtilities:
                     self._refuse_nd(e, name)
                 vals[0] = a = self.flat_view(e, a, name)
             with kept(a):
-                if fn is cumprod_floats and dtype_of(a) != "float64":
-                    fn = cumprod_ints
+                if fn is cumprod:  # its products start from numpy's 1 of the result's dtype
+                    vals.append(self.con(1.0 if dtype_of(a) == "float64" else 1))
                 return self.inline(e, fn, vals)
 
     def call_hstack(self, e: ast.Call, name: str) -> Node:
@@ -149,7 +133,7 @@ class ArrayUtilities:
         if not is_array_value(a) or isinstance(a, Grid):
             raise self.unsupported(e.args[0], f"{name}() of anything but a 1-D array")
         with kept(a, v):
-            x = self.cast_to(e, v, dtype_of(a))
+            x = self.cast_value(e, v, dtype_of(a))
             with kept(x):
                 n = self.length(e, a)
             with kept(x, n):
@@ -168,7 +152,7 @@ UTILITY_CALLS = {
     np.square: lambda p, e, n: p.call_elementwise(e, n, "square"),
     np.negative: lambda p, e, n: p.call_elementwise(e, n, "negative"),
     np.sign: lambda p, e, n: p.call_elementwise(e, n, "sign"),
-    np.cumprod: lambda p, e, n: p.call_with_helper(e, n, cumprod_floats, flat=True),
+    np.cumprod: lambda p, e, n: p.call_with_helper(e, n, cumprod, flat=True),
     np.flip: lambda p, e, n: p.call_with_helper(e, n, flipped),
     np.roll: lambda p, e, n: p.call_with_helper(e, n, rolled, arity=2),
     np.ptp: lambda p, e, n: p.call_with_helper(e, n, peak_to_peak, flat=True),
@@ -256,18 +240,10 @@ def round_floats(a, decimals):
     return out
 
 
-def cumprod_floats(a):
-    out = np.empty(len(a))
-    p = 1.0
-    for i in range(len(a)):
-        p = p * a[i]
-        out[i] = p
-    return out
-
-
-def cumprod_ints(a):
-    out = np.empty(len(a), dtype=np.int64)
-    p = 1
+def cumprod(a, one):
+    """Products in order, from ``one`` (1.0 or 1: the array's dtype is its kind's)."""
+    out = np.full(len(a), one)
+    p = one
     for i in range(len(a)):
         p = p * a[i]
         out[i] = p

@@ -14,6 +14,8 @@ import ast
 import linecache
 import re
 
+import numpy as np
+
 from ..errors import SonSyntaxError
 from ..nodes import (
     Add,
@@ -95,6 +97,11 @@ def _kind(x: Node) -> str | None:
 
 _ARRAY_HINT = (" (an unannotated parameter is an int or a float to son: annotate it as "
                "'a: np.ndarray', or give argtypes= or example args=)")
+
+
+#: the dtypes son takes, as written in Python (``dtype=float``, ``a.astype(np.int64)``)
+DTYPES = {float: "float64", np.float64: "float64", int: "int64", np.int64: "int64",
+          bool: "bool", np.bool_: "bool"}
 
 
 def array_hint(x: Node) -> str:
