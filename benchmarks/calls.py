@@ -4,7 +4,9 @@
 
 Kernels: a recursive ``fib(25)``, a recursive in-place quicksort of an array, and a
 higher-order integrator (``integrate(f, a, b, n)`` with ``f`` a helper passed as a
-value: son inlines it, numba calls a first-class function).  Each source is compiled
+value: son inlines it, numba calls a first-class function), and a function calling a
+recursive helper (``sorted_sum``: son compiles the helper's graph into the kernel's
+module, numba calls the helper's dispatcher).  Each source is compiled
 twice from its text, once by son.jit and once by numba.njit under the same name (so
 the recursive calls of numba's copy reach numba's dispatcher), and timed best-of-N
 on the same inputs in one run.  Printed: the time per call of each and the ratio.
@@ -73,6 +75,29 @@ def integrate_with(f, a, b, n):
 def integrate(a, b, n):
     return integrate_with(bump, a, b, n)
 ''', lambda quick: (-3.0, 3.0, 100_000 if quick else 2_000_000)),
+    "sorted_sum": ('''
+def partition_sort(a, lo, hi):
+    if lo >= hi:
+        return
+    p = a[hi]
+    i = lo
+    for j in range(lo, hi):
+        if a[j] < p:
+            a[i], a[j] = a[j], a[i]
+            i += 1
+    a[i], a[hi] = a[hi], a[i]
+    partition_sort(a, lo, i - 1)
+    partition_sort(a, i + 1, hi)
+
+
+def sorted_sum(a):
+    b = a.copy()
+    partition_sort(b, 0, len(b) - 1)
+    s = 0.0
+    for k in range(len(b)):
+        s += b[k] * k
+    return s
+''', lambda quick: (np.random.default_rng(1).standard_normal(20_000 if quick else 200_000),)),
 }
 
 

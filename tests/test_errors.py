@@ -141,24 +141,22 @@ CATALOG = [
             G = a
             return a
         """, None, 3, 4, "global", "global statement"),
-    ("recursion_with_another_parameter_kind", """
+    ("recursion_of_a_nested_function", """
         def f(a: int):
-            if a <= 0:
-                return 0
-            return f(a / 2) + 1
-        """, None, 4, 11, "recursion", "passes float as 'a', which is int"),
-    ("mutual_recursion_through_helpers", """
+            def g(b):
+                return 0 if b <= 0 else g(b - 1)
+            return g(a) + 1
+        """, None, 2, 4, "recursion", "recursive call to g(), a nested function"),
+    ("cycle_between_recursive_helpers", """
         def g(a):
-            return h(a - 1)
+            return 0 if a <= 0 else g(a - 2) + h(a - 1)
 
         def h(a):
-            if a <= 0:
-                return 0
-            return g(a) + 1
+            return 0 if a <= 0 else h(a - 2) + g(a - 1)
 
         def f(a):
             return g(a)
-        """, None, 7, 11, "recursion", "recursive call"),
+        """, None, 5, 39, "recursion", "does not link such cycles"),
     ("lambda_in_list_then_called", """
         def f(a):
             fs = [lambda x: x + 1]
@@ -489,11 +487,11 @@ def _nonlocal_outer():
 def _rec_ping(a):
     if a <= 0:
         return 0
-    return _rec_pong(a - 1)
+    return _rec_pong(a - 1) + _rec_ping(a - 2)
 
 
 def _rec_pong(a):
-    return _rec_ping(a) + 1  # line +1, col 11
+    return _rec_ping(a) + _rec_pong(a - 1)  # line +1, col 11
 
 
 def _entry(a):
@@ -533,8 +531,8 @@ def test_nonlocal_in_real_closure():
             filename=__file__)
 
 
-def test_mutual_recursion_between_module_functions_points_at_the_recursive_call():
-    _raises(lambda: son.parse(_entry), _line(_rec_pong) + 1, 11, "recursion", "recursive call",
+def test_a_cycle_between_recursive_module_functions_points_at_the_call_that_closes_it():
+    _raises(lambda: son.parse(_entry), _line(_rec_pong) + 1, 11, "recursion", "does not link such cycles",
             filename=__file__)
 
 

@@ -4,7 +4,8 @@ calls itself, directly or through helpers inlined into it, compiles to a graph w
 RecursionError past ``son.config.recursion_limit`` calls deep.  CPython is the oracle in
 every stage (hypothesis inputs); the result kind is assumed and checked (a float
 function is parsed again); what is not supported is refused with a located error, and
-gradients refuse recursive graphs."""
+gradients refuse recursive graphs.  Recursive helpers, and a call of the function with
+other kinds of arguments, are graphs of their own: tests/test_module_calls.py."""
 
 from __future__ import annotations
 
@@ -157,26 +158,9 @@ def test_runaway_recursion_raises_recursion_error_in_every_stage():
         assert (k(n) == n) if n == 300 else pytest.raises(RecursionError, k, n)
 
 
-def _helper_recursing(n):
-    return 0 if n <= 0 else _helper_recursing(n - 1)
-
-
-def calls_a_recursive_helper(n: int):
-    return _helper_recursing(n) + 1
-
-
-@pytest.mark.parametrize("fn, message", [
-    (calls_a_recursive_helper, "a helper inlined into calls_a_recursive_helper"),
-])
-def test_refusals_are_located(fn, message):
-    with pytest.raises(SonSyntaxError, match=message):
-        son.parse(fn)
-
-
 @pytest.mark.parametrize("text, message", [
     ("def f(t: tuple[int, int]):\n    return 0 if t[0] <= 0 else f((t[0] - 1, t[1]))\n", "tuples"),
     ("def f(n: int):\n    if n <= 0:\n        return None\n    f(n - 1)\n    return n\n", "returns None"),
-    ("def f(n: int):\n    return 0 if n <= 0 else f(n - 0.5)\n", "passes float as 'n'"),
 ])
 def test_refusals_of_what_a_call_cannot_pass(text, message):
     with pytest.raises(SonSyntaxError, match=message):

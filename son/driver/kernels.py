@@ -51,7 +51,8 @@ def compile(graph: Graph, boundscheck: bool = True, wrap: bool = True,  # noqa: 
     float, bool, 1-D float64/int64/bool arrays)."""
     t0 = time.perf_counter()
     g = kernel_graph(graph, boundscheck, math_errors)
-    return compile_kernel(g, wrap, {"boundscheck_transform_s": time.perf_counter() - t0})
+    return compile_kernel(g, wrap, {"boundscheck_transform_s": time.perf_counter() - t0},
+                          prepare=lambda callee: kernel_graph(callee, boundscheck, math_errors))
 
 
 def compile_with(graph: Graph, p: Pipeline) -> Kernel:

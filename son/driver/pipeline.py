@@ -154,8 +154,11 @@ class Pipeline:
 
     def build(self, fn: Callable | str, *, argtypes=None, args=None, deps: list | None = None,
               fallback: str = "error") -> Graph:
-        """Parse ``fn`` and run the passes: the graph son compiles for it."""
+        """Parse ``fn`` and run the passes: the graph son compiles for it, and the graphs
+        of the recursive helpers it calls (``Graph.callees``, fresh from this parse)."""
         g = self.parse(fn, argtypes=argtypes, args=args, deps=deps, fallback=fallback)
+        for callee in g.callees():
+            self.optimize(callee, inplace=True)
         return self.optimize(g, inplace=True)[0]
 
     def __str__(self) -> str:

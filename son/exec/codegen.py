@@ -52,8 +52,12 @@ class _Codegen(Structurer, MixedValues):
     """One function's code generator: the structurer and the mixed-value part
     (the mixins), the names of the parameters, and the texts of the values."""
 
-    def __init__(self, schedule, name: str):
+    def __init__(self, schedule, name: str, callees: dict | None = None, callee: bool = False):
         self.s = schedule
+        #: the module's other graphs this one calls -> their functions' names; ``callee``:
+        #: this graph is one of them (written as a function that counts its depth)
+        self.callees = callees or {}
+        self.is_callee = callee
         self.g = schedule.graph
         self.name = name
         self.blocks = schedule.blocks
@@ -79,10 +83,16 @@ class _Codegen(Structurer, MixedValues):
 
     # ------------------------------------------------------------------ names and types
     def _check_calls(self) -> None:
-        """A recursive ``Call`` is the kernel calling itself: its result must be what the
-        kernel returns as it is (one int, float or bool, no run-time tags)."""
+        """A ``Call`` is the kernel calling itself or a recursive helper's function: its
+        result must be what that function returns as it is (one int, float or bool, no
+        run-time tags).  A function that calls or is called counts its depth."""
         self.calls = [n for n in self.block_of if type(n) is Call]
-        if self.calls and (self.mixed or self.bool_at or self.mixed_at):
+        for n in self.calls:
+            if n.target is not None and n.target not in self.callees:
+                raise SonError(f"{self.g.name}: the call of {n.callee_name}() has no function to call "
+                               "(compile the graph with its module: son.compile)")
+        self.counts_depth = bool(self.calls) or self.is_callee
+        if self.counts_depth and (self.mixed or self.bool_at or self.mixed_at):
             raise SonError(f"{self.g.name}: a recursive function whose values may be an int or a float "
                            "(or a bool or an int) at run time is not compiled yet (son.interpret runs it): "
                            "give its parameters and results one type")
@@ -215,8 +225,10 @@ class _Codegen(Structurer, MixedValues):
     # ------------------------------------------------------------------ the function
     def function(self, decorator: str) -> str:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), f"_{self.name}_calls"
+        EMIT_STATE.callees = self.callees
         EMIT_STATE.regions = {}
-        EMIT_STATE.scratch = scratch_slots(self.s) if decorator else {}  # CPython: as written
+        # CPython runs the code as written; a function of several calls at once has no scratch
+        EMIT_STATE.scratch = scratch_slots(self.s) if decorator and not self.counts_depth else {}
         for b in self.blocks:
             self._prepare_block(b)
         storing = self._loops_that_store()
@@ -253,7 +265,7 @@ class _Codegen(Structurer, MixedValues):
         if decorator:
             lines.append(decorator)
         params = ", ".join(self.param_names + (SCRATCH_PARAMS if scratch else []))
-        if self.calls:  # recursion: a function that counts its depth (CPython's RecursionError
+        if self.counts_depth:  # recursion: a function that counts its depth (CPython's RecursionError
             # past the limit), which the kernel calls at depth 0
             lines.append(f"def {EMIT_STATE.fname}({', '.join(self.param_names + ['_depth'])}):")
             lines.append(f"    if _depth >= {config.recursion_limit}:")
@@ -270,7 +282,8 @@ class _Codegen(Structurer, MixedValues):
         return "\n".join(lines) + "\n"
 
 
-def generate(schedule, name: str | None = None, decorator: str = "") -> str:
+def generate(schedule, name: str | None = None, decorator: str = "", callees: dict | None = None,
+             callee: bool = False) -> str:
     """The Python source of one function computing ``schedule.graph`` with son's
     semantics, in structured control flow that ``numba.njit`` compiles.
 
@@ -281,6 +294,11 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     value that is an int on one path and a float on another returns it as
     ``(is_float, int, float)``; ``return_converter(source)`` converts.  Raises
     ``SonError`` for a graph numba cannot type (a parameter without a type).
+
+    ``callees`` maps each graph the ``Call`` nodes target (a recursive helper's) to
+    the name of its depth-counting function, ``_<name>_calls`` of its own ``generate``
+    with ``callee=True`` (which writes that function even if the graph calls nothing),
+    put in the same module: ``son.exec.kernel.compile_kernel`` joins them.
     """
     g = without_refinements(schedule.graph, keep_indices=True)
     if g is not schedule.graph:
@@ -292,6 +310,7 @@ def generate(schedule, name: str | None = None, decorator: str = "") -> str:
     if not fname.isidentifier() or keyword.iskeyword(fname) or fname in HELPERS:
         fname = "kernel"
     try:
-        return _Codegen(schedule, fname).function(decorator)
+        return _Codegen(schedule, fname, callees, callee).function(decorator)
     finally:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.regions, EMIT_STATE.scratch = {}, set(), {}, {}
+        EMIT_STATE.callees = {}

@@ -144,6 +144,11 @@ class Emit:
 EMIT_STATE = threading.local()
 
 
+def _callee(n: Node) -> str:
+    """The function a ``Call`` calls: the one being written, or a module graph's."""
+    return EMIT_STATE.fname if n.target is None else EMIT_STATE.callees[n.target]
+
+
 def _kind(n: Node) -> str | None:
     """The run-time kind of ``n``: its type's kind, or for a value the lattice calls
     'number' the kind found by ``refine_kinds`` (an int-or-bool is an int)."""
@@ -626,7 +631,7 @@ EMIT: dict[type, Emit] = {
     Min: Emit("expr", _minmax("min")),
     Max: Emit("expr", _minmax("max")),
     # memory
-    Call: Emit("alloc", lambda n, ops: f"{EMIT_STATE.fname}({', '.join(ops[1:] + ['_depth + 1'])})"),
+    Call: Emit("alloc", lambda n, ops: f"{_callee(n)}({', '.join(ops[1:] + ['_depth + 1'])})"),
     CallMem: Emit("none"),
     # a fallback region: a helper that runs it in numba's object mode (region_helper)
     PyRegion: Emit("alloc", lambda n, ops: f"{_region(n)}({', '.join(_strip(o) for o in ops[1:])})"),

@@ -60,7 +60,10 @@ _FRAMES_PER_CALL = 4
 class _Plan:
     """What the interpreter precomputes about a graph: successors, phis, effects."""
 
-    def __init__(self, g: Graph):
+    def __init__(self, g: Graph, module: dict | None = None):
+        #: the plans of the graphs this run calls (the module's), made on first call
+        self.module: dict[Graph, _Plan] = {} if module is None else module
+        self.module[g] = self
         self.succ: dict[Node, list[tuple[Node, int]]] = {}
         self.proj: dict[tuple[Node, int], Node] = {}
         self.phis: dict[Node, list[Phi]] = {}
@@ -82,6 +85,10 @@ class _Plan:
             elif t in _EAGER:
                 eager.setdefault(n.inputs[0], []).append(n)
         self.eager = {c: _effect_order(ns) for c, ns in eager.items()}
+
+    def callee(self, g: Graph) -> _Plan:
+        plan = self.module.get(g)
+        return plan if plan is not None else _Plan(g, self.module)
 
 
 def _effect_order(nodes: list[Node]) -> list[Node]:
@@ -158,7 +165,8 @@ def _check_args(g: Graph, args) -> list:
 def interpret(g: Graph, *args):
     """Run graph ``g`` on ``args``; returns its value (a tuple where the Return has several)
     or raises what it raises.  A recursive ``Call`` runs the graph again, RecursionError
-    past ``config.recursion_limit`` calls deep.  Fallback regions (``PyRegion``) of the
+    past ``config.recursion_limit`` calls deep; a ``Call`` of another graph (a recursive
+    helper's) runs that graph.  Fallback regions (``PyRegion``) of the
     call share one frame for the variables only they use."""
     with enter_call(), written_back(g.arg_forms, args, g.name):  # lists of tuples: son/nodes/rows.py
         return _interpret(g, args)
@@ -223,7 +231,8 @@ def _run(g: Graph, plan: _Plan, args: list, depth: int):
             if type(e) is Call:
                 if depth >= config.recursion_limit:
                     raise RecursionError("maximum recursion depth exceeded")
-                vals[e] = _run(g, plan, [value(x) for x in e.inputs[2:]], depth + 1)
+                callee = e.target or g
+                vals[e] = _run(callee, plan.callee(callee), [value(x) for x in e.inputs[2:]], depth + 1)
                 continue
             vals[e] = e.eval(*[value(x) for x in e.inputs[1:]])
         t = type(c)

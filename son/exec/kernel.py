@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import importlib.util
 import os
+import re
 import sys
 import threading
 import time
@@ -299,14 +300,17 @@ def forget_kernels() -> None:
         del sys.modules[name]
 
 
-def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -> Kernel:
+def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None,
+                   prepare: Callable[[Graph], Graph] | None = None) -> Kernel:
     """Schedule ``graph``, generate its source and compile it with Numba (cached in memory
     and on disk).  ``wrap=False`` lets LLVM assume int64 ``+ - *`` never overflow
     (numba.njit's assumption: an overflow is then undefined, not the wrap-around of
     DESIGN.md; it lets LLVM drop the negative-index test of ``a[i*n + k]`` in a loop).
     The graph is compiled as it is: the checks numba.njit does not make are dropped
     before, by the driver's ``drop-bounds-checks`` / ``drop-math-checks`` passes.
-    ``stats``: entries to start the kernel's statistics with.  Parameter types must be
+    ``stats``: entries to start the kernel's statistics with.  The graphs ``graph``
+    calls (``Graph.callees``: recursive helpers) are compiled into the same module, each
+    as ``prepare`` makes it (the driver's ``kernel_graph``).  Parameter types must be
     known (int, float, bool, 1-D float64/int64/bool arrays).  O(N + E) for schedule and
     codegen, plus Numba's compile (dominant) unless a cache has the kernel."""
     from ..schedule import schedule as make_schedule
@@ -328,7 +332,9 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -
         # in a second process: a recursive kernel is compiled afresh in each process
         njit["cache"] = False
     options = ", ".join([f"{k}={v!r}" for k, v in njit.items()] + ["pipeline_class=KernelPipeline"])
-    body = generate(sched, name, decorator=f"@njit({options})")
+    decorator = f"@njit({options})"
+    callees, parts = _callee_sources(graph, prepare, decorator)
+    body = "".join(parts) + generate(sched, name, decorator=decorator, callees=callees)
     origin = f"{graph.name}" + (f" ({graph.source[0]}:{graph.source[1]})" if graph.source else "")
     text = _HEADER.format(origin=origin.replace('"', "'"), ints=_INTS[wrap]) + "\n" + body
     t3 = time.perf_counter()
@@ -343,6 +349,23 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None) -
     k = Kernel(graph, sched, text, stats, dispatcher, path)
     _KERNELS[text] = k
     return k
+
+
+def _callee_sources(graph: Graph, prepare, decorator: str) -> tuple[dict, list[str]]:
+    """{callee graph: its function's name} and the sources of the functions of the graphs
+    ``graph`` calls, each prepared by ``prepare`` and written by ``generate`` as a callee."""
+    from ..schedule import schedule as make_schedule
+    from .codegen import generate
+
+    targets = graph.callees()
+    names = {t: f"_son_{k}_{re.sub(r'[^0-9A-Za-z_]', '_', t.name)}" for k, t in enumerate(targets)}
+    callees = {t: f"_{n}_calls" for t, n in names.items()}
+    parts = []
+    for t in targets:
+        g = without_refinements(prepare(t) if prepare else t, keep_indices=True)
+        parts.append(generate(make_schedule(g), names[t], decorator=decorator, callees=callees, callee=True))
+        parts.append("\n\n")
+    return callees, parts
 
 
 def load_kernel(path: Path, fname: str, name: str, params: list, stats: dict,

@@ -58,6 +58,7 @@ from .functions import FUNCTION_CALLS, Local
 from .iteration import LOOP_REDUCERS
 from .linalg import LINALG_CALLS
 from .lists import LIST_CALLS
+from .recursion import SEPARATE
 from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList
 from .source import source_of
 
@@ -301,6 +302,8 @@ class Calls:
         function or a ``functions.Local``."""
         if fn in self.stack:
             return self.recursive_call(e, fn, vals)
+        if fn in self.learned.get(SEPARATE, ()):
+            return self.separate_call(e, fn, vals)
         src = fn.src if isinstance(fn, Local) else source_of(fn)
         bound = self.bind_arguments(e, fn, src, vals)
         callee = Scope(self.g, self.scope.ctrl, self.scope.mem)

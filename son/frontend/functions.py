@@ -115,8 +115,9 @@ class Functions:
             if name not in enclosing:
                 continue  # a global, a builtin or a closure cell: read as the function's
             if isinstance(at, ast.FunctionDef) and name == fdef.name:
-                raise self.error(at, f"recursive call to {name}() (son inlines calls; recursion is "
-                                     "not supported)", "recursion")
+                raise self.error(at, f"recursive call to {name}(), a nested function (son parses "
+                                     "recursive module functions into graphs of their own, not nested "
+                                     "ones: define it at module level)", "recursion")
             if counts.get(name, 0) + (name in self._params()) > 1:
                 raise self.error(at, f"{fdef.name}() reads {name!r}, which {self.src.name}() binds more "
                                      "than once; son captures a variable's value where the function is "

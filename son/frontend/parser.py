@@ -62,7 +62,7 @@ from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_s
 from .loops import Loops, _LoopContext
 from .names import MISSING, Names
 from .ndarrays import NDArrays
-from .recursion import RESULT, USED, Recursion
+from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module_scope
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Grid, Pack, Scope, TupleList
 from .selection import Selection
@@ -123,7 +123,7 @@ def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=
     receives every read outside the function (see ``FunctionParser.note``); ``rules``
     is the peephole's ``RuleSet`` (None: the default).  ``fallback="region"`` makes each
     statement son cannot express a region CPython runs (regions.py)."""
-    with gc_paused(), deep_syntax_trees():
+    with gc_paused(), deep_syntax_trees(), module_scope():
         if fallback != "region":
             return _build_graph(src, peephole, argtypes, args, tracer, deps, rules)
 
@@ -172,14 +172,23 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
     if opaque is not None:
         learned[OPAQUE] = opaque
     untyped = [n for n, t in zip(names, specs) if t is NUMBER]  # named by a number's errors
-    for attempt in range(5):
+    attempt = 0
+    while attempt < 5:
         try:
             g = _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed)
+        except SeparateHelper as s:  # a helper that calls itself: parse again, calling its graph
+            separate = learned.get(SEPARATE, set())
+            if s.fn in separate:
+                raise SonError(f"{where}: {s.fn.__name__}() was inlined after it was made separate") from None
+            _restart(learned)
+            learned[SEPARATE], learned[RESULT] = separate | {s.fn}, TOP
+            continue
         except SonSyntaxError as e:
             if attempt or not learned.get(USED):
                 raise parameter_hint(e, untyped) from None
             _restart(learned)  # the probe could not be parsed with a call of no value
             learned[RESULT] = INT
+            attempt += 1
             continue
         if not learned.get(USED):
             return g
@@ -187,6 +196,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
         assumed = learned[RESULT]
         if assumed is not TOP and (actual is None or actual.meet(assumed) == assumed):
             return g
+        attempt += 1
         _restart(learned)
         if assumed is TOP:
             learned[RESULT] = INT if actual is None or actual is TOP else actual.widen()
@@ -196,11 +206,11 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
 
 
 def _restart(learned: dict) -> None:
-    """Forget what a parse learned, except which statements are fallback regions."""
-    opaque = learned.get(OPAQUE)
+    """Forget what a parse learned, except which statements are fallback regions and
+    which helpers are parsed separately."""
+    kept_ = {k: learned[k] for k in (OPAQUE, SEPARATE) if k in learned}
     learned.clear()
-    if opaque is not None:
-        learned[OPAQUE] = opaque
+    learned.update(kept_)
 
 
 def _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed) -> Graph:

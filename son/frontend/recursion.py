@@ -1,5 +1,7 @@
 """Recursion: a call of the function being compiled, from its body or from a helper
-inlined into it, is a ``Call`` node (son/nodes/memory.py) instead of an inlining.
+inlined into it, is a ``Call`` node (son/nodes/memory.py) instead of an inlining; so
+is every call of a helper that calls itself (a module function): that helper is parsed
+into a graph of its own, once per kinds of its arguments, the call's ``target``.
 
 The call's arguments must have the kinds of the function's parameters (the graph
 has one parameter type each: ``f(n - 1)`` for ``n: int``, an array for an array), and
@@ -7,17 +9,27 @@ its result is typed by an assumption the whole parse then checks: a first parse 
 it TOP (no value yet), so the returns that are not calls give the kind to assume; a
 parse whose returns do not fit its assumption starts again under their meet
 (``son/frontend/parser.py``, at most five parses, as loops are parsed again).
-What is refused, with a located error: recursion into a helper other than the
-compiled function (each function would need its own graph), a function whose
-parameters or result are tuples, complex numbers or values that may be None, and
-arguments of other kinds than the parameters'.  O(arguments) per call."""
+A helper is found recursive while it is being inlined (it is on the inlining stack
+again): the parse stops (``SeparateHelper``) and starts again with the helper in
+``learned[SEPARATE]``, whose calls are then parsed by ``separate_call``.  The graphs
+of one top-level parse form its *module*: a dict from (helper, parameter types) to
+graph, so each helper is parsed once per signature however often the caller is parsed
+again; a cycle between two separate helpers' graphs is refused.
+
+What is refused, with a located error: recursion of a nested function, a function
+whose parameters or result are tuples, complex numbers or values that may be None,
+and arguments of other kinds than the parameters' (the compiled function's own).
+O(arguments) per call, plus one parse of each separate helper per signature."""
 
 from __future__ import annotations
 
 import ast
+import contextlib
+import contextvars
 
+from ..errors import SonSyntaxError
 from ..nodes import Call, CallMem, Node, kept
-from ..nodes.types import INT, NUMBER, TOP, ArrayType
+from ..nodes.types import INT, NONE, NUMBER, TOP, ArrayType, ListType
 from .functions import Local
 from .scope import Aggregate, describe, shape
 from .source import source_of
@@ -25,6 +37,35 @@ from .source import source_of
 #: the key of ``FunctionParser.learned`` under which the parse keeps what it assumed of
 #: a recursive call's result, and whether it made one
 RESULT, USED = "recursion result", "recursion used"
+#: the key of ``learned`` holding the helpers parsed into graphs of their own
+SEPARATE = "separate helpers"
+
+#: the module of the top-level parse in progress: (helper, parameter types) -> its graph
+#: (None while it is being parsed)
+_MODULE: contextvars.ContextVar[dict | None] = contextvars.ContextVar("son_module", default=None)
+
+
+class SeparateHelper(Exception):  # noqa: N818 - a signal to parse again, not an error
+    """Raised by a parse that found helper ``fn`` on its inlining stack again: the parse
+    starts over with ``fn`` parsed into a graph of its own (``learned[SEPARATE]``)."""
+
+    def __init__(self, fn):
+        super().__init__(getattr(fn, "__name__", "helper"))
+        self.fn = fn
+
+
+@contextlib.contextmanager
+def module_scope():
+    """The module of the outermost parse: entered by ``build_graph``; a nested parse (a
+    separate helper's) shares its caller's."""
+    if _MODULE.get() is not None:
+        yield
+        return
+    token = _MODULE.set({})
+    try:
+        yield
+    finally:
+        _MODULE.reset(token)
 
 
 class Recursion:
@@ -33,14 +74,19 @@ class Recursion:
     def recursive_call(self, e: ast.Call, fn, vals: list[Node] | None) -> Node:
         name = getattr(fn, "__name__", "function")
         if fn is not self.stack[0]:
-            raise self.error(e, f"recursive call to {name}(), a helper inlined into "
-                                f"{self.g.name}() (son compiles recursion of the function it "
-                                "compiles, not of helpers: compile the helper itself)", "recursion")
+            if isinstance(fn, Local):
+                raise self.error(e, f"recursive call to {name}(), a nested function (son parses "
+                                    "recursive module functions into graphs of their own, not nested "
+                                    "ones: define it at module level)", "recursion")
+            raise SeparateHelper(fn)
         if self.g.arg_forms is not None:
             raise self.error(e, f"recursive call to {name}(), whose parameters are tuples or "
                                 "complex numbers (son passes recursive calls single values and "
                                 "arrays)", "recursion")
         bound = self.bind_arguments(e, fn, fn.src if isinstance(fn, Local) else source_of(fn), vals)
+        if not isinstance(fn, Local) and all(not isinstance(v, Aggregate) for _, v in bound) and \
+                not all(_fits(v, t) for (_p, v), (_flat, t) in zip(bound, self.g.params)):
+            return self.separate_call(e, fn, vals)  # other kinds: the graph of that signature
         args = []
         for (p, v), (_flat, t) in zip(bound, self.g.params):
             if isinstance(v, Aggregate) or not _fits(v, t):
@@ -55,6 +101,75 @@ class Recursion:
         with kept(call):
             self.scope.mem = self.op(e, CallMem, call)
         return call
+
+    def separate_call(self, e: ast.Call, fn, vals: list[Node] | None) -> Node:
+        """A call of helper ``fn``, which calls itself, as a ``Call`` of its own graph,
+        parsed for the kinds of the call's arguments (widened: an int, a float, a bool,
+        an array or a list of a dtype, None); also a call of the function being parsed
+        with arguments of other kinds than its parameters' (a graph per signature)."""
+        name = getattr(fn, "__name__", "function")
+        src = source_of(fn)
+        bound = self.bind_arguments(e, fn, src, vals)
+        kinds = []
+        for p, v in bound:
+            t = None if isinstance(v, Aggregate) else _kind_of(v)
+            if t is None:
+                what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type)
+                raise self.error(e, f"call of {name}(), which calls itself, passes {what} as {p!r} "
+                                    "(son passes a recursive helper single numbers, 1-D arrays and "
+                                    "lists)", "recursion")
+            kinds.append(t)
+        if any(t is TOP for t in kinds):
+            return self.dead_value()  # an argument only on a path the types prove dead
+        callee, result = self.module_graph(e, fn, src, tuple(kinds))
+        args = [v for _, v in bound]
+        with kept(*args):
+            call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result, target=callee)
+        with kept(call):
+            self.scope.mem = self.op(e, CallMem, call)
+        return call
+
+    def module_graph(self, e: ast.Call, fn, src, kinds: tuple):
+        """The graph of helper ``fn`` for parameter types ``kinds`` in this parse's module
+        and the type of its result, parsed on first use."""
+        from .parser import _result_type, build_graph
+
+        module = _MODULE.get()
+        key = (fn, kinds)
+        if key in module:
+            if module[key] is None:
+                raise self.error(e, f"{fn.__name__}() is called back from a helper it calls that "
+                                    "calls itself too (son parses each recursive helper into its own "
+                                    "graph and does not link such cycles yet): merge the two into one "
+                                    "recursive function", "recursion")
+            return module[key]
+        module[key] = None
+        deps = [] if self.deps is not None else None
+        try:
+            g = build_graph(src, self.peephole.enabled, argtypes=list(kinds), deps=deps,
+                            rules=self.peephole.rules)
+        except SonSyntaxError:
+            del module[key]
+            raise
+        if deps is not None:  # the callee's reads, seen from the caller
+            at = self.path + (ast.unparse(e.func),)
+            self.deps.extend((at + p, n, v) for p, n, v in deps)
+        result = _result_type(g, src, self.peephole.enabled)
+        module[key] = (g, INT if result is None else result)
+        return module[key]
+
+
+def _kind_of(v: Node):
+    """The parameter type a separate helper is parsed with for argument ``v``: its
+    kind, widened; TOP for a value of dead code; None for what a call cannot pass."""
+    t = v.type
+    if t is TOP or t is NONE:
+        return t  # None: a parameter of the constant None (``hi=None``, tested ``is None``)
+    if isinstance(t, (ArrayType, ListType)):
+        return t
+    if t is NUMBER or t.kind in ("int", "float", "bool"):
+        return t.widen()
+    return None
 
 
 def _fits(v: Node, t) -> bool:

@@ -168,8 +168,8 @@ def refuse_calls(graph: Graph) -> None:
     n-D array parameter is its 1-D base and its dimensions (``Graph.arg_forms``): the
     transforms differentiate the base like any float array."""
     if any(type(n) is Call for n in graph.nodes()):
-        raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself (son "
-                       "compiles recursion but does not differentiate through it yet)")
+        raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself or a recursive "
+                       "helper (son compiles recursion but does not differentiate through it yet)")
 
 
 def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:

@@ -89,6 +89,22 @@ class Graph:
     def returns(self) -> list[Return]:
         return [r for r in self.stop.inputs if type(r) is Return]
 
+    def callees(self) -> list[Graph]:
+        """The other graphs this one calls, directly or through them (the recursive
+        helpers' graphs its ``Call`` nodes target), in the order they are first reached;
+        with this graph, its module.  O(N + E) per graph of the module, iterative."""
+        from .memory import Call
+
+        seen, out, work = {self}, [], [self]
+        while work:
+            g = work.pop()
+            for n in g.nodes():
+                if type(n) is Call and n.target is not None and n.target not in seen:
+                    seen.add(n.target)
+                    out.append(n.target)
+                    work.append(n.target)
+        return out
+
     @property
     def return_type(self) -> Type:
         """The meet of the returned values' types; a ``TupleType`` (one meet per position)

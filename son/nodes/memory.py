@@ -6,8 +6,8 @@
   NewArray(ctrl, length)                 a fresh array (np.zeros/ones/empty)
   ArrayLen(array)                        pure
   OutOfBounds(index, length)             pure bool: not -length <= index < length
-  Call(ctrl, mem, args...)               the result of a recursive call of the
-                                         graph's own function
+  Call(ctrl, mem, args...)               the result of a call of the graph's own
+                                         function or of a recursive helper's graph
   CallMem(call)                          the memory state after that call
 
 Bounds are checked by an explicit guard ``If(OutOfBounds) -> Raise IndexError``
@@ -225,30 +225,37 @@ class TapeGrow(Node):
 
 
 class Call(Node):
-    """A call of the function whose graph this is (recursion, direct or through inlined
-    helpers): ``Call(ctrl, mem, args...)``, the arguments in the graph's parameter order.
-    Its value is the callee's result, typed ``result`` (what the frontend assumed and
-    then checked against the function's returns, son/frontend/parser.py).  Like a Store
-    it hangs from its control and is never moved, merged or removed while its memory
-    state is used: it runs exactly once where the source calls, may write the arrays it
-    is given, and may raise (RecursionError past ``config.recursion_limit`` calls deep);
-    ``CallMem`` is the memory after it.  The interpreter runs the graph again, a kernel
-    calls itself."""
+    """A call of a function with a graph of its own: ``Call(ctrl, mem, args...)``, the
+    arguments in the callee's parameter order.  The callee is ``target``, a Graph (a
+    recursive helper, son/frontend/recursion.py), or None for the function whose graph
+    this is (recursion, direct or through inlined helpers).  Its value is the callee's
+    result, typed ``result`` (what the frontend assumed and then checked against the
+    function's returns, son/frontend/parser.py).  Like a Store it hangs from its control
+    and is never moved, merged or removed while its memory state is used: it runs
+    exactly once where the source calls, may write the arrays it is given, and may raise
+    (RecursionError past ``config.recursion_limit`` calls deep); ``CallMem`` is the
+    memory after it.  The interpreter runs the callee's graph, a kernel calls the
+    callee's function."""
 
-    __slots__ = ("result",)
+    __slots__ = ("result", "target")
     is_gvn = False
     writes_memory = True
 
-    def __init__(self, graph, ctrl, mem, *args, result: Type):
+    def __init__(self, graph, ctrl, mem, *args, result: Type, target=None):
         self.result = result
+        self.target = target
         super().__init__(graph, ctrl, mem, *args)
 
     def payload(self):
-        return (self.result,)
+        return (self.result, self.callee_name)
+
+    @property
+    def callee_name(self) -> str:
+        return (self.target or self.graph).name
 
     @property
     def label(self) -> str:
-        return f"call {self.graph.name}"
+        return f"call {self.callee_name}"
 
     @property
     def args(self) -> list[Node]:

@@ -200,6 +200,9 @@ def _result(graph) -> str:
 
 
 def format_graph(graph, types: bool = False) -> str:
-    params = ", ".join(f"{n}: {t}" for n, t in graph.params)
-    head = f"def {graph.name}({params}) -> {_result(graph)}:"
-    return "\n".join([head, *_Printer(graph, types).run()])
+    """The listing of ``graph`` and, after it, of each graph it calls (its module)."""
+    out = []
+    for g in [graph, *graph.callees()]:
+        params = ", ".join(f"{n}: {t}" for n, t in g.params)
+        out.append("\n".join([f"def {g.name}({params}) -> {_result(g)}:", *_Printer(g, types).run()]))
+    return "\n\n".join(out)
