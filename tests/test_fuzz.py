@@ -58,6 +58,10 @@ def test_generator_covers_the_subset():
     assert any(isinstance(a, np.ndarray) and len(a) == 0 for a in args)
     ints = {a for a in args if type(a) is int}
     assert 2 ** 63 - 1 in ints and -2 ** 63 in ints
+    # helpers that call themselves with a smaller int (a graph of their own in son)
+    helpers = [d for d in tree.body if isinstance(d, ast.FunctionDef) and d.name.startswith("h")]
+    assert any(isinstance(c, ast.Call) and getattr(c.func, "id", None) == d.name
+               for d in helpers for c in ast.walk(d))
 
 
 def test_generated_programs_terminate_under_cpython():

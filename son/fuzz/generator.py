@@ -2,7 +2,8 @@
 
 ``generate(seed, index)`` is a pure function of its two integers: the same pair gives the same
 ``Program`` in every process (``random.Random`` seeded with a string is independent of
-``PYTHONHASHSEED``).  A program is a module text with 0-2 helper functions (inlined by son) and
+``PYTHONHASHSEED``).  A program is a module text with 0-2 helper functions (inlined by son,
+or, when one calls itself, a graph of its own) and
 the function ``f``; its parameters are annotated (``int``, ``float``, ``bool``, ``np.ndarray``
 for float64 and ``npt.NDArray[np.int64]``), and ``args`` holds a few argument tuples (ints at
 the int64 extremes, NaN, infinities, -0.0, empty arrays).
@@ -603,7 +604,9 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         return out
 
     # ------------------------------------------------------------------ functions
-    def helper(self, idx: int) -> list[str]:
+    def helper(self, idx: int, recursive: bool = True) -> list[str]:
+        """Helper ``h<idx>``; it may call itself where ``recursive`` (gradients refuse
+        recursion: a gradient program's helper does not)."""
         r = self.rng
         params = [r.choice(["int", "int", "float", "bool"]) for _ in range(r.randint(1, 3))]
         ret = r.choice(["int", "float", "bool"])
@@ -621,10 +624,12 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                 body.append(f"w{i} = q{i}")
                 fn.vars[k].append(f"w{i}")
                 fn.mutable.append(f"w{i}")
-        body += ["fuel = 0"]
+        share = 0.3 if recursive else 0.0
+        body = self.recursion(fn, list(zip(names, params)), f"h{idx}", share) + body + ["fuel = 0"]
         self.budget = r.randint(1, 5)
         body += self.block(fn, 2, self.budget)
         body.append(f"return {self.returned(fn, 2)}")
+        self.recursive = None
         self.helpers.append((f"h{idx}", params, ret))
         return lines + _indent(body)
 
@@ -738,7 +743,7 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
     if grad and random.Random(f"son-fuzz-grad:{seed}:{index}").random() < GRAD_SHARE:
         g.mixed = False
         if rng.random() < 0.3:
-            parts.append("\n".join(g.helper(0)) + "\n")
+            parts.append("\n".join(g.helper(0, recursive=False)) + "\n")
         lines, params = g.grad_main()
         parts.append("\n".join(lines) + "\n")
         return Program(seed, index, "\n\n".join(parts),

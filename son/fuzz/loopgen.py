@@ -9,7 +9,7 @@ construction (an array's length cannot change), every other loop counts ``fuel``
 Kinds stay exact: a float sum starts at ``0.0`` (``sum`` of an empty float array is
 the int 0), and float sums are left out where CPython sums them compensated (3.12).
 
-Recursion: some programs' ``f`` calls itself (outside loops, so the calls per level
+Recursion: some programs' ``f``, and some helpers, call themselves (outside loops, so the calls per level
 stay few: seed 32125 i6208 made 80 per level and ran out of time) in expressions of its
 result's kind, with
 an int parameter ``n`` one or two smaller and the other parameters as they are (never
@@ -218,23 +218,26 @@ class LoopPrograms:
         return f"({elt} {' '.join(clauses)})"
 
     # ------------------------------------------------------------------ recursion
-    def recursion(self, fn: Func, params: list[tuple[str, str]]) -> list[str]:
-        """Maybe make ``f`` recursive (see the module docstring): its first lines."""
+    def recursion(self, fn: Func, params: list[tuple[str, str]], name: str = "f",
+                  share: float = 0.12) -> list[str]:
+        """Maybe (``share``) make function ``name`` recursive (see the module docstring):
+        its first lines.  A helper that calls itself is a graph of its own in son."""
         r = self.rng
         ints = [n for n, k in params if k == "int"]
         if not ints or fn.ret not in ("int", "float", "bool") or self.mixed or self.untyped \
-                or fn.optionals or fn.lists or r.random() > 0.12:  # (a None son cannot prove dead)
+                or fn.optionals or fn.lists or r.random() > share:  # (a None son cannot prove dead)
             return []
         n = r.choice(ints)
         for p, _ in params:  # never assigned: what the calls pass keeps its parameter's type
             if p in fn.mutable:
                 fn.mutable.remove(p)
-        self.recursive = (fn, n, params)
+        self.recursive = (fn, n, params, name)
         return [f"if {n} < 1 or {n} > 4:", f"    return {self.literal(fn.ret)}"]
 
     def recursive_call(self, fn: Func, depth: int) -> str:
-        """``f(...)`` with the decreasing parameter one or two smaller."""
-        _, n, params = self.recursive
+        """``f(...)`` (or the helper's name) with the decreasing parameter one or two
+        smaller."""
+        _, n, params, name = self.recursive
         args = []
         for p, k in params:
             if p == n:
@@ -243,4 +246,4 @@ class LoopPrograms:
                 args.append(f"({p} * 0.5)")
             else:
                 args.append(p)
-        return f"f({', '.join(args)})"
+        return f"{name}({', '.join(args)})"
