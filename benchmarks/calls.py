@@ -12,6 +12,10 @@ the recursive calls of numba's copy reach numba's dispatcher), and timed best-of
 on the same inputs in one run.  Printed: the time per call of each and the ratio.
 Target (issue 19): median son/numba <= 1.05.
 
+Then the gradient through recursion: ``son.grad`` of a tree-recursive float function
+(``wave``, forward mode: each call returns its value and tangent) against
+``son.jit`` of the function itself.  Target (issue 19): grad/forward <= 3.
+
 This is a script, not a test: timings depend on the machine and its load.
 """
 
@@ -100,6 +104,16 @@ def sorted_sum(a):
 ''', lambda quick: (np.random.default_rng(1).standard_normal(20_000 if quick else 200_000),)),
 }
 
+WAVE = '''
+import math
+
+
+def wave(x, n):
+    if n <= 1:
+        return math.sin(x)
+    return 0.5 * wave(x * 0.9, n - 1) + 0.5 * wave(x + 0.1, n - 2)
+'''
+
 
 def _load(name: str, text: str, decorate: bool):
     """The module made from ``text`` (written to a file: son reads the source), its
@@ -145,6 +159,13 @@ def main() -> None:
         print(f"{name:<12} {ts * 1e3:9.3f} {tn * 1e3:9.3f} {ts / tn:10.3f}  {rs == rn}")
     print(f"son/numba: median {statistics.median(ratios):.3f}, max {max(ratios):.3f} "
           f"(numba {numba.__version__})")
+    wave = _load("wave", WAVE, False).wave
+    args = (0.7, 16 if opts.quick else 22)
+    f, df = son.jit(wave, fallback="error"), son.grad(wave, argnums=0)
+    f(*args), df(*args)
+    tf, tg = best(f, args, reps), best(df, args, reps)
+    print(f"grad of wave{args}: forward {tf * 1e3:.3f} ms, son.grad {tg * 1e3:.3f} ms, "
+          f"grad/forward {tg / tf:.3f}")
 
 
 if __name__ == "__main__":

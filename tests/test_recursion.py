@@ -4,8 +4,9 @@ calls itself, directly or through helpers inlined into it, compiles to a graph w
 RecursionError past ``son.config.recursion_limit`` calls deep.  CPython is the oracle in
 every stage (hypothesis inputs); the result kind is assumed and checked (a float
 function is parsed again); what is not supported is refused with a located error, and
-gradients refuse recursive graphs.  Recursive helpers, and a call of the function with
-other kinds of arguments, are graphs of their own: tests/test_module_calls.py."""
+gradients go through recursion in forward mode (tests/test_grad_calls.py).  Recursive
+helpers, and a call of the function with other kinds of arguments, are graphs of their
+own: tests/test_module_calls.py."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from conftest import check_every_stage, run_both
 from hypothesis import strategies as st
 
 import son
-from son.errors import SonError, SonSyntaxError
+from son.errors import SonSyntaxError
 from son.nodes import ir
 
 
@@ -167,11 +168,9 @@ def test_refusals_of_what_a_call_cannot_pass(text, message):
         son.parse_source(text)
 
 
-def test_gradients_refuse_recursion():
-    with pytest.raises(SonError, match="calls itself"):
-        son.grad(power)(1.5, 3)
-    with pytest.raises(SonError, match="calls itself"):
-        son.jvp(power)((1.5, 3), (1.0, 0))
+def test_gradients_go_through_recursion_in_forward_mode():  # tests/test_grad_calls.py for more
+    assert son.grad(power)(1.5, 3) == pytest.approx(3 * 1.5 ** 2)
+    assert son.jvp(power, argnums=0)((1.5, 3), (2.0,)) == pytest.approx((1.5 ** 3, 6 * 1.5 ** 2))
 
 
 def test_a_recursive_kernel_runs_in_a_second_process(tmp_path):

@@ -58,6 +58,7 @@ from ..nodes import (
     BitXor,
     Call,
     CallMem,
+    CallOut,
     Constant,
     CProj,
     Div,
@@ -633,6 +634,7 @@ EMIT: dict[type, Emit] = {
     # memory
     Call: Emit("alloc", lambda n, ops: f"{_callee(n)}({', '.join(ops[1:] + ['_depth + 1'])})"),
     CallMem: Emit("none"),
+    CallOut: Emit("expr", lambda n, ops: f"{ops[0]}[{n.index}]"),
     # a fallback region: a helper that runs it in numba's object mode (region_helper)
     PyRegion: Emit("alloc", lambda n, ops: f"{_region(n)}({', '.join(_strip(o) for o in ops[1:])})"),
     PyRegionMem: Emit("none"),

@@ -54,6 +54,7 @@ from ..nodes import (
     BitAnd,
     BitOr,
     BitXor,
+    Call,
     CallMem,
     Load,
     Max,
@@ -70,7 +71,7 @@ from ..nodes import (
 )
 from ..nodes.control import form_size, rebuild
 from ..nodes.memory import TapeGrow
-from ..nodes.types import BOOL, FLOAT, INT, MEM, NONE, NUMBER, TOP, ArrayType, ListType, Type
+from ..nodes.types import BOOL, FLOAT, INT, MEM, NONE, NUMBER, TOP, ArrayType, ListType, TupleType, Type
 from .emit import EMIT, EMIT_STATE, _as_int, _balanced_outer, _compare, _kind, _strip
 from .render import _If
 
@@ -211,7 +212,8 @@ class MixedValues:
                 continue
             t = n.type
             if t is MEM or isinstance(t, (ArrayType, ListType)) or t is NONE \
-                    or _kind(n) in ("int", "float", "bool"):
+                    or _kind(n) in ("int", "float", "bool") \
+                    or type(n) is Call and isinstance(t, TupleType):  # CallOut reads its values
                 continue
             if _kind(n) == "number":
                 self.mixed.add(n)

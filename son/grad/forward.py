@@ -44,6 +44,7 @@ from ..nodes import (
     ArrayLen,
     ArrayType,
     Call,
+    CallOut,
     Constant,
     CProj,
     GradVia,
@@ -64,6 +65,7 @@ from ..nodes import (
 )
 from ..nodes.control import LEAF
 from ..nodes.memory import TapeGrow
+from .calls import CallTangents
 from .rules import (
     DISCRETE,
     NOT_DIFFERENTIABLE,
@@ -162,36 +164,29 @@ class _UnionFind:
             self.parent[ra] = rb
 
 
-def refuse_calls(graph: Graph) -> None:
-    """Recursive calls are not differentiated yet: a clear refusal, never a wrong
-    derivative (the Call would need a forward and an adjoint function of its own).  An
-    n-D array parameter is its 1-D base and its dimensions (``Graph.arg_forms``): the
-    transforms differentiate the base like any float array."""
-    if any(type(n) is Call for n in graph.nodes()):
-        raise SonError(f"grad of {graph.name}: not yet differentiable: it calls itself or a recursive "
-                       "helper (son compiles recursion but does not differentiate through it yet)")
-
-
-def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int) -> Graph:
+def jvp_graph(graph: Graph, argnums: tuple[int, ...] | int, memo: dict | None = None) -> Graph:
     """The forward-mode derivative of ``graph`` with respect to the parameters
     ``argnums``: parameters ``(*primal, *tangents)``, returns ``(*values, *tangents)``
-    (``(value, tangent)`` for a one-value graph).  ``graph`` is not changed."""
-    refuse_calls(graph)
+    (``(value, tangent)`` for a one-value graph).  ``graph`` is not changed.  Its calls
+    call the tangent functions of their callees (son/grad/calls.py), made once per
+    callee in ``memo``."""
     argnums = _norm_argnums(graph, argnums)
     tparams = tangent_params(graph, argnums)
     g = graph.copy()
-    _Forward(g, argnums, tparams).run()
+    _Forward(g, argnums, tparams, graph, memo).run()
     if g.arg_forms is not None:  # each tangent is one parameter (an n-D one flattened by the caller)
         g.arg_forms = list(g.arg_forms) + [LEAF] * len(tparams)
     return g
 
 
-class _Forward:
-    def __init__(self, g: Graph, argnums: tuple[int, ...], tparams: list):
+class _Forward(CallTangents):
+    def __init__(self, g: Graph, argnums: tuple[int, ...], tparams: list, source: Graph,
+                 memo: dict | None = None):
         self.g = g
         self.argnums = argnums
         self.tparams = tparams
         self.b = Builder(g)
+        self._init_calls(source, memo)
         self.tan: dict[Node, Node | None] = {}  # value -> tangent (None: zero)
         self.atan: dict[Node, Node] = {}  # active float64 array -> its tangent array
         self.phis: list[tuple[Phi, Phi]] = []  # (primal phi, tangent phi) to fill
@@ -262,6 +257,22 @@ class _Forward:
                         work.append(u)
                     continue
                 if t is ListLen:
+                    continue
+                if t is Call:  # the callee may read it, and write active values into its arrays
+                    if u not in active:
+                        for x in u.inputs[2:]:
+                            if float_list(x.type):
+                                raise SonError(f"{g.name}: not yet differentiable: a call that passes a "
+                                               "list of floats carrying derivatives")
+                            if _is_f64(x):
+                                activate_array(x)
+                        active.add(u)
+                        work.append(u)
+                    continue
+                if t is CallOut:
+                    if u not in active and is_differentiable(u):
+                        active.add(u)
+                        work.append(u)
                     continue
                 if _is_f64(u):
                     if u not in arrays and (t is Phi or t in TANGENT_ARRAY_NODES):
@@ -345,6 +356,7 @@ class _Forward:
                 vals = r.values
                 tans = [self._out_tangent(r, v) for v in vals]
                 g.stop.set_input(i, Return(g, r.inputs[0], r.inputs[1], *vals, *tans))
+        self.replace_calls()  # after every tangent is read off its primal value
         for n in nodes:  # a float sum's value, its tangent that of its surrogate
             if type(n) is GradVia and n.inputs is not None:
                 n.subsume(n.inputs[1])
@@ -399,6 +411,8 @@ class _Forward:
 
     def _tangent(self, n: Node) -> Node | None:
         b, t = self.b, type(n)
+        if t is Call or t is CallOut:
+            return self.call_tangent(n)
         if t is Load:
             lst = n.inputs[2]
             shadow = self.atan[lst] if lst in self.atan else self.tan[lst]

@@ -92,7 +92,7 @@ from ..peephole import Peephole
 from .accumulate import Accumulation
 from .activity import Activity
 from .backward_sweep import BackwardSweep
-from .forward import refuse_calls
+from .calls import grad_by_tangents, has_calls
 from .forward_sweep import ForwardSweep, clone_node
 from .list_adjoints import ListAdjoints
 from .recording import Recording
@@ -107,7 +107,8 @@ def grad_graph(graph: Graph, argnums: tuple[int, ...] = (0,), with_value: bool =
     as a new graph (``graph`` is untouched); see the module docstring.  The primal is
     differentiated without its branch refinements (``without_refinements``): the
     transform recognizes induction variables and counted loops by their shape."""
-    refuse_calls(graph)
+    if has_calls(graph):  # forward mode carries tangents through calls (son/grad/calls.py)
+        return grad_by_tangents(graph, tuple(argnums), with_value)
     return _Reverse(without_refinements(graph), tuple(argnums), with_value).run()
 
 

@@ -78,6 +78,7 @@ from ..nodes import (
     BitXor,
     Call,
     CallMem,
+    CallOut,
     Constant,
     CProj,
     Div,
@@ -153,9 +154,10 @@ DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitO
                                        Overlaps,
                                        Never, Refine, ListLen})
 
-#: float-valued classes without a rule: differentiating through one is a SonError (the
-#: transforms refuse a recursive graph up front: son.grad.forward.refuse_calls)
-NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, PyRegion, PyRegionMem, PyOut,
+#: float-valued classes without a rule: differentiating through one is a SonError (forward
+#: mode rewrites calls before it gets there, son/grad/calls.py, and reverse mode gives a
+#: graph with calls to forward mode)
+NOT_DIFFERENTIABLE: frozenset[type] = frozenset({Call, CallMem, CallOut, PyRegion, PyRegionMem, PyOut,
                                                  PairwiseSum})  # (a GradVia's value: never differentiated)
 
 M = MATH_NODES

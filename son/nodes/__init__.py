@@ -52,7 +52,7 @@ from .mathfn import (
     Max,
     Min,
 )
-from .memory import ArrayLen, Call, CallMem, Load, NewArray, OutOfBounds, Overlaps, Store
+from .memory import ArrayLen, Call, CallMem, CallOut, Load, NewArray, OutOfBounds, Overlaps, Store
 from .node import Node, kept
 from .opaque import PyOut, PyRegion, PyRegionMem
 from .pairwise import PairwiseSum

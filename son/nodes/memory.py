@@ -8,6 +8,7 @@
   OutOfBounds(index, length)             pure bool: not -length <= index < length
   Call(ctrl, mem, args...)               the result of a call of the graph's own
                                          function or of a recursive helper's graph
+  CallOut(call)                          pure: value i of a call that gives several
   CallMem(call)                          the memory state after that call
 
 Bounds are checked by an explicit guard ``If(OutOfBounds) -> Raise IndexError``
@@ -19,7 +20,20 @@ from __future__ import annotations
 
 from . import ranges
 from .node import Node
-from .types import BOOL, BOTTOM, INT64_MAX, MEM, TOP, ArrayType, ListType, Type, bounds, constant, int_range
+from .types import (
+    BOOL,
+    BOTTOM,
+    INT64_MAX,
+    MEM,
+    TOP,
+    ArrayType,
+    ListType,
+    TupleType,
+    Type,
+    bounds,
+    constant,
+    int_range,
+)
 
 #: the type of a length: never negative
 LENGTH = int_range(0, INT64_MAX)
@@ -265,6 +279,35 @@ class Call(Node):
         if any(x is not None and x.type is TOP for x in self.inputs[2:]):
             return TOP  # an argument only on a path the types prove dead
         return self.result
+
+
+class CallOut(Node):
+    """Value ``index`` of a ``Call`` whose callee returns several (``result`` a
+    ``TupleType``: the forward-mode derivative of a recursive function returns its value
+    and its tangent, son/grad/calls.py)."""
+
+    __slots__ = ("index",)
+    is_gvn = False
+
+    def __init__(self, graph, call, index: int):
+        self.index = index
+        super().__init__(graph, None, call)
+
+    def payload(self):
+        return (self.index,)
+
+    @property
+    def label(self) -> str:
+        return f"call out {self.index}"
+
+    def compute(self) -> Type:
+        t = self.inputs[1].type
+        if isinstance(t, TupleType) and self.index < len(t.elems):
+            return t.elems[self.index]
+        return TOP
+
+    def eval(self, values):
+        return values[self.index]
 
 
 class CallMem(Node):

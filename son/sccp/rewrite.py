@@ -49,6 +49,7 @@ from ..errors import SonError
 from ..nodes import (
     Call,
     CallMem,
+    CallOut,
     Constant,
     CProj,
     Graph,
@@ -83,7 +84,7 @@ from ..schedule import build_blocks, pin_nodes, schedule_early
 #: data nodes never replaced by a constant (the peephole engine's folding rule):
 #: parameters and memory nodes have an identity or an effect beyond their value, and a
 #: refinement merges back into the value it refines (``phi_same``)
-_NOT_FOLDED = (Constant, Proj, Refine, CallMem, PyRegionMem, PyOut)
+_NOT_FOLDED = (Constant, Proj, Refine, CallMem, CallOut, PyRegionMem, PyOut)
 
 
 def apply(graph: Graph, leader: dict[Node, Node] | None = None, *,
