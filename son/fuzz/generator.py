@@ -605,8 +605,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
 
     # ------------------------------------------------------------------ functions
     def helper(self, idx: int, recursive: bool = True) -> list[str]:
-        """Helper ``h<idx>``; it may call itself where ``recursive`` (gradients refuse
-        recursion: a gradient program's helper does not)."""
+        """Helper ``h<idx>``; it may call itself (with a smaller int) where ``recursive``."""
         r = self.rng
         params = [r.choice(["int", "int", "float", "bool"]) for _ in range(r.randint(1, 3))]
         ret = r.choice(["int", "float", "bool"])
@@ -743,7 +742,7 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
     if grad and random.Random(f"son-fuzz-grad:{seed}:{index}").random() < GRAD_SHARE:
         g.mixed = False
         if rng.random() < 0.3:
-            parts.append("\n".join(g.helper(0, recursive=False)) + "\n")
+            parts.append("\n".join(g.helper(0)) + "\n")
         lines, params = g.grad_main()
         parts.append("\n".join(lines) + "\n")
         return Program(seed, index, "\n\n".join(parts),
