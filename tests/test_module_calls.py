@@ -219,3 +219,26 @@ def test_a_tuple_argument_of_a_recursive_helper_is_refused(tmp_path):
 def test_gradients_go_through_the_calls_of_a_recursive_helper():
     got = son.grad(mixed_signatures, argnums=0)(1.5, 7)
     assert got == pytest.approx(7 * 1.5 ** 6, rel=1e-12)
+
+
+def test_dot_draws_each_function_as_a_cluster_with_its_call_edges():
+    from son.viz.dot import to_dot
+
+    text = to_dot(son.parse(mixed_signatures))
+    assert text.count("subgraph cluster_fn") == 4  # the function and its three callees
+    calls = [line for line in text.splitlines() if 'label="calls"' in line]
+    assert len(calls) == 6  # three calls from the function, one self-call in each callee
+    assert all(" -> f" in line for line in calls)  # each goes to a callee's Start
+
+
+def test_networkx_export_holds_the_call_graph():
+    from son.viz.nx import to_networkx
+
+    G = to_networkx(son.parse(mixed_signatures))
+    C = G.graph["call_graph"]
+    entry = "mixed_signatures(float, int)"
+    assert C.nodes[entry]["entry"] and set(C.successors(entry)) == {
+        "_power(float, int)", "_power(int, int)", "_fact(int)"}
+    assert all(C.has_edge(f, f) for f in C if f != entry)  # each helper calls itself
+    callees = {d["callee"] for _, d in G.nodes(data=True) if d["kind"] == "Call"}
+    assert callees == set(C.successors(entry))

@@ -176,8 +176,8 @@ def phi_ranks(nodes: list[Node]) -> list[list[Node]]:
     return groups
 
 
-def rank_line(group: list[Node], indent: str = "  ") -> str:
-    return indent + "{ rank=same; " + " ".join(f"n{x.nid};" for x in group) + " }"
+def rank_line(group: list[Node], indent: str = "  ", prefix: str = "n") -> str:
+    return indent + "{ rank=same; " + " ".join(f"{prefix}{x.nid};" for x in group) + " }"
 
 
 _SWATCH = '<TD WIDTH="18" BGCOLOR="{}" BORDER="1" STYLE="{}"></TD>'
@@ -228,13 +228,20 @@ def to_dot(graph: Graph, types: bool = False, hide_constants: bool = False, cfg_
     """The dot source of ``graph`` (a ``digraph``; draw it with ``render`` or ``svg``).
 
     ``schedule`` is a ``son.schedule(graph)`` result: nodes are then clustered by block.
-    ``legend`` puts the key to the drawing's conventions below it.
+    ``legend`` puts the key to the drawing's conventions below it.  A graph that calls
+    other graphs (``Graph.callees``) is drawn with them, unscheduled: one cluster per
+    function and a bold dashed edge from each ``Call`` to the Start it calls.
     """
-    nodes = shown_nodes(graph, hide_constants, cfg_only)
-    shown = set(nodes)
     out = [f"digraph {quote(graph.name)} {{", *HEADER]
     if legend:
         out.extend(legend_lines())
+    callees = graph.callees() if schedule is None else []
+    if callees:
+        out.extend(_module_lines(graph, callees, types, hide_constants, cfg_only))
+        out.append("}")
+        return "\n".join(out) + "\n"
+    nodes = shown_nodes(graph, hide_constants, cfg_only)
+    shown = set(nodes)
     if schedule is None:
         for n in nodes:
             out.append(f"  n{n.nid} [{attr_list(node_attrs(n, types))}];")
@@ -251,6 +258,36 @@ def to_dot(graph: Graph, types: bool = False, hide_constants: bool = False, cfg_
                 out.append(f"  n{x.nid} -> n{n.nid} [{attr_list(edge_attrs(x, n, i))}];")
     out.append("}")
     return "\n".join(out) + "\n"
+
+
+def _module_lines(graph: Graph, callees: list[Graph], types: bool, hide_constants: bool,
+                  cfg_only: bool) -> list[str]:
+    """The clusters of a graph and the graphs it calls, and the call edges: O(N + E)
+    over the module."""
+    from ..nodes import Call
+
+    prefix = {graph: "n", **{g: f"f{k}n" for k, g in enumerate(callees, 1)}}
+    out, calls = [], []
+    for k, g in enumerate([graph, *callees]):
+        p = prefix[g]
+        nodes = shown_nodes(g, hide_constants, cfg_only)
+        shown = set(nodes)
+        sig = ", ".join(f"{n}: {t}" for n, t in g.params)
+        out.append(f"  subgraph cluster_fn{k} {{")
+        out.append(f'    label={quote(f"def {g.name}({sig})")}; labeljust=l; style="rounded"; '
+                   'color="#4a6fa5"; fontname="Helvetica"; fontsize=11;')
+        out.extend(f"    {p}{n.nid} [{attr_list(node_attrs(n, types))}];" for n in nodes)
+        out.extend(rank_line(grp, "    ", p) for grp in phi_ranks(nodes))
+        out.append("  }")
+        for n in nodes:
+            for i, x in enumerate(n.inputs):
+                if x is not None and x in shown:
+                    out.append(f"  {p}{x.nid} -> {p}{n.nid} [{attr_list(edge_attrs(x, n, i))}];")
+            if type(n) is Call:
+                t = n.target or g
+                calls.append(f"  {p}{n.nid} -> {prefix[t]}{t.start.nid} "
+                             '[style="dashed,bold", color="#4a6fa5", constraint=false, label="calls"];')
+    return out + calls
 
 
 def block_title(block: Any) -> str:
