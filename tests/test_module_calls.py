@@ -140,6 +140,19 @@ def deep_helper(n: int):
     return _down(n)
 
 
+def _fill(a, i):  # an int or a float stored (a value with a run-time tag inside the callee)
+    if i >= len(a):
+        return
+    a[i] = a[i - 1] * 2 if i > 0 else 1
+    _fill(a, i + 1)
+
+
+def doubling(n: int):
+    a = np.zeros(n)
+    _fill(a, 0)
+    return a.sum()
+
+
 IARR = st.lists(st.integers(-10 ** 6, 10 ** 6), max_size=10).map(lambda xs: np.array(xs, dtype=np.int64))
 FARR = st.lists(st.floats(-50, 50), max_size=12).map(lambda xs: np.array(xs, dtype=np.float64))
 CASES = [
@@ -151,6 +164,7 @@ CASES = [
     (mixed_signatures, [float, int], st.tuples(st.floats(-2, 2), st.integers(0, 40))),
     (sorted_copy, ["float64[]"], st.tuples(FARR)),
     (steps, [int], st.tuples(st.integers(-3, 30))),
+    (doubling, [int], st.tuples(st.integers(-1, 40))),
 ]
 
 

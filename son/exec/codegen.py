@@ -92,7 +92,9 @@ class _Codegen(Structurer, MixedValues):
                 raise SonError(f"{self.g.name}: the call of {n.callee_name}() has no function to call "
                                "(compile the graph with its module: son.compile)")
         self.counts_depth = bool(self.calls) or self.is_callee
-        if self.counts_depth and (self.mixed or self.bool_at or self.mixed_at):
+        # values with run-time tags stay inside one function: not across a call or return
+        crossing = any(c in self.mixed or any(x in self.mixed for x in c.inputs[2:]) for c in self.calls)
+        if self.counts_depth and (crossing or self.bool_at or self.mixed_at):
             raise SonError(f"{self.g.name}: a recursive function whose values may be an int or a float "
                            "(or a bool or an int) at run time is not compiled yet (son.interpret runs it): "
                            "give its parameters and results one type")
