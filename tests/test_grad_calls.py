@@ -50,6 +50,18 @@ def chained(x: float, y: float, n: int):
     return _chain(x, y, n) * 2.0
 
 
+def _sincos(x, n):  # a pair through the recursion: CallOut values and their tangents
+    if n == 0:
+        return math.sin(x), math.cos(x)
+    s, c = _sincos(x / 2, n - 1)
+    return 2 * s * c, c * c - s * s
+
+
+def sin_plus_cos(x: float):
+    s, c = _sincos(x, 4)
+    return s + 2 * c
+
+
 def _qsort(a, lo, hi):
     if lo >= hi:
         return
@@ -144,3 +156,14 @@ def test_refusals_name_what_forward_mode_through_calls_cannot_take():
     with pytest.raises(SonError, match="one argnum at a time"):
         son.grad(scaled_poly, argnums=(1, 2))(c, 0.5, 2.0)
     assert son.grad(scaled_poly, argnums=2)(c, 0.5, 2.0) == pytest.approx(poly(c, 0.5))
+
+
+@settings(max_examples=20, deadline=None)
+@given(x=st.floats(-3, 3))
+def test_derivatives_through_a_recursion_that_returns_a_pair(x):
+    assert son.grad(sin_plus_cos)(x) == pytest.approx(math.cos(x) - 2 * math.sin(x), rel=1e-9, abs=1e-9)
+    assert son.grad(son.grad(sin_plus_cos))(x) == pytest.approx(-math.sin(x) - 2 * math.cos(x),
+                                                                 rel=1e-8, abs=1e-8)
+    (s, c), (ds, dc) = son.jvp(_sincos, argnums=0)((x, 3), (1.0,))
+    assert (s, c) == pytest.approx((math.sin(x), math.cos(x)), rel=1e-9, abs=1e-12)
+    assert (ds, dc) == pytest.approx((math.cos(x), -math.sin(x)), rel=1e-9, abs=1e-12)

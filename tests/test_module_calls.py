@@ -153,6 +153,44 @@ def doubling(n: int):
     return a.sum()
 
 
+def _fib_pair(n):  # a flat tuple result: the call's values are read by CallOut nodes
+    if n == 0:
+        return 0, 1
+    a, b = _fib_pair(n // 2)
+    c = a * (2 * b - a)
+    d = a * a + b * b
+    if n % 2 == 0:
+        return c, d
+    return d, c + d
+
+
+def fast_fib(n: int):
+    return _fib_pair(n)[0]
+
+
+def _minmax(a, lo, hi):
+    if hi - lo == 1:
+        return a[lo], a[lo]
+    mid = (lo + hi) // 2
+    l0, l1 = _minmax(a, lo, mid)
+    r0, r1 = _minmax(a, mid, hi)
+    return min(l0, r0), max(l1, r1)
+
+
+def spread(a):
+    if len(a) == 0:
+        return 0.0
+    lo, hi = _minmax(a, 0, len(a))
+    return hi - lo
+
+
+def divide(n: int, d: int):  # the compiled function itself returns a pair and calls itself
+    if n < d:
+        return 0, n
+    q, r = divide(n - d, d)
+    return q + 1, r
+
+
 IARR = st.lists(st.integers(-10 ** 6, 10 ** 6), max_size=10).map(lambda xs: np.array(xs, dtype=np.int64))
 FARR = st.lists(st.floats(-50, 50), max_size=12).map(lambda xs: np.array(xs, dtype=np.float64))
 CASES = [
@@ -165,6 +203,9 @@ CASES = [
     (sorted_copy, ["float64[]"], st.tuples(FARR)),
     (steps, [int], st.tuples(st.integers(-3, 30))),
     (doubling, [int], st.tuples(st.integers(-1, 40))),
+    (fast_fib, [int], st.tuples(st.integers(0, 90))),
+    (spread, ["float64[]"], st.tuples(FARR)),
+    (divide, [int, int], st.tuples(st.integers(-5, 60), st.integers(1, 9))),
 ]
 
 

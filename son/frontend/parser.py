@@ -41,7 +41,7 @@ from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
 from ..nodes.control import COMPLEX, LEAF, array_form, form_size
 from ..nodes.memory import LENGTH
 from ..nodes.rows import rows_arity, rows_form
-from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, Type, constant
+from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType, Type, constant
 from ..peephole import Peephole
 from .arrayconv import ArrayConversions
 from .arrayfns import ArrayFunctions
@@ -168,7 +168,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
     # parsed: the first parse types it TOP (no value yet), so the returns that are not
     # calls give the kind to assume next (a bool for is_even, a float for a power); a
     # parse whose returns do not fit its assumption starts again under their meet.
-    learned: dict = {RESULT: TOP}
+    learned: dict = {RESULT: first_assumption(src)}
     if opaque is not None:
         learned[OPAQUE] = opaque
     untyped = [n for n, t in zip(names, specs) if t is NUMBER]  # named by a number's errors
@@ -181,7 +181,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
             if s.fn in separate:
                 raise SonError(f"{where}: {s.fn.__name__}() was inlined after it was made separate") from None
             _restart(learned)
-            learned[SEPARATE], learned[RESULT] = separate | {s.fn}, TOP
+            learned[SEPARATE], learned[RESULT] = separate | {s.fn}, first_assumption(src)
             continue
         except SonSyntaxError as e:
             if attempt or not learned.get(USED):
@@ -194,14 +194,16 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
             return g
         actual = _result_type(g, src, peephole)
         assumed = learned[RESULT]
-        if assumed is not TOP and (actual is None or actual.meet(assumed) == assumed):
+        if not _unknown(assumed) and (actual is None or actual.meet(assumed) == assumed):
             return g
         attempt += 1
         _restart(learned)
-        if assumed is TOP:
-            learned[RESULT] = INT if actual is None or actual is TOP else actual.widen()
+        if actual is None or actual is TOP:
+            learned[RESULT] = INT if assumed is TOP else _widen(assumed)
+        elif assumed is TOP:
+            learned[RESULT] = _widen(actual)
         else:
-            learned[RESULT] = assumed.meet(actual).widen()
+            learned[RESULT] = _widen(assumed.meet(actual))
     raise SonError(f"{where}: the result type of {src.name}() does not settle")
 
 
@@ -257,17 +259,59 @@ def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
     return g
 
 
+def first_assumption(src) -> Type:
+    """What a recursive call's result is assumed to be in the first parse: TOP (no value
+    yet), or a tuple of n TOPs where the function returns a tuple of n values written out
+    (``return a, b``), so that the call's value can be unpacked before its kinds are
+    known."""
+    arities = set()
+    work = list(src.tree.body)
+    while work:
+        n = work.pop()
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(n, ast.Return) and isinstance(n.value, ast.Tuple) \
+                and not any(isinstance(x, ast.Starred) for x in n.value.elts):
+            arities.add(len(n.value.elts))
+        work.extend(ast.iter_child_nodes(n))
+    if len(arities) == 1 and (n := arities.pop()) > 1:
+        return TupleType([TOP] * n)
+    return TOP
+
+
+def _unknown(t: Type) -> bool:
+    return t is TOP or isinstance(t, TupleType) and any(x is TOP for x in t.elems)
+
+
+def _widen(t: Type) -> Type:
+    return TupleType([x.widen() for x in t.elems]) if isinstance(t, TupleType) else t.widen()
+
+
 def _result_type(g: Graph, src, peephole: bool) -> Type | None:
     """The type of what a recursive function's live Returns give (None if it never
-    returns; NONE if every one gives None, a procedure); a ``SonSyntaxError`` for a
-    result a ``Call`` cannot give: a tuple, a complex number, a range, a value on some
-    paths and None on others (the raw parse, which cannot tell dead code, leaves out
-    the Returns of None there)."""
+    returns; NONE if every one gives None, a procedure; a ``TupleType`` for a flat tuple
+    of numbers); a ``SonSyntaxError`` for a result a ``Call`` cannot give: a nested tuple,
+    a complex number, a range, a value on some paths and None on others (the raw parse,
+    which cannot tell dead code, leaves out the Returns of None there)."""
     rets = [r for r in g.stop.inputs if type(r) is Return and r.inputs[0].type is not XCTRL]
-    if any(r.form is not None or len(r.inputs) != 3 for r in rets):
-        raise SonSyntaxError(f"{src.name}() calls itself and returns a tuple, a complex number or a "
-                             "range (son's recursive calls give single values)", src.filename,
+    arity = {len(r.inputs) - 2 for r in rets}
+    if any(r.form is not None for r in rets) or len(arity) > 1:
+        raise SonSyntaxError(f"{src.name}() calls itself and returns a nested tuple, a complex number, a "
+                             "range or tuples of several lengths (son's recursive calls give single "
+                             "values and flat tuples of numbers)", src.filename,
                              src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
+    if arity and arity.pop() > 1:
+        t = None
+        for r in rets:
+            ts = [v.type for v in r.inputs[2:]]
+            if any(x is NONE or x is not TOP and x.kind not in ("int", "float", "bool", "number")
+                   for x in ts):
+                raise SonSyntaxError(f"{src.name}() calls itself and returns a tuple of other values than "
+                                     "numbers (son's recursive calls give flat tuples of numbers)",
+                                     src.filename, src.tree.lineno + src.line0, src.tree.col_offset,
+                                     "recursion")
+            t = TupleType(ts) if t is None else t.meet(TupleType(ts))
+        return t
     types = [r.inputs[2].type for r in rets]
     if types and all(t is NONE for t in types):
         return NONE

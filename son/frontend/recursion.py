@@ -28,10 +28,10 @@ import contextlib
 import contextvars
 
 from ..errors import SonSyntaxError
-from ..nodes import Call, CallMem, Node, kept
-from ..nodes.types import INT, NONE, NUMBER, TOP, ArrayType, ListType
+from ..nodes import Call, CallMem, CallOut, Node, kept
+from ..nodes.types import INT, NONE, NUMBER, TOP, ArrayType, ListType, TupleType
 from .functions import Local
-from .scope import Aggregate, describe, shape
+from .scope import Aggregate, Pack, describe, shape
 from .source import source_of
 
 #: the key of ``FunctionParser.learned`` under which the parse keeps what it assumed of
@@ -98,9 +98,16 @@ class Recursion:
         result = self.learned.get(RESULT, INT)  # TOP in the first parse: see parser.py
         with kept(*args):
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result)
+        return self._call_value(e, call)
+
+    def _call_value(self, e: ast.Call, call: Node):
+        """The value of ``call`` (a tuple of its values where it gives several), the
+        scope's memory after it."""
         with kept(call):
             self.scope.mem = self.op(e, CallMem, call)
-        return call
+            if not isinstance(call.result, TupleType):
+                return call
+            return Pack(self.g, *[self.op(e, CallOut, call, index=i) for i in range(len(call.result.elems))])
 
     def separate_call(self, e: ast.Call, fn, vals: list[Node] | None) -> Node:
         """A call of helper ``fn``, which calls itself, as a ``Call`` of its own graph,
@@ -125,9 +132,7 @@ class Recursion:
         args = [v for _, v in bound]
         with kept(*args):
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result, target=callee)
-        with kept(call):
-            self.scope.mem = self.op(e, CallMem, call)
-        return call
+        return self._call_value(e, call)
 
     def module_graph(self, e: ast.Call, fn, src, kinds: tuple):
         """The graph of helper ``fn`` for parameter types ``kinds`` in this parse's module
