@@ -297,3 +297,15 @@ def test_networkx_export_holds_the_call_graph():
     assert all(C.has_edge(f, f) for f in C if f != entry)  # each helper calls itself
     callees = {d["callee"] for _, d in G.nodes(data=True) if d["kind"] == "Call"}
     assert callees == set(C.successors(entry))
+
+
+def test_a_function_with_a_fallback_region_calls_a_recursive_helper(tmp_path, capsys):
+    # the region runs in the caller's frame, the helper in its own: both work together
+    f = function_from_text(tmp_path, "def fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\n\n\n"
+                                     "def f(n: int):\n    s = 0\n    for i in range(n):\n"
+                                     "        s += fact(i % 6)\n        print('step', i)\n    return s\n")
+    with pytest.warns(son.FallbackWarning):
+        k = son.jit(f)
+        assert k(4) == f(4) == 1 + 1 + 2 + 6
+    assert capsys.readouterr().out.count("step") == 8
+    assert any(type(n) is Call for n in k.graph.nodes())

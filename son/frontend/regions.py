@@ -656,10 +656,11 @@ def _uses(trees: list[ast.AST], names: set[str]) -> bool:
 
 
 def _refuse_recursion(g, src) -> None:
-    """Regions of a recursive call would share its caller's frame: refused."""
+    """Regions of a recursive call would share its caller's frame: refused (a call of a
+    recursive helper's graph is a call of another function, whose frame is its own)."""
     nodes = g.nodes()
     region = next((n for n in nodes if type(n) is PyRegion), None)
-    if region is not None and any(type(n) is Call for n in nodes):
+    if region is not None and any(type(n) is Call and n.target is None for n in nodes):
         raise SonSyntaxError(f"{src.name}() calls itself and has code son runs with CPython (a fallback "
                              f"region at {region.code.where}: {region.code.why}); son does not run such "
                              "code in recursive functions", region.code.filename, region.code.lines[0], 0,

@@ -134,9 +134,11 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
     # ------------------------------------------------------------------ expressions
     def expr(self, fn: _Func, kind: str, depth: int) -> str:
         r = self.rng
-        if self.recursive and self.recursive[0] is fn and kind == fn.ret and not fn.loops \
+        if self.recursive and self.recursive[0] is fn and not fn.loops and (
+                kind == fn.ret or isinstance(fn.ret, tuple) and kind in fn.ret) \
                 and r.random() < 0.1:  # not in a loop: calls per level stay few, the work small
-            return self.recursive_call(fn, depth)
+            call = self.recursive_call(fn, depth)
+            return call if kind == fn.ret else f"{call}[{fn.ret.index(kind)}]"
         if fn.lists and depth > 0 and r.random() < 0.1 and (got := self.list_scalar(fn, kind, depth - 1)):
             return got
         if depth > 0 and self.arrays_on(fn) and r.random() < 0.1 \

@@ -14,7 +14,8 @@ stay few: seed 32125 i6208 made 80 per level and ran out of time) in expressions
 result's kind, with
 an int parameter ``n`` one or two smaller and the other parameters as they are (never
 assigned in such a program); its first statement returns at once unless ``1 <= n <= 4``,
-so a call chain is at most four deep (far from any recursion limit).
+so a call chain is at most four deep (far from any recursion limit).  A function that
+returns a flat tuple calls itself for one of its items (``h0(q0 - 1, q1)[1]``).
 """
 
 from __future__ import annotations
@@ -224,7 +225,9 @@ class LoopPrograms:
         its first lines.  A helper that calls itself is a graph of its own in son."""
         r = self.rng
         ints = [n for n, k in params if k == "int"]
-        if not ints or fn.ret not in ("int", "float", "bool") or self.mixed or self.untyped \
+        pair = isinstance(fn.ret, tuple) and len(fn.ret) > 1 and all(k in ("int", "float", "bool")
+                                                                    for k in fn.ret)
+        if not ints or not (fn.ret in ("int", "float", "bool") or pair) or self.mixed or self.untyped \
                 or fn.optionals or fn.lists or r.random() > share:  # (a None son cannot prove dead)
             return []
         n = r.choice(ints)
@@ -232,7 +235,8 @@ class LoopPrograms:
             if p in fn.mutable:
                 fn.mutable.remove(p)
         self.recursive = (fn, n, params, name)
-        return [f"if {n} < 1 or {n} > 4:", f"    return {self.literal(fn.ret)}"]
+        first = f"({', '.join(self.literal(k) for k in fn.ret)})" if pair else self.literal(fn.ret)
+        return [f"if {n} < 1 or {n} > 4:", f"    return {first}"]
 
     def recursive_call(self, fn: Func, depth: int) -> str:
         """``f(...)`` (or the helper's name) with the decreasing parameter one or two
