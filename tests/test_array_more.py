@@ -113,6 +113,9 @@ def test_interp_of_long_sample_arrays_searches_as_numpy():
         cases.append((0.5, rng.uniform(-35, 35, 60), xp, rng.standard_normal(n), 0.0))
         shuffled = rng.permutation(xp)
         cases.append((0.5, np.sort(rng.uniform(-35, 35, 60)), shuffled, rng.standard_normal(n), 0.0))
+    # NaN in xp fails numpy's tests as written (``key < xp[guess - 1]``, not ``key >= ...``)
+    cases.append((0.0, np.array([-np.inf, 4.0]), np.array([np.nan, 0.16, 1.5, 2.25, 1.0]),
+                  np.array([3.0, 0.0, -1e-300, -1e-300, -3.25]), 0.5))
     check_every_stage(interpolated, ["float", F, F, F, "float"], st.sampled_from(cases), max_examples=20)
 
 

@@ -374,8 +374,8 @@ def _search_with_guess(key, xp, n, guess):
         guess = 1
     imin = 0
     imax = n
-    if key < xp[guess]:
-        if key >= xp[guess - 1]:
+    if key < xp[guess]:  # (each test as numpy writes it: NaN in xp fails it the same way)
+        if not key < xp[guess - 1]:
             return guess - 1
         imax = guess - 1
         if guess > 8 and key >= xp[guess - 8]:
