@@ -84,12 +84,13 @@ class ArrayMore:
     # -- np.repeat, np.tile --------------------------------------------------------------
     def call_np_repeat(self, e: ast.Call, name: str, tile: bool) -> Node:
         self.no_keywords(e, name, 2, 2, "an array and " + ("reps" if tile else "repeats"))
-        if tile and isinstance(e.args[1], (ast.Tuple, ast.List)):
-            if len(e.args[1].elts) != 1:
-                raise self.unsupported(e.args[1], f"{name}() of a tuple of reps (an n-D result; son "
-                                                  "tiles 1-D arrays by a number)")
-            e.args[1] = e.args[1].elts[0]
-        a, k = self.exprs(e.args)
+        reps = e.args[1]
+        if tile and isinstance(reps, (ast.Tuple, ast.List)):
+            if len(reps.elts) != 1:
+                raise self.unsupported(reps, f"{name}() of a tuple of reps (an n-D result; son tiles 1-D "
+                                             "arrays by a number)")
+            reps = reps.elts[0]
+        a, k = self.exprs([e.args[0], reps])
         with kept(a, k):
             self.one_d(e.args[0], a, name)
             zero = self.con(_ZERO[dtype_of(a)])
