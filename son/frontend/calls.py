@@ -49,6 +49,7 @@ from . import pylib
 from .arrayconv import CONVERSION_CALLS
 from .arrayfns import NUMPY_CALLS
 from .arraymethods import SEARCH_CALLS
+from .arraymore import MORE_CALLS
 from .arrayops import ARRAY_OPS
 from .arrayutils import UTILITY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
@@ -455,4 +456,5 @@ _CALLS: dict = {
     **COMPLEX_CALLS,
     **FUNCTION_CALLS,
     **LIST_CALLS,
+    **MORE_CALLS,  # after NUMPY_CALLS: np.arange with dtype=
 }

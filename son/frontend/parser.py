@@ -46,6 +46,7 @@ from ..peephole import Peephole
 from .arrayconv import ArrayConversions
 from .arrayfns import ArrayFunctions
 from .arraymethods import ArrayMethods
+from .arraymore import ArrayMore
 from .arrayops import ArrayOps
 from .arrays import Arrays
 from .arrayutils import ArrayUtilities
@@ -77,9 +78,9 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayUtilities, ArrayFunctions,
-                     ArrayOps, LinearAlgebra, Selection, Tuples, Complexes, Functions, Recursion, Calls,
-                     Builtins, ParserCore):
+                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayUtilities,
+                     ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples, Complexes, Functions,
+                     Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

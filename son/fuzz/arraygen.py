@@ -19,7 +19,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.var``/``a.std()`` (``ddof=``), ``np.cumsum(...)[-1]``, ``np.diff(...).sum()``,
   ``np.median``, ``np.sort(...)[0]``, ``np.count_nonzero``, ``np.searchsorted`` (of sorted
   and unsorted arrays), ``np.allclose``/``np.isclose``, ``np.round``, ``np.sign``,
-  ``np.ptp``, ``np.roll``, ``np.square``, ``np.flip``,
+  ``np.ptp``, ``np.roll``, ``np.square``, ``np.flip``, ``np.repeat``, ``np.tile``,
+  ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``, ``np.vstack``,
+  ``np.percentile``/``np.quantile``, ``np.arange(..., dtype=float)``,
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -295,6 +297,8 @@ class ArrayPrograms(GridPrograms):
             return r.choice([f"np.argsort({c}, kind='stable')[{r.choice(['0', '-1'])}]",
                              f"len(np.flatnonzero({other}))", f"np.sum(np.nonzero({c})[0])",
                              f"np.sum(np.concatenate(({c}, {other})))"])
+        if kind in ("float", "int") and r.random() < 0.06:  # son/frontend/arraymore.py's functions
+            return self.more_reduced(fn, kind, g, depth)
         if kind in ("float", "int") and r.random() < 0.04:  # an array of the program's numbers
             kinds = [r.choice([kind, kind, "int", "bool"]) for _ in range(r.randint(1, 4))]
             items = ", ".join(self.scalar(fn, k) for k in kinds)
@@ -338,6 +342,31 @@ class ArrayPrograms(GridPrograms):
         c = self.chain(fn, r.choice(["bool", "bool", "float64", "int64"]), g, depth)
         name = r.choice(["any", "all"])
         return f"np.{name}({c})" if r.random() < 0.6 else f"{c}.{name}()"
+
+    def more_reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
+        """A scalar of ``kind`` from ``np.repeat``, ``np.tile``, ``np.unique``, ``np.interp``,
+        ``np.argwhere``, ``np.cross``, ``np.vstack``, ``np.percentile``/``np.quantile`` or
+        ``np.arange(dtype=float)`` of chains of group ``g``."""
+        r = self.rng
+        dt = {"float": "float64", "int": "int64"}[kind]
+        c, other = self.chain(fn, dt, g, depth), self.chain(fn, r.choice(["int64", "bool", dt]), g, depth)
+        k = r.choice(["0", "1", "2", "3", f"abs({self.scalar(fn, 'int')}) % 3"])
+        picks = [f"np.sum(np.repeat({c}, {k}))", f"np.sum(np.tile({c}, {k}))",
+                 f"np.sum(np.repeat({c}, np.abs({self.chain(fn, 'int64', g, depth)}) % 3))",
+                 f"np.sum(np.cross(np.concatenate(({c}, np.ones(3, dtype=np.{dt})))[:3], "
+                 f"np.concatenate(({other}, np.ones(3, dtype=np.int64)))[:3]))",
+                 f"np.sum(np.vstack(({c}, {other})))"]
+        if kind == "float":
+            xp = self.chain(fn, r.choice(["float64", "int64"]), g, depth)
+            q = r.choice(["0", "25", "50.0", "100", "37.5", "99.9"])
+            picks += [f"np.sum(np.unique({c}))", f"np.percentile({c}, {q})", f"np.quantile({c}, {q} / 100)",
+                      f"np.interp({self.scalar(fn, 'float')}, np.sort({xp}), {c})",
+                      f"np.sum(np.interp({other}, {xp}, {c}, left=0.0))",
+                      f"np.sum(np.arange(abs({self.scalar(fn, 'int')}) % 9, dtype=float))"]
+        else:
+            picks += [f"len(np.unique({other}))", f"np.sum(np.unique({c}))", f"np.sum(np.argwhere({other}))",
+                      f"len(np.argwhere({c}))", f"np.quantile({c}, {r.choice(['0', '1'])})"]
+        return r.choice(picks)
 
     def selection(self, fn: Func, dt: str, g: str, depth: int) -> str:
         """A chain indexed by a mask of its group (``(a * 2)[b > 0]``) or by indices made

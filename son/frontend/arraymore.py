@@ -1,0 +1,577 @@
+"""More of numpy's functions on 1-D arrays, each with numpy's exact result: ``np.repeat``,
+``np.tile``, ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``, ``np.vstack``,
+``np.percentile``/``np.quantile`` and ``np.arange(..., dtype=)``.
+
+Of 1-D arrays and views (n-D arrays are refused where written):
+
+- ``np.repeat(a, k)``: each element ``k`` times, ``k`` an int or an int or bool array of
+  one count per element (or of one count for all); numpy's ValueError for a negative
+  count (none for an empty ``a`` and a negative number) and for a count array of
+  another length.  ``np.tile(a, k)``: ``a`` ``k`` times; numpy's ValueError for a
+  negative ``k`` unless ``a`` is empty.  A total past int64 is ValueError (numpy's
+  "array is too big", or its wrapped "negative dimensions").
+- ``np.unique(a)``: the sorted distinct elements (son/frontend/sorting.py's sort), one
+  NaN for all of them (numpy's ``equal_nan``); where ``0.0`` and ``-0.0`` both occur,
+  which one numpy keeps depends on its kernels: ``NotImplementedError``.
+- ``np.interp(x, xp, fp, left=None, right=None)``: numpy's C loop (``arr_interp``): ``x``,
+  ``xp`` and ``fp`` as floats, its ``binary_search_with_guess`` (so an unsorted ``xp``
+  gives numpy's answers too), ``fp[j]`` at a sample point, the slope the other way
+  where one way gives NaN, NaN for NaN, IEEE division (``ieee_divide``); its ValueErrors
+  for an empty ``xp`` and for ``fp`` of another length.  A number ``x`` gives a float.
+- ``np.argwhere(a)``: the indices of the true elements as a new ``(k, 1)`` int64 array.
+- ``np.cross(a, b)`` of 3-vectors: ``a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0`` in
+  numpy's result dtype (ints wrap); numpy's ValueError for lengths other than 2 or 3;
+  2-vectors (deprecated by numpy, a 0-D result for two of them) are NotImplementedError.
+- ``np.vstack((a, b, ...))`` of 1-D arrays of one length: a new C-order 2-D array of
+  numpy's result dtype; numpy's ValueError for different lengths.
+- ``np.percentile(a, q)`` and ``np.quantile(a, q)`` of a number ``q``, numpy's default
+  "linear" method as its ``_quantile`` computes it: the virtual index ``(n - 1) * q``,
+  the two neighbours of the sorted array, ``_lerp`` (``a + d*t``, ``b - d*(1 - t)`` from
+  ``t >= 0.5``; ``t`` is ``index + 1`` at the last element, as numpy's), NaN where the
+  array holds one, of ints the difference in int64; ``np.quantile`` of an int or bool
+  ``q`` is the element itself (numpy's "take" path, the array's dtype).  numpy's
+  ValueError for ``q`` outside its range, IndexError for an empty array;
+  NotImplementedError where a chosen element is a zero and the array holds both zeros.
+- ``np.arange(..., dtype=)``: ``int`` of ints is ``np.arange``; ``float`` of floats too,
+  and of ints numpy's float fill from its length ``ceil((stop - start) / step)``.
+
+Refused with a located error: keywords son does not read (``axis=``, ``return_counts=``,
+``period=``, ``method=``...), n-D arrays, a tuple of reps, float repeats, bool arrays
+where numpy raises TypeError (``np.cross``, ``np.percentile``), an array ``q``, ``dtype=bool``.
+The functions at the end are written in the Python son compiles and inlined.  O(1) nodes
+per call plus the inlined body; ``np.unique``/``np.percentile`` sort in O(n log n), the
+others are O(n) (``np.interp`` O(len(x) log len(xp)))."""
+
+from __future__ import annotations
+
+import ast
+import math
+
+import numpy as np
+
+from ..nodes import IEEEDiv, Node, kept
+from ..nodes.types import TOP
+from .arrayops import flatnonzero, put_at
+from .core import _kind, dtype_of, is_array_value, promoted
+from .scope import Grid, Pack
+from .sorting import sort_bool, sort_float, sort_int
+
+#: a dtype -> the zero of its kind (``np.full(n, zero)`` makes an array of that dtype)
+_ZERO = {"float64": 0.0, "int64": 0, "bool": False}
+_SORT = {"float64": sort_float, "int64": sort_int, "bool": sort_bool}
+
+
+class ArrayMore:
+    """FunctionParser's ``np.repeat``, ``np.tile``, ``np.unique``, ``np.interp``,
+    ``np.argwhere``, ``np.cross``, ``np.vstack``, ``np.percentile``/``np.quantile`` and
+    ``np.arange(dtype=)`` (a mixin)."""
+
+    def one_d(self, at: ast.expr, v: Node, name: str) -> Node:
+        """``v``, the argument ``at`` of ``name``, which must be a 1-D array or view."""
+        if isinstance(v, Grid):
+            raise self.unsupported(at, f"{name}() of a {v.ndim}-D array (son takes 1-D arrays here)")
+        if not is_array_value(v):
+            raise self.error(at, f"{name}() of a {v.type.widen()} value (son takes a 1-D array)", name)
+        return v
+
+    def no_keywords(self, e: ast.Call, name: str, lo: int, hi: int, what: str) -> None:
+        if e.keywords:
+            k = e.keywords[0]
+            raise self.unsupported(k.value, f"{name}() with {k.arg}= (son reads {what})")
+        if not lo <= len(e.args) <= hi:
+            raise self.error(e, f"{name}() takes {what}", name)
+
+    # -- np.repeat, np.tile --------------------------------------------------------------
+    def call_np_repeat(self, e: ast.Call, name: str, tile: bool) -> Node:
+        self.no_keywords(e, name, 2, 2, "an array and " + ("reps" if tile else "repeats"))
+        reps = e.args[1]
+        if tile and isinstance(reps, (ast.Tuple, ast.List)):
+            if len(reps.elts) != 1:
+                raise self.unsupported(reps, f"{name}() of a tuple of reps (an n-D result; son tiles 1-D "
+                                             "arrays by a number)")
+            reps = reps.elts[0]
+        a, k = self.exprs([e.args[0], reps])
+        with kept(a, k):
+            self.one_d(e.args[0], a, name)
+            zero = self.con(_ZERO[dtype_of(a)])
+            if is_array_value(k) and not tile:
+                if dtype_of(k) == "float64":
+                    raise self.unsupported(e.args[1], f"{name}() of float repeats (numpy's TypeError)")
+                return self.inline(e, repeat_each, [a, k, zero])
+            if isinstance(k, Grid) or is_array_value(k) or (
+                    k.type is not TOP and _kind(k) not in ("int", "bool")):
+                raise self.unsupported(e.args[1], f"{name}() of {'reps' if tile else 'repeats'} that are not "
+                                                  f"an int{'' if tile else ' or a 1-D array of ints'}")
+            return self.inline(e, tiled if tile else repeated, [a, k, zero])
+
+    # -- np.unique -----------------------------------------------------------------------
+    def call_np_unique(self, e: ast.Call, name: str) -> Node:
+        self.no_keywords(e, name, 1, 1, "one array: no return_index, return_inverse, return_counts, axis")
+        a = self.expr(e.args[0])
+        with kept(a):
+            self.one_d(e.args[0], a, name)
+            s = self.inline(e, _SORT[dtype_of(a)], [a, self.con(True)])
+            with kept(s):
+                return self.inline(e, unique_sorted, [s, self.con(_ZERO[dtype_of(a)])])
+
+    # -- np.interp -----------------------------------------------------------------------
+    def call_np_interp(self, e: ast.Call, name: str) -> Node:
+        names = ("x", "xp", "fp", "left", "right")
+        given = dict(zip(names, e.args))
+        for k in e.keywords:
+            if k.arg not in names or k.arg in given:
+                raise self.unsupported(k.value, f"{name}() with {k.arg}= (son reads x, xp, fp, left and "
+                                                "right)")
+            given[k.arg] = k.value
+        if len(e.args) > 5 or not {"x", "xp", "fp"} <= given.keys():
+            raise self.error(e, f"{name}() takes x, xp, fp, left and right", name)
+        vals: list[Node] = []
+        try:
+            for n in names[:3]:
+                v = self.expr(given[n])
+                with kept(v):
+                    if n != "x" or is_array_value(v) or isinstance(v, Grid):
+                        v = self.one_d(given[n], v, name)
+                        if dtype_of(v) != "float64":  # numpy reads them as doubles
+                            v = self.converted(given[n], v, "float64")
+                    elif v.type is not TOP and _kind(v) not in ("int", "float", "bool"):
+                        raise self.error(given[n], f"{name}() of a {v.type.widen()} x", name)
+                    else:
+                        v = self.float_of(given[n], v)
+                vals.append(v.keep())
+            for n in names[3:]:
+                x = given.get(n)
+                if x is None or (isinstance(x, ast.Constant) and x.value is None):
+                    vals += [self.con(0.0).keep(), self.con(False).keep()]
+                    continue
+                v = self.expr(x)
+                if v.type is not TOP and _kind(v) not in ("int", "float", "bool"):
+                    raise self.unsupported(x, f"{name}() with {n} of {v.type.widen()} (son takes a number)")
+                vals += [self.float_of(x, v).keep(), self.con(True).keep()]
+            fn = interp_many if is_array_value(vals[0]) else interp_one
+            return self.inline(e, fn, vals)
+        finally:
+            for v in vals:
+                v.unkeep()
+
+    def call_np_ieee_divide(self, e: ast.Call, name: str) -> Node:
+        """``ieee_divide(x, y)`` in son's Python: C's division of doubles."""
+        x, y = self.exprs(e.args)
+        with kept(x, y):
+            x = self.float_of(e, x)
+            with kept(x):
+                return self.op(e, IEEEDiv, x, self.float_of(e, y))
+
+    # -- np.argwhere, np.cross -----------------------------------------------------------
+    def call_np_argwhere(self, e: ast.Call, name: str) -> Node:
+        self.no_keywords(e, name, 1, 1, "one array")
+        a = self.expr(e.args[0])
+        with kept(a):
+            self.one_d(e.args[0], a, name)
+            idx = self.inline(e, flatnonzero, [a])
+        with kept(idx):
+            return self.c_order(e, idx, self.con(0), [self.length(e, idx), self.con(1)])
+
+    def call_np_cross(self, e: ast.Call, name: str) -> Node:
+        self.no_keywords(e, name, 2, 2, "two 1-D arrays: no axisa, axisb, axisc, axis")
+        a, b = self.exprs(e.args)
+        with kept(a, b):
+            for v, at in zip((a, b), e.args):
+                self.one_d(at, v, name)
+                if dtype_of(v) == "bool":
+                    raise self.unsupported(at, f"{name}() of bools (numpy's TypeError)")
+            return self.inline(e, cross3, [a, b, self.con(_ZERO[promoted(dtype_of(a), dtype_of(b))])])
+
+    # -- np.vstack -----------------------------------------------------------------------
+    def call_np_vstack(self, e: ast.Call, name: str) -> Node:
+        self.no_keywords(e, name, 1, 1, "a tuple or list of 1-D arrays")
+        seq = e.args[0]
+        if isinstance(seq, (ast.Tuple, ast.List)):
+            pieces, places = self.exprs(seq.elts), seq.elts
+        else:
+            v = self.expr_any(seq)
+            if not isinstance(v, Pack):
+                raise self.unsupported(seq, f"{name}() of anything but a tuple or list of arrays written "
+                                            "where it is called, or a tuple")
+            pieces, places = list(v.elems), [seq] * len(v.elems)
+        if not pieces:
+            raise self.error(e, "need at least one array to concatenate", name)
+        with kept(*pieces):
+            for p, at in zip(pieces, places):
+                self.one_d(at, p, name)
+            n = self.length(e, pieces[0])
+            with kept(n):
+                for i, p in enumerate(pieces[1:], 1):
+                    self.inline(e, same_length, [p, n, self.con(i)])
+                out = self.new_grid(e, [self.con(len(pieces)), n], promoted(*(dtype_of(p) for p in pieces)),
+                                    "empty")
+            at = self.con(0)
+            for p in pieces:
+                with kept(out, at):
+                    at = self.inline(e, put_at, [out.base, p, at])
+            return out
+
+    # -- np.percentile, np.quantile ------------------------------------------------------
+    def call_np_quantile(self, e: ast.Call, name: str, percent: bool) -> Node:
+        self.no_keywords(e, name, 2, 2, "an array and a number q: no axis, method, weights")
+        a, q = self.exprs(e.args)
+        with kept(a, q):
+            self.one_d(e.args[0], a, name)
+            if dtype_of(a) == "bool":
+                raise self.unsupported(e.args[0], f"{name}() of bools (numpy's TypeError)")
+            if isinstance(q, Grid) or is_array_value(q) or (q.type is not TOP and _kind(q) not in
+                                                               ("int", "float", "bool")):
+                raise self.unsupported(e.args[1], f"{name}() of a q that is not a number (son returns one "
+                                                  "number)")
+            floats = dtype_of(a) == "float64"
+            if not percent and q.type is not TOP and _kind(q) != "float":  # numpy's take: the element
+                return self.inline(e, quantile_element, [a, q, self.con(floats)])
+            return self.inline(e, quantile_lerp, [a, q, self.con(percent), self.con(floats)])
+
+    # -- np.arange(dtype=) ---------------------------------------------------------------
+    def call_np_arange(self, e: ast.Call, name: str) -> Node:
+        if not e.keywords:
+            return self.call_arange(e, name)
+        if any(k.arg != "dtype" for k in e.keywords) or not 1 <= len(e.args) <= 3:
+            raise self.error(e, f"{name}() takes 1 to 3 numbers and dtype=", name)
+        dtype = self.dtype_arg(e.keywords[0].value, name)
+        plain = ast.copy_location(ast.Call(e.func, e.args, []), e)
+        if dtype == "bool":
+            raise self.unsupported(e.keywords[0].value, f"{name}() of bools (numpy's TypeError past two "
+                                                        "elements)")
+        vals = self.exprs(e.args)
+        kinds = {_kind(v) for v in vals if v.type is not TOP}
+        with kept(*vals):
+            if not kinds <= {"int", "bool", "float"}:
+                raise self.unsupported(e, f"{name}() of values that may be ints or floats (the result's "
+                                          "dtype would depend on them)")
+            if dtype == "int64":
+                if "float" in kinds:
+                    raise self.unsupported(e.keywords[0].value, f"{name}() of floats as ints (numpy casts "
+                                                                "its first two values)")
+                return self.call_arange(plain, name)
+            if "float" in kinds:
+                return self.call_arange(plain, name)
+            if len(vals) == 1:
+                vals = [self.con(0), vals[0]]
+            if len(vals) == 2:
+                vals.append(self.con(1))
+            with kept(*vals):
+                return self.inline(e, arange_ints_as_floats, vals)
+
+
+MORE_CALLS = {
+    np.repeat: lambda p, e, n: p.call_np_repeat(e, n, tile=False),
+    np.tile: lambda p, e, n: p.call_np_repeat(e, n, tile=True),
+    np.unique: lambda p, e, n: p.call_np_unique(e, n),
+    np.interp: lambda p, e, n: p.call_np_interp(e, n),
+    np.argwhere: lambda p, e, n: p.call_np_argwhere(e, n),
+    np.cross: lambda p, e, n: p.call_np_cross(e, n),
+    np.vstack: lambda p, e, n: p.call_np_vstack(e, n),
+    np.percentile: lambda p, e, n: p.call_np_quantile(e, n, percent=True),
+    np.quantile: lambda p, e, n: p.call_np_quantile(e, n, percent=False),
+    np.arange: lambda p, e, n: p.call_np_arange(e, n),
+}
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def ieee_divide(x, y):
+    """C's ``x / y`` of doubles (an infinity or NaN, never an exception); parsed, an
+    ``IEEEDiv`` node (``MORE_CALLS``)."""
+    with np.errstate(all="ignore"):
+        return float(np.float64(x) / np.float64(y))
+
+
+MORE_CALLS[ieee_divide] = lambda p, e, n: p.call_np_ieee_divide(e, n)
+
+def repeated(a, k, zero):
+    n = len(a)
+    if n == 0:
+        return np.full(0, zero)
+    if k < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if k > 0 and n > 9223372036854775807 // k:
+        raise ValueError("array is too big")
+    out = np.full(n * k, zero)
+    for i in range(n):
+        x = a[i]
+        for j in range(i * k, i * k + k):
+            out[j] = x
+    return out
+
+
+def repeat_each(a, counts, zero):
+    n = len(a)
+    m = len(counts)
+    if m != n and m != 1:
+        raise ValueError("operands could not be broadcast together")
+    total = 0
+    for i in range(m):
+        c = counts[i]
+        if c < 0:
+            raise ValueError("repeats may not contain negative values.")
+        if total > 9223372036854775807 - c:
+            raise ValueError("array is too big")
+        total += c
+    if m == 1:
+        return repeated(a, counts[0], zero)
+    out = np.full(total, zero)
+    at = 0
+    for i in range(n):
+        x = a[i]
+        for j in range(at, at + counts[i]):
+            out[j] = x
+        at += counts[i]
+    return out
+
+
+def tiled(a, k, zero):
+    n = len(a)
+    if n == 0:
+        return np.full(0, zero)
+    if k < 0:
+        raise ValueError("negative dimensions are not allowed")
+    if k > 0 and n > 9223372036854775807 // k:
+        raise ValueError("array is too big")
+    out = np.full(n * k, zero)
+    for r in range(k):
+        for i in range(n):
+            out[r * n + i] = a[i]
+    return out
+
+
+def unique_sorted(s, zero):
+    """The distinct elements of the sorted ``s`` (NaN last): the first of each run of
+    equal ones, one NaN for all."""
+    n = len(s)
+    k = 0
+    for i in range(n):
+        if i == 0 or (s[i] != s[i - 1] and s[i - 1] == s[i - 1]):
+            k += 1
+    out = np.full(k, zero)
+    k = 0
+    for i in range(n):
+        if i == 0 or (s[i] != s[i - 1] and s[i - 1] == s[i - 1]):
+            out[k] = s[i]
+            k += 1
+    return out
+
+
+def _search_with_guess(key, xp, n, guess):
+    """numpy's ``binary_search_with_guess``: j with ``xp[j] <= key < xp[j + 1]`` for a
+    sorted ``xp``, -1 below it, ``n`` above it."""
+    if key > xp[n - 1]:
+        return n
+    if key < xp[0]:
+        return -1
+    if n <= 4:
+        i = 1
+        while i < n and key >= xp[i]:
+            i += 1
+        return i - 1
+    if guess > n - 3:
+        guess = n - 3
+    if guess < 1:
+        guess = 1
+    imin = 0
+    imax = n
+    if key < xp[guess]:  # (each test as numpy writes it: NaN in xp fails it the same way)
+        if not key < xp[guess - 1]:
+            return guess - 1
+        imax = guess - 1
+        if guess > 8 and key >= xp[guess - 8]:
+            imin = guess - 8
+    else:
+        if key < xp[guess + 1]:
+            return guess
+        if key < xp[guess + 2]:
+            return guess + 1
+        imin = guess + 2
+        if guess < n - 9 and key < xp[guess + 8]:
+            imax = guess + 8
+    while imin < imax:
+        mid = imin + ((imax - imin) >> 1)
+        if key >= xp[mid]:
+            imin = mid + 1
+        else:
+            imax = mid
+    return imin - 1
+
+
+def _interp_at(x, xp, fp, lval, rval, j):
+    """numpy's value at ``x`` (not NaN) of ``j``, its search's answer."""
+    n = len(xp)
+    if j == -1:
+        return lval
+    if j == n:
+        return rval
+    if j == n - 1 or xp[j] == x:
+        return fp[j]
+    slope = ieee_divide(fp[j + 1] - fp[j], xp[j + 1] - xp[j])
+    r = slope * (x - xp[j]) + fp[j]
+    if r != r:
+        r = slope * (x - xp[j + 1]) + fp[j + 1]
+        if r != r and fp[j] == fp[j + 1]:
+            r = fp[j]
+    return r
+
+
+def _interp_checks(xp, fp):
+    if len(xp) == 0:
+        raise ValueError("array of sample points is empty")
+    if len(fp) != len(xp):
+        raise ValueError("fp and xp are not of the same length.")
+
+
+def _interp_one_point(x, xp, fp, lval, rval):
+    if x < xp[0]:
+        return lval
+    if x > xp[0]:
+        return rval
+    return fp[0]
+
+
+def interp_one(x, xp, fp, left, has_left, right, has_right):
+    _interp_checks(xp, fp)
+    lval = left if has_left else fp[0]
+    rval = right if has_right else fp[len(fp) - 1]
+    if len(xp) == 1:
+        return _interp_one_point(x, xp, fp, lval, rval)
+    if x != x:
+        return x
+    return _interp_at(x, xp, fp, lval, rval, _search_with_guess(x, xp, len(xp), 0))
+
+
+def interp_many(x, xp, fp, left, has_left, right, has_right):
+    _interp_checks(xp, fp)
+    lval = left if has_left else fp[0]
+    rval = right if has_right else fp[len(fp) - 1]
+    n = len(xp)
+    out = np.empty(len(x))
+    j = 0
+    for i in range(len(x)):
+        v = x[i]
+        if n == 1:
+            out[i] = _interp_one_point(v, xp, fp, lval, rval)
+        elif v != v:
+            out[i] = v
+        else:
+            j = _search_with_guess(v, xp, n, j)
+            out[i] = _interp_at(v, xp, fp, lval, rval, j)
+    return out
+
+
+def cross3(a, b, zero):
+    """numpy's cross product of 3-vectors in the dtype of ``zero``."""
+    if not (2 <= len(a) <= 3 and 2 <= len(b) <= 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if len(a) != 3 or len(b) != 3:
+        raise NotImplementedError("np.cross of 2-vectors (deprecated by numpy; son takes 3-vectors)")
+    out = np.full(3, zero)
+    out[0] = a[1] * b[2] - a[2] * b[1]
+    out[1] = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+    return out
+
+
+def same_length(p, n, i):
+    if len(p) != n:
+        raise ValueError("all the input array dimensions except for the concatenation axis must match "
+                         "exactly")
+
+
+def _zero_sign_unknown(s, i, floats):
+    """Is sorted element ``i`` a zero whose sign numpy's partition picks (both occur)?"""
+    if not floats or s[i] != 0.0:
+        return False
+    pos = False
+    neg = False
+    for k in range(len(s)):
+        if s[k] == 0.0:
+            if math.copysign(1.0, s[k]) > 0:
+                pos = True
+            else:
+                neg = True
+    return pos and neg
+
+
+def quantile_lerp(a, q, percent, floats):
+    """numpy's linear quantile ``q`` (a percentage when ``percent``) of ``a``."""
+    if percent:
+        q = float(q) / 100.0
+        if not 0.0 <= q <= 1.0:
+            raise ValueError("Percentiles must be in the range [0, 100]")
+    else:
+        q = float(q)
+        if not 0.0 <= q <= 1.0:
+            raise ValueError("Quantiles must be in the range [0, 1]")
+    n = len(a)
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    s = sort_float(a, False) if floats else sort_int(a, False)
+    if floats and s[n - 1] != s[n - 1]:
+        return float(s[n - 1])
+    v = (n - 1) * q
+    if v >= n - 1:
+        lo = n - 1
+        hi = n - 1
+        t = v + 1.0
+    else:
+        lo = int(math.floor(v))
+        hi = lo + 1
+        t = v - lo
+    if _zero_sign_unknown(s, lo, floats) or _zero_sign_unknown(s, hi, floats):
+        raise NotImplementedError("np.percentile of a zero where 0.0 and -0.0 both occur (numpy's partition "
+                                  "picks one)")
+    d = s[hi] - s[lo]
+    if t >= 0.5:
+        return float(s[hi]) - float(d) * (1.0 - t)
+    return float(s[lo]) + float(d) * t
+
+
+def quantile_element(a, q, floats):
+    """numpy's quantile of an int ``q`` (0 or 1): the element itself."""
+    if not 0.0 <= q <= 1.0:
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    n = len(a)
+    if n == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    s = sort_float(a, False) if floats else sort_int(a, False)
+    if floats and s[n - 1] != s[n - 1]:
+        return s[n - 1]
+    i = (n - 1) * q
+    if _zero_sign_unknown(s, i, floats):
+        raise NotImplementedError("np.quantile of a zero where 0.0 and -0.0 both occur (numpy's partition "
+                                  "picks one)")
+    return s[i]
+
+
+def arange_ints_as_floats(start, stop, step):
+    """numpy's ``arange(start, stop, step, dtype=float)`` of ints: the length from the
+    quotient ``(stop - start) / step``, then numpy's float fill."""
+    if step == 0:
+        raise ZeroDivisionError("division by zero")
+    d = stop - start
+    if (stop >= start) != (d >= 0):
+        raise NotImplementedError("np.arange(dtype=float) of bounds whose difference passes int64")
+    return _arange_filled(start, step, d / step)
+
+
+def _arange_filled(start, step, q):
+    if q >= 9.223372036854775807e18:
+        raise ValueError("Maximum allowed size exceeded")
+    n = math.ceil(q)
+    if n < 0:
+        n = 0
+    out = np.empty(n)
+    if n > 0:
+        first = float(start)
+        out[0] = first
+        if n > 1:
+            second = float(start + step)
+            out[1] = second
+            delta = second - first
+            for i in range(2, n):
+                out[i] = first + i * delta
+    return out
+
