@@ -187,6 +187,29 @@ def saturating_counter(n: int):
     return k >= 0
 
 
+def _twice(x):
+    return 2 * x
+
+
+def _half(x):
+    return x // 2
+
+
+def function_in_a_loop(n: int):
+    """Calls linked by optimism: ``g`` starts as ``_twice`` and becomes ``_half`` only
+    where ``k > 0``, and k stays 0.  The parse holds ``g`` as a choice between the two
+    functions (a loop Phi of which one it is) and the call as both, selected at run time;
+    the peephole must keep both, the optimistic passes prove the choice never changes
+    and link the call to ``_twice``: ``g(3)`` is 6."""
+    g = _twice
+    k = 0
+    for _ in range(n):
+        if k > 0:
+            g = _half
+        k = k * 2
+    return g(3)
+
+
 @dataclass(frozen=True)
 class Example:
     fn: Callable
@@ -222,6 +245,7 @@ EXAMPLES: list[Example] = [
     Example(division_by_zero, {"none": _NOT, "peephole": _NOT, "sccp": _NOT, "combined": _NOT}),
     Example(counting_loop, {"none": _NOT, "peephole": _NOT, "sccp": _NOT, "combined": _NOT}),
     Example(saturating_counter, {"none": _NOT, "peephole": _NOT, "sccp": True, "combined": True}),
+    Example(function_in_a_loop, {"none": _NOT, "peephole": _NOT, "sccp": 6, "combined": 6}),
 ]
 
 BY_NAME: dict[str, Example] = {e.name: e for e in EXAMPLES}
