@@ -14,6 +14,7 @@ import pytest
 from conftest import finite_differences
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_module_calls import _quicksort
 
 import son
 from son.errors import SonError
@@ -62,23 +63,9 @@ def sin_plus_cos(x: float):
     return s + 2 * c
 
 
-def _qsort(a, lo, hi):
-    if lo >= hi:
-        return
-    p = a[hi]
-    i = lo
-    for j in range(lo, hi):
-        if a[j] < p:
-            a[i], a[j] = a[j], a[i]
-            i += 1
-    a[i], a[hi] = a[hi], a[i]
-    _qsort(a, lo, i - 1)
-    _qsort(a, i + 1, hi)
-
-
 def ranked(a, w: float):  # sorts a copy in a recursive helper, weights its ranks
     b = a.copy()
-    _qsort(b, 0, len(b) - 1)
+    _quicksort(b, 0, len(b) - 1)
     s = 0.0
     for k in range(len(b)):
         s += b[k] * (k + w)

@@ -766,6 +766,11 @@ def arange_float(start, stop, step):
     q = (stop - start) / step
     if q != q:
         raise ValueError("arange: cannot compute length")
+    return arange_filled(start, step, q)
+
+
+def arange_filled(start, step, q):
+    """numpy's float arange of ``ceil(q)`` elements from ``start`` by ``step``."""
     if q >= 9.223372036854775807e18:
         raise ValueError("Maximum allowed size exceeded")
     n = math.ceil(q)

@@ -51,6 +51,7 @@ import numpy as np
 
 from ..nodes import IEEEDiv, Node, kept
 from ..nodes.types import TOP
+from .arrayfns import arange_filled
 from .arrayops import flatnonzero, put_at
 from .core import _kind, dtype_of, is_array_value, promoted
 from .scope import Grid, Pack
@@ -284,15 +285,22 @@ def ieee_divide(x, y):
 
 MORE_CALLS[ieee_divide] = lambda p, e, n: p.call_np_ieee_divide(e, n)
 
-def repeated(a, k, zero):
-    n = len(a)
+
+def copies(n, k, zero):
+    """The zero-filled result of ``k`` copies of ``n`` elements, numpy's errors for a
+    negative ``k`` (none where ``n`` is 0) and a total past int64."""
     if n == 0:
         return np.full(0, zero)
     if k < 0:
         raise ValueError("negative dimensions are not allowed")
     if k > 0 and n > 9223372036854775807 // k:
         raise ValueError("array is too big")
-    out = np.full(n * k, zero)
+    return np.full(n * k, zero)
+
+
+def repeated(a, k, zero):
+    n = len(a)
+    out = copies(n, k, zero)
     for i in range(n):
         x = a[i]
         for j in range(i * k, i * k + k):
@@ -327,14 +335,8 @@ def repeat_each(a, counts, zero):
 
 def tiled(a, k, zero):
     n = len(a)
-    if n == 0:
-        return np.full(0, zero)
-    if k < 0:
-        raise ValueError("negative dimensions are not allowed")
-    if k > 0 and n > 9223372036854775807 // k:
-        raise ValueError("array is too big")
-    out = np.full(n * k, zero)
-    for r in range(k):
+    out = copies(n, k, zero)
+    for r in range(k if n else 0):  # an empty array tiled 10**18 times: nothing to copy
         for i in range(n):
             out[r * n + i] = a[i]
     return out
@@ -554,24 +556,4 @@ def arange_ints_as_floats(start, stop, step):
     d = stop - start
     if (stop >= start) != (d >= 0):
         raise NotImplementedError("np.arange(dtype=float) of bounds whose difference passes int64")
-    return _arange_filled(start, step, d / step)
-
-
-def _arange_filled(start, step, q):
-    if q >= 9.223372036854775807e18:
-        raise ValueError("Maximum allowed size exceeded")
-    n = math.ceil(q)
-    if n < 0:
-        n = 0
-    out = np.empty(n)
-    if n > 0:
-        first = float(start)
-        out[0] = first
-        if n > 1:
-            second = float(start + step)
-            out[1] = second
-            delta = second - first
-            for i in range(2, n):
-                out[i] = first + i * delta
-    return out
-
+    return arange_filled(start, step, d / step)

@@ -19,7 +19,7 @@ the guard's projection as control so no pass hoists them above it.
 from __future__ import annotations
 
 from . import ranges
-from .node import Node
+from .node import Node, TupleOut
 from .types import (
     BOOL,
     BOTTOM,
@@ -28,7 +28,6 @@ from .types import (
     TOP,
     ArrayType,
     ListType,
-    TupleType,
     Type,
     bounds,
     constant,
@@ -281,33 +280,16 @@ class Call(Node):
         return self.result
 
 
-class CallOut(Node):
+class CallOut(TupleOut):
     """Value ``index`` of a ``Call`` whose callee returns several (``result`` a
-    ``TupleType``: the forward-mode derivative of a recursive function returns its value
-    and its tangent, son/grad/calls.py)."""
+    ``TupleType``: a recursive function returning a flat tuple, the forward-mode
+    derivative of a function, which returns its value and its tangent)."""
 
-    __slots__ = ("index",)
-    is_gvn = False
-
-    def __init__(self, graph, call, index: int):
-        self.index = index
-        super().__init__(graph, None, call)
-
-    def payload(self):
-        return (self.index,)
+    __slots__ = ()
 
     @property
     def label(self) -> str:
         return f"call out {self.index}"
-
-    def compute(self) -> Type:
-        t = self.inputs[1].type
-        if isinstance(t, TupleType) and self.index < len(t.elems):
-            return t.elems[self.index]
-        return TOP
-
-    def eval(self, values):
-        return values[self.index]
 
 
 class CallMem(Node):

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Iterator
 
-from .types import BOTTOM, TOP, Type, constant
+from .types import BOTTOM, TOP, TupleType, Type, constant
 
 if TYPE_CHECKING:
     from .graph import Graph
@@ -228,6 +228,31 @@ class Node:
     def eval(self, *values):
         """The reference semantics on Python values; raising means 'faults'."""
         raise TypeError(f"{self.label} has no value semantics")
+
+
+class TupleOut(Node):
+    """Value ``index`` of a node whose value is a tuple (``inputs[1]``: a call of a
+    function that gives several values, a fallback region's live-outs): pure, never
+    value-numbered (its input is not)."""
+
+    __slots__ = ("index",)
+    is_gvn = False
+
+    def __init__(self, graph, source, index: int):
+        self.index = index
+        super().__init__(graph, None, source)
+
+    def payload(self):
+        return (self.index,)
+
+    def compute(self) -> Type:
+        t = self.inputs[1].type
+        if isinstance(t, TupleType) and self.index < len(t.elems):
+            return t.elems[self.index]
+        return TOP
+
+    def eval(self, values):
+        return values[self.index]
 
 
 def copy_slots(src: Node, dst: Node) -> None:

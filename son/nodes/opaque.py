@@ -31,7 +31,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import SonError
-from .node import Node
+from .node import Node, TupleOut
 from .types import BOOL, FLOAT, INT, MEM, TOP, ArrayType, TupleType, Type
 
 __all__ = ["RAISED", "RERAISE", "PyOut", "PyRegion", "PyRegionMem", "RegionCode", "enter_call", "register",
@@ -231,18 +231,10 @@ class PyRegionMem(Node):
         return None
 
 
-class PyOut(Node):
+class PyOut(TupleOut):
     """Live-out ``index`` (1-based: 0 is the region's status) of a ``PyRegion``."""
 
-    __slots__ = ("index",)
-    is_gvn = False
-
-    def __init__(self, graph, region, index: int):
-        self.index = index
-        super().__init__(graph, None, region)
-
-    def payload(self):
-        return (self.index,)
+    __slots__ = ()
 
     @property
     def label(self) -> str:
@@ -254,12 +246,3 @@ class PyOut(Node):
         if isinstance(r, PyRegion) and self.index - 1 - len(r.code.outs) < len(r.code.backs):
             return f"py items of {r.code.ins[r.code.backs[self.index - 1 - len(r.code.outs)][0]]}"
         return f"py #{self.index}"
-
-    def compute(self) -> Type:
-        t = self.inputs[1].type
-        if isinstance(t, TupleType) and self.index < len(t.elems):
-            return t.elems[self.index]
-        return TOP
-
-    def eval(self, values):
-        return values[self.index]
