@@ -420,7 +420,7 @@ def _node_classes() -> set[type]:
 
 
 #: classes never instantiated themselves: bases of families
-BASES = {nodes.CFGNode, nodes.Binary, nodes.Unary, nodes.Compare}
+BASES = {nodes.CFGNode, nodes.Binary, nodes.Unary, nodes.Compare, nodes.TupleOut}
 
 
 def test_every_node_class_is_in_the_emit_table():

@@ -53,7 +53,7 @@ from .mathfn import (
     Min,
 )
 from .memory import ArrayLen, Call, CallMem, CallOut, Load, NewArray, OutOfBounds, Overlaps, Store
-from .node import Node, kept
+from .node import Node, TupleOut, kept
 from .opaque import PyOut, PyRegion, PyRegionMem
 from .pairwise import PairwiseSum
 from .printer import format_graph, ir
