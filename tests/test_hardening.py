@@ -259,7 +259,7 @@ def test_a_5k_node_function_compiles_and_runs():
 def test_a_kernel_numba_rejects_is_a_son_error_with_the_source(monkeypatch):
     import son.exec.codegen as codegen
 
-    def bad_generate(schedule, name=None, decorator=""):
+    def bad_generate(schedule, name=None, decorator="", **_module):
         params = ", ".join(p for p, _ in schedule.graph.params)
         return f"{decorator}\ndef {name}({params}):\n    return {params.split(',')[0]} + 'text'\n"
 

@@ -33,7 +33,7 @@ import re
 from .. import config
 from ..errors import SonError
 from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, without_refinements
-from ..nodes.types import MEM, Type
+from ..nodes.types import INT, MEM, NONE, TupleType, Type
 from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
 from .pyregions import REGION_IMPORTS, region_helper
@@ -163,8 +163,11 @@ class _Codegen(Structurer, MixedValues):
                     self.ref[n] = f"v{n.nid}"
 
     def _constant(self, n: Node) -> Type | None:
+        """The constant ``n`` is, written as a literal instead of computed; never for a
+        node that runs for its effect (a call, a fallback region: it may write and raise
+        whatever its value), nor a Load (its bounds are checked where it stands)."""
         t = n.type
-        if t.is_constant and t.kind is not None and type(n) is not Load:
+        if t.is_constant and t.kind is not None and type(n) is not Load and not n.writes_memory:
             return t
         return None
 
@@ -272,6 +275,12 @@ class _Codegen(Structurer, MixedValues):
             lines.append(f"def {EMIT_STATE.fname}({', '.join(self.param_names + ['_depth'])}):")
             lines.append(f"    if _depth >= {config.recursion_limit}:")
             lines.append("        raise RecursionError('maximum recursion depth exceeded')")
+            if not any(not _from_own_call(r) for r in self.g.returns() if r in self.block_of):
+                # every return gives what its own call gave, or it never returns (it recurses
+                # or raises on every path): numba infers a recursive function's type from a
+                # return that does not depend on it, so it gets one it cannot prove unreachable
+                lines.append("    if _depth < 0:")
+                lines.append(f"        return {_never_value(self.calls)}")
             lines.extend(_render(body, 1))
             lines.extend(["", ""] + ([decorator] if decorator else []))
             lines.append(f"def {self.name}({params}):")
@@ -282,6 +291,42 @@ class _Codegen(Structurer, MixedValues):
                 lines.append(f"    {SCRATCH_PARAMS[1]}[0] = {SCRATCH_PARAMS[1]}[1] = 0")
             lines.extend(_render(body, 1))
         return "\n".join(lines) + "\n"
+
+
+def _from_own_call(r: Node) -> bool:
+    """Does every value Return ``r`` gives come from a call of the function itself (on
+    every path: a Phi is free of the call where one of its inputs is)?  A fixpoint over
+    the values ``r`` reads, O(N) per round, rounds bounded by the nesting of phis."""
+    nodes, work = [], [x for x in r.inputs[2:] if x is not None]
+    seen = set()
+    while work:
+        n = work.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        nodes.append(n)
+        work.extend(x for x in n.inputs[1:] if x is not None and not x.is_cfg)
+    free: set = set()  # values computed without the function's own result, on some path
+    changed = True
+    while changed:
+        changed = False
+        for n in nodes:
+            if n in free or (type(n) is Call and n.target is None):
+                continue
+            ins = [x for x in n.inputs[1:] if x is not None and not x.is_cfg]
+            if (any(x in free for x in ins) if type(n) is Phi else all(x in free for x in ins)):
+                free.add(n)
+                changed = True
+    return not all(x in free for x in r.inputs[2:] if x is not None)
+
+
+def _never_value(calls: list) -> str:
+    """A value of the kind a function that never returns is assumed to give (its own
+    calls' result type; an int, as a caller assumes, where it has none)."""
+    t = next((c.result for c in calls if c.target is None), INT)
+    ts = t.elems if isinstance(t, TupleType) else (t,)
+    zeros = ["None" if x is NONE else {"float": "0.0", "bool": "False"}.get(x.kind, "0") for x in ts]
+    return f"({', '.join(zeros)},)" if isinstance(t, TupleType) else zeros[0]
 
 
 def generate(schedule, name: str | None = None, decorator: str = "", callees: dict | None = None,

@@ -137,7 +137,7 @@ class Recursion:
     def module_graph(self, e: ast.Call, fn, src, kinds: tuple):
         """The graph of helper ``fn`` for parameter types ``kinds`` in this parse's module
         and the type of its result, parsed on first use."""
-        from .parser import _result_type, build_graph
+        from .parser import _result_type, _widen, build_graph
 
         module = _MODULE.get()
         key = (fn, kinds)
@@ -160,7 +160,9 @@ class Recursion:
             at = self.path + (ast.unparse(e.func),)
             self.deps.extend((at + p, n, v) for p, n, v in deps)
         result = _result_type(g, src, self.peephole.enabled)
-        module[key] = (g, INT if result is None else result)
+        # the kind, never a constant: a call runs for what it writes and raises, and the
+        # callee's graph is optimized further (a return of -1 on the only path that returns)
+        module[key] = (g, INT if result is None else _widen(result))
         return module[key]
 
 
