@@ -497,6 +497,16 @@ def _zero_sign_unknown(s, i, floats):
     return pos and neg
 
 
+def quantile_sorted(a, q, floats):
+    """``a`` sorted for its quantile ``q`` (a fraction), after numpy's errors for a ``q``
+    outside [0, 1] and for an empty ``a``."""
+    if not 0.0 <= q <= 1.0:
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    if len(a) == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+    return sort_float(a, False) if floats else sort_int(a, False)
+
+
 def quantile_lerp(a, q, percent, floats):
     """numpy's linear quantile ``q`` (a percentage when ``percent``) of ``a``."""
     if percent:
@@ -505,12 +515,8 @@ def quantile_lerp(a, q, percent, floats):
             raise ValueError("Percentiles must be in the range [0, 100]")
     else:
         q = float(q)
-        if not 0.0 <= q <= 1.0:
-            raise ValueError("Quantiles must be in the range [0, 1]")
-    n = len(a)
-    if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    s = sort_float(a, False) if floats else sort_int(a, False)
+    s = quantile_sorted(a, q, floats)
+    n = len(s)
     if floats and s[n - 1] != s[n - 1]:
         return float(s[n - 1])
     v = (n - 1) * q
@@ -533,12 +539,8 @@ def quantile_lerp(a, q, percent, floats):
 
 def quantile_element(a, q, floats):
     """numpy's quantile of an int ``q`` (0 or 1): the element itself."""
-    if not 0.0 <= q <= 1.0:
-        raise ValueError("Quantiles must be in the range [0, 1]")
-    n = len(a)
-    if n == 0:
-        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
-    s = sort_float(a, False) if floats else sort_int(a, False)
+    s = quantile_sorted(a, q, floats)
+    n = len(s)
     if floats and s[n - 1] != s[n - 1]:
         return s[n - 1]
     i = (n - 1) * q

@@ -155,7 +155,7 @@ def grad_by_tangents(graph: Graph, argnums: tuple[int, ...], with_value: bool) -
     if len(argnums) > 1 and any(isinstance(t, ArrayType) for _, t in graph.params):
         raise SonError(f"grad of {graph.name}: through recursive calls son takes one argnum at a time of a "
                        "function with array parameters (each would run its writes into them again)")
-    rets = [r for r in graph.returns()]
+    rets = graph.returns()
     if not rets or any(len(r.values) != 1 or r.values[0].type.kind not in ("float", "number") for r in rets):
         raise SonError(f"grad of {graph.name}: the function must return one float for a gradient")
     tangent = jvp_graph(graph, floats)
