@@ -141,12 +141,13 @@ CATALOG = [
             G = a
             return a
         """, None, 3, 4, "global", "global statement"),
-    ("recursion_of_a_nested_function", """
+    ("nested_recursive_function_as_a_value", """
         def f(a: int):
             def g(b):
-                return 0 if b <= 0 else g(b - 1)
+                h = g
+                return 0 if b <= 0 else h(b - 1)
             return g(a) + 1
-        """, None, 2, 4, "recursion", "recursive call to g(), a nested function"),
+        """, None, 3, 12, "recursion", "reads its own name other than to call it"),
     ("cycle_between_recursive_helpers", """
         def g(a):
             return 0 if a <= 0 else g(a - 2) + h(a - 1)

@@ -154,7 +154,8 @@ def test_arrays_are_captured_by_reference():
 @pytest.mark.parametrize("src, message", [
     ("def f(x: float):\n    k = 1.0\n    g = lambda y: y + k\n    k = 2.0\n    return g(x)\n",
      "binds more than once"),
-    ("def f(x: float):\n    def g(y):\n        return g(y - 1.0)\n    return g(x)\n", "recursive call to"),
+    ("def f(x: float):\n    def g(y):\n        h = g\n        return h(y - 1.0)\n    return g(x)\n",
+     "reads its own name"),
     ("def f(x: float):\n    return lambda y: y + x\n", "a function in the function's result"),
     ("def f(x: float):\n    k = x\n    return k(2.0)\n", "'k' is not a function"),
     ("def f(x: float):\n    def g(y, k=x):\n        return y\n    return g(x)\n", "not a literal"),

@@ -191,6 +191,40 @@ def divide(n: int, d: int):  # the compiled function itself returns a pair and c
     return q + 1, r
 
 
+def nested_fact(n: int, k: int):  # a nested function that calls itself, over a parameter
+    def fact(m):
+        if m <= 1:
+            return k
+        return m * fact(m - 1)
+
+    return fact(n % 20) + fact(3)
+
+
+def nested_halves(a, lo: int):  # over an array, called through a helper that takes a function
+    hi = len(a)
+
+    def half_sum(i, j, depth=0):
+        if j - i <= 1:
+            return a[i] * (depth + 1) if j > i else 0.0
+        m = (i + j) // 2
+        return half_sum(i, m, depth + 1) + half_sum(m, j, depth + 1)
+
+    return _apply(half_sum, lo, hi)
+
+
+def _apply(fn, x, y):
+    return fn(x, y)
+
+
+def nested_power(x: float, n: int):
+    base = x * 0.5
+
+    def p(m):
+        return 1.0 if m <= 0 else base * p(m - 1) + x
+
+    return p(n % 12)
+
+
 IARR = st.lists(st.integers(-10 ** 6, 10 ** 6), max_size=10).map(lambda xs: np.array(xs, dtype=np.int64))
 FARR = st.lists(st.floats(-50, 50), max_size=12).map(lambda xs: np.array(xs, dtype=np.float64))
 CASES = [
@@ -206,6 +240,9 @@ CASES = [
     (fast_fib, [int], st.tuples(st.integers(0, 90))),
     (spread, ["float64[]"], st.tuples(FARR)),
     (divide, [int, int], st.tuples(st.integers(-5, 60), st.integers(1, 9))),
+    (nested_fact, [int, int], st.tuples(st.integers(-5, 60), st.integers(-9, 9))),
+    (nested_halves, ["float64[]", int], st.tuples(FARR, st.integers(-3, 12))),
+    (nested_power, [float, int], st.tuples(st.floats(-2, 2), st.integers(-3, 40))),
 ]
 
 
@@ -257,10 +294,24 @@ def test_a_cycle_between_two_recursive_helpers_is_refused_with_its_location(tmp_
         son.parse(f)
 
 
-def test_recursion_of_a_nested_function_is_refused(tmp_path):
-    f = function_from_text(tmp_path, "def f(n: int):\n    def g(m):\n"
-                                     "        return 0 if m <= 0 else g(m - 1)\n    return g(n)\n")
-    with pytest.raises(SonSyntaxError, match="recursi"):
+def test_a_nested_function_that_calls_itself_is_a_graph_with_its_captures_as_parameters():
+    g = son.parse(nested_fact)
+    (fact,) = g.callees()
+    assert [name for name, _t in fact.params] == ["m", "k"]
+    assert sum(type(c) is Call for c in g.nodes()) == 2  # fact(n % 20), fact(3): one graph
+    assert son.jit(nested_fact)(7, 3) == nested_fact(7, 3)
+
+
+def test_gradients_go_through_a_nested_function_that_calls_itself_and_its_captures():
+    for x in (-1.3, 0.4, 1.7):
+        want = (nested_power(x + 1e-6, 9) - nested_power(x - 1e-6, 9)) / 2e-6
+        assert son.grad(nested_power, argnums=0)(x, 9) == pytest.approx(want, rel=1e-6, abs=1e-6)
+
+
+def test_a_lambda_that_calls_itself_is_refused_with_its_location(tmp_path):
+    f = function_from_text(tmp_path, "def f(n: int):\n    g = lambda m: 0 if m <= 0 else g(m - 1)\n"
+                                     "    return g(n)\n")
+    with pytest.raises(SonSyntaxError, match=r"case\.py:\d+:\d+: .*not bound where the function is made"):
         son.parse(f)
 
 
@@ -309,3 +360,12 @@ def test_a_function_with_a_fallback_region_calls_a_recursive_helper(tmp_path, ca
         assert k(4) == f(4) == 1 + 1 + 2 + 6
     assert capsys.readouterr().out.count("step") == 8
     assert any(type(n) is Call for n in k.graph.nodes())
+
+
+def test_a_nested_function_that_never_returns_raises_recursion_error(tmp_path):
+    f = function_from_text(tmp_path, "def f(x: float):\n    def g(y):\n        return g(y - 1.0)\n"
+                                     "    return g(x)\n")
+    with pytest.raises(RecursionError):
+        son.interpret(son.parse(f), 1.0)
+    with pytest.raises(RecursionError):
+        son.jit(f)(1.0)

@@ -79,6 +79,15 @@ def _peephole(graph: Graph) -> dict:
     return {"dead": graph.dce()}
 
 
+@register_pass("inline")
+def _inline(graph: Graph) -> dict:
+    """Inline the calls of other graphs that are small or called once, never recursive ones
+    (a parse with ``inline=False`` keeps calls), then the peephole over each copy."""
+    from ..peephole.inline import inline_calls
+
+    return inline_calls(graph)
+
+
 @register_pass("dce")
 def _dce(graph: Graph) -> dict:
     """Detach nodes that no longer reach Stop (dead cycles included)."""

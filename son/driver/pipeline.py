@@ -78,7 +78,9 @@ class Pipeline:
     after the parse, in order; ``rules``: the peephole's ``RuleSet`` for the parse and
     the passes (None: ``son.peephole.DEFAULT_RULES``); ``boundscheck``,
     ``math_errors``, ``wrap``: the kernel's semantics (all True: CPython's, exactly;
-    see ``son.compile``)."""
+    see ``son.compile``); ``inline``: inline the calls of the user's helpers while
+    parsing (the default), or keep each a ``Call`` of the helper's graph where it can
+    (``son.parse(..., inline=False)``), for the ``inline`` pass or the kernel to call."""
 
     name: str
     peephole: bool
@@ -87,6 +89,7 @@ class Pipeline:
     boundscheck: bool = True
     math_errors: bool = True
     wrap: bool = True
+    inline: bool = True
 
     @classmethod
     def of(cls, spec: str | Sequence | Pipeline | None = None, **changes) -> Pipeline:
@@ -121,7 +124,7 @@ class Pipeline:
         rules = None if self.rules is None else tuple(
             (tuple(c.__name__ for c in classes), r.__name__) for r, classes in self.rules.items())
         return (self.peephole, tuple(p.name for p in self.passes), rules, self.boundscheck,
-                self.math_errors, self.wrap)
+                self.math_errors, self.wrap, self.inline)
 
     def is_son_own(self) -> bool:
         """True if every pass and rule it runs is son's own code (the disk index can
@@ -142,9 +145,9 @@ class Pipeline:
 
         if isinstance(fn, str):
             return parse_source(fn, name, peephole=self.peephole, argtypes=argtypes, args=args,
-                                tracer=tracer, rules=self.rules, fallback=fallback)
+                                tracer=tracer, rules=self.rules, fallback=fallback, inline=self.inline)
         return parse(fn, peephole=self.peephole, argtypes=argtypes, args=args, tracer=tracer, deps=deps,
-                     rules=self.rules, fallback=fallback)
+                     rules=self.rules, fallback=fallback, inline=self.inline)
 
     def optimize(self, graph: Graph, inplace: bool = False, *, tracer=None) -> tuple[Graph, PipelineStats]:
         """Run the passes on ``graph`` (or, unless ``inplace``, on a copy with the same
@@ -167,6 +170,8 @@ class Pipeline:
     def __repr__(self) -> str:
         semantics = "" if self.boundscheck and self.math_errors and self.wrap else (
             f", boundscheck={self.boundscheck}, math_errors={self.math_errors}, wrap={self.wrap}")
+        if not self.inline:
+            semantics += ", inline=False"
         rules = "" if self.rules is None else f", rules={self.rules!r}"
         return (f"<son Pipeline {self.name!r}: parse{' + peephole' if self.peephole else ''}"
                 f"{''.join(' -> ' + p.name for p in self.passes)}{rules}{semantics}>")

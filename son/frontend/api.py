@@ -23,7 +23,7 @@ def _verify_if_debug(g: Graph) -> Graph:
 
 
 def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=None,
-          deps: list | None = None, rules=None, fallback: str = "error") -> Graph:
+          deps: list | None = None, rules=None, fallback: str = "error", inline: bool = True) -> Graph:
     """Build the graph of Python function ``fn`` (defined in a file or a notebook cell).
 
     Parameter types come from ``argtypes`` (a sequence or a dict by name), else
@@ -35,12 +35,17 @@ def parse(fn: Callable, peephole: bool = True, argtypes=None, args=None, tracer=
     (globals, closure cells, builtins, module attributes; ``path`` names the
     inlined callees it was read in).  ``fallback="region"`` makes every statement son
     cannot express a node that CPython runs (a ``PyRegion``, son/frontend/regions.py)
-    instead of an error; the default, "error", raises ``SonSyntaxError``.
+    instead of an error; the default, "error", raises ``SonSyntaxError``.  ``inline=False``
+    keeps each call of a module-level helper a ``Call`` of the helper's own graph where
+    the call passes and returns single values, arrays or flat tuples of numbers (the
+    ``inline`` pass inlines them later); the default inlines every helper while parsing,
+    except those that call themselves (son/frontend/recursion.py).
     """
     _check_fallback(fallback)
     with gc_paused():  # ast.parse of a large function also builds many objects
         src = source_of(fn)
-    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer, deps, rules, fallback))
+    return _verify_if_debug(build_graph(src, peephole, argtypes, args, tracer, deps, rules, fallback,
+                                        inline))
 
 
 def _check_fallback(fallback: str) -> None:
@@ -53,12 +58,13 @@ _COUNTER = [0]
 
 def parse_source(text: str, name: str | None = None, peephole: bool = True, argtypes=None,
                  args=None, globals: dict | None = None, filename: str | None = None,
-                 tracer=None, rules=None, fallback: str = "error") -> Graph:
+                 tracer=None, rules=None, fallback: str = "error", inline: bool = True) -> Graph:
     """Build the graph of function ``name`` (default: the last one) defined in ``text``.
 
     The text is executed as a module (with ``math``, ``np`` and ``numpy``
     available) so that helper functions and constants it defines can be
-    inlined and folded.  ``tracer``, ``rules`` and ``fallback`` are those of ``son.parse``.
+    inlined and folded.  ``tracer``, ``rules``, ``fallback`` and ``inline`` are those of
+    ``son.parse``.
     """
     _check_fallback(fallback)
     if filename is None:
@@ -80,4 +86,4 @@ def parse_source(text: str, name: str | None = None, peephole: bool = True, argt
     src_from_text.pyfunc = namespace.get(src_from_text.name)
     src_from_text.defaults = getattr(src_from_text.pyfunc, "__defaults__", None) or ()
     return _verify_if_debug(build_graph(src_from_text, peephole, argtypes, args, tracer,
-                                        rules=rules, fallback=fallback))
+                                        rules=rules, fallback=fallback, inline=inline))

@@ -55,7 +55,7 @@ from .arrayutils import UTILITY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _kind, array_hint, is_array_value, is_list
-from .functions import FUNCTION_CALLS, Local
+from .functions import FUNCTION_CALLS, Local, function_key
 from .iteration import LOOP_REDUCERS
 from .linalg import LINALG_CALLS
 from .lists import LIST_CALLS
@@ -303,8 +303,11 @@ class Calls:
         function or a ``functions.Local``."""
         if fn in self.stack:
             return self.recursive_call(e, fn, vals)
-        if fn in self.learned.get(SEPARATE, ()):
+        if function_key(fn) in self.learned.get(SEPARATE, ()):
             return self.separate_call(e, fn, vals)
+        call = self.kept_call(e, fn, vals)
+        if call is not None:
+            return call
         src = fn.src if isinstance(fn, Local) else source_of(fn)
         bound = self.bind_arguments(e, fn, src, vals)
         callee = Scope(self.g, self.scope.ctrl, self.scope.mem)

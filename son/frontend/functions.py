@@ -16,13 +16,18 @@ A call through an ``Fn`` inlines its target with the captured values bound (a Py
 object goes through the ordinary call path: ``f = math.sin; f(x)`` is ``math.sin(x)``),
 so everything downstream -- SCCP, GCM, kernels, both gradient modes -- sees straight-line
 code.  ``map(f, t)`` over tuples is the tuple of the calls; ``functools.reduce(f, t[,
-init])`` their left fold.  Recursion, through a value or not, is refused: son inlines.
+init])`` their left fold.  A nested ``def`` that calls itself is lambda-lifted (``lift``:
+its captured values become parameters after its own) and parsed into a graph of its own
+like a module function that calls itself (son/frontend/recursion.py); a lambda cannot
+name itself, and a nested function that reads its own name other than to call it is a
+located error.
 O(size of the inlined bodies) nodes per call, as any inlined call.
 """
 
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 from dataclasses import dataclass
 
@@ -35,14 +40,47 @@ from .source import FunctionSource
 @dataclass(eq=False)
 class Local:
     """A nested ``def`` or a ``lambda``: its source (names resolved as the enclosing
-    function's) and the names of the enclosing variables it captures, in order."""
+    function's) and the names of the enclosing variables it captures, in order.
+
+    A nested ``def`` that calls itself has ``lifted``: the same function with its captured
+    variables as extra parameters after its own (lambda lifting), whose calls of itself
+    pass them on (``lift``); son parses it into a graph of its own, as a module function
+    that calls itself.  ``origin`` is the ``def`` of the user's syntax tree, the same in
+    every parse (a ``Local`` is made anew each time its ``def`` is parsed): the key of
+    its graph."""
 
     src: FunctionSource
     captured: tuple[str, ...]
+    origin: ast.AST | None = None
+    lifted: Local | None = None
 
     @property
     def __name__(self) -> str:  # noqa: A003 - read like a function's, in messages
         return self.src.tree.name
+
+
+def function_key(fn):
+    """What identifies function ``fn`` across the parses of one function: a Python
+    function itself, a nested function's ``def``."""
+    return fn.origin if isinstance(fn, Local) and fn.origin is not None else fn
+
+
+def lift(local: Local) -> Local:
+    """``local`` (a nested ``def`` that calls itself) with its captured variables as
+    parameters after its own, passed on by keyword at each call of itself by name; its
+    defaults stay with its own parameters.  O(size of the body)."""
+    fdef = copy.deepcopy(local.src.tree)
+    fdef.args.args += [ast.copy_location(ast.arg(c), fdef) for c in local.captured]
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == fdef.name:
+            n.keywords += [ast.copy_location(ast.keyword(c, ast.copy_location(ast.Name(c, ast.Load()), n)), n)
+                           for c in local.captured]
+    s = local.src
+    defaults = s.defaults + (None,) * len(local.captured) if s.defaults else ()
+    src = FunctionSource(fdef, s.filename, s.line0, s.col0, s.globals, s.closure, defaults)
+    lifted = Local(src, (), local.origin)
+    src.pyfunc = lifted
+    return lifted
 
 
 def _free_names(fdef: ast.FunctionDef | ast.Lambda) -> list[str]:
@@ -78,6 +116,17 @@ def _binding_counts(body: list[ast.stmt]) -> dict[str, int]:
     return counts
 
 
+def _only_called(fdef: ast.FunctionDef, at: ast.AST, parser) -> None:
+    """A nested function that calls itself reads its own name only to call it (its lifted
+    form passes its captured values at those calls): a located error otherwise."""
+    calls = {id(n.func) for n in ast.walk(fdef) if isinstance(n, ast.Call)}
+    for n in ast.walk(fdef):
+        if isinstance(n, ast.Name) and n.id == fdef.name and id(n) not in calls:
+            raise parser.error(n, f"{fdef.name}() reads its own name other than to call it (son parses a "
+                                  "nested function that calls itself into a graph of its own, which "
+                                  "cannot be a value in its own body)", "recursion")
+
+
 class Functions:
     """FunctionParser's function values (a mixin)."""
 
@@ -111,13 +160,13 @@ class Functions:
         counts = self._bindings()
         enclosing = self.local_names
         captured, values = [], []
+        recursive = False
         for name in _free_names(fdef):
             if name not in enclosing:
                 continue  # a global, a builtin or a closure cell: read as the function's
             if isinstance(at, ast.FunctionDef) and name == fdef.name:
-                raise self.error(at, f"recursive call to {name}(), a nested function (son parses "
-                                     "recursive module functions into graphs of their own, not nested "
-                                     "ones: define it at module level)", "recursion")
+                recursive = True  # it calls itself: lifted below
+                continue
             if counts.get(name, 0) + (name in self._params()) > 1:
                 raise self.error(at, f"{fdef.name}() reads {name!r}, which {self.src.name}() binds more "
                                      "than once; son captures a variable's value where the function is "
@@ -130,8 +179,11 @@ class Functions:
             values.append(v)
         src = FunctionSource(fdef, self.src.filename, self.src.line0, self.src.col0, self.src.globals,
                              self.src.closure, tuple(defaults))
-        local = Local(src, tuple(captured))
+        local = Local(src, tuple(captured), at)
         src.pyfunc = local  # the recursion check compares the inlining stack's functions
+        if recursive:
+            _only_called(fdef, at, self)
+            local.lifted = lift(local)
         return Fn(self.g, (local,), *values)
 
     def _bindings(self) -> dict[str, int]:
@@ -150,6 +202,12 @@ class Functions:
         if len(f.targets) > 1:
             return self.call_chosen(e, f)
         (t,) = f.targets
+        if isinstance(t, Local) and t.lifted is not None:  # its captured values as arguments
+            with kept(f):
+                vals = [v for _, v in self.bind_arguments(e, t, t.src, None)]
+            with kept(*vals):
+                return self.inline(e, t.lifted, vals + list(f.elems),
+                                   env=[(t.__name__, Fn(self.g, (t.lifted,)))])
         if isinstance(t, Local):
             with kept(f):
                 return self.inline(e, t, env=list(zip(t.captured, f.elems)))

@@ -55,7 +55,7 @@ from .calls import Calls
 from .complexes import Complexes
 from .core import ParserCore, assigned_names, parameter_hint
 from .expressions import Expressions
-from .functions import Functions
+from .functions import Functions, Local, function_key
 from .iteration import Iteration
 from .linalg import LinearAlgebra
 from .listops import MADE_AT, ListOps
@@ -65,7 +65,7 @@ from .names import MISSING, Names
 from .ndarrays import NDArrays
 from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module_scope
 from .regions import OPAQUE, Regions, parse_with_regions
-from .scope import Cplx, Grid, Pack, Scope, TupleList
+from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList
 from .selection import Selection
 from .signature import NDArraySpec, RowsSpec, param_types
 from .source import FunctionSource
@@ -119,12 +119,15 @@ class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, It
 
 # ==================================================================== entry points
 def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=None,
-                tracer=None, deps: list | None = None, rules=None, fallback: str = "error") -> Graph:
+                tracer=None, deps: list | None = None, rules=None, fallback: str = "error",
+                inline: bool = True) -> Graph:
     """Parse ``src`` into a new Graph (the body of ``son.parse``); ``deps``, if given,
     receives every read outside the function (see ``FunctionParser.note``); ``rules``
     is the peephole's ``RuleSet`` (None: the default).  ``fallback="region"`` makes each
-    statement son cannot express a region CPython runs (regions.py)."""
-    with gc_paused(), deep_syntax_trees(), module_scope():
+    statement son cannot express a region CPython runs (regions.py).  ``inline=False``
+    keeps each call of the user's module functions a ``Call`` of its graph where it can
+    (recursion.py); a separate helper's parse keeps its caller's choice."""
+    with gc_paused(), deep_syntax_trees(), module_scope(inline):
         if fallback != "region":
             return _build_graph(src, peephole, argtypes, args, tracer, deps, rules)
 
@@ -179,10 +182,10 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
             g = _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed)
         except SeparateHelper as s:  # a helper that calls itself: parse again, calling its graph
             separate = learned.get(SEPARATE, set())
-            if s.fn in separate:
+            if function_key(s.fn) in separate:
                 raise SonError(f"{where}: {s.fn.__name__}() was inlined after it was made separate") from None
             _restart(learned)
-            learned[SEPARATE], learned[RESULT] = separate | {s.fn}, first_assumption(src)
+            learned[SEPARATE], learned[RESULT] = separate | {function_key(s.fn)}, first_assumption(src)
             continue
         except SonSyntaxError as e:
             if attempt or not learned.get(USED):
@@ -249,6 +252,8 @@ def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
     pinned: list[Node] = []
     for name, form in zip(names, forms):
         scope.set(name, _bound(g, form, projs, peep, pinned))
+    if isinstance(src.pyfunc, Local):  # a nested function that calls itself, lifted: its own name
+        scope.set(src.name, Fn(g, (src.pyfunc,)))
     parser = FunctionParser(g, peep, src, scope, pinned=pinned, deps=deps, learned=learned)
     out = parser.parse_body()
     parser.exit_returns(out)

@@ -16,9 +16,13 @@ of one top-level parse form its *module*: a dict from (helper, parameter types) 
 graph, so each helper is parsed once per signature however often the caller is parsed
 again; a cycle between two separate helpers' graphs is refused.
 
-What is refused, with a located error: recursion of a nested function, a function
-whose parameters or result are tuples, complex numbers or values that may be None,
-and arguments of other kinds than the parameters' (the compiled function's own).
+A nested ``def`` that calls itself is parsed the same way in its lifted form (its
+captured values as parameters, son/frontend/functions.py ``lift``), keyed by its ``def``
+(``function_key``), since the parse makes its ``Local`` anew each time.  Under
+``son.parse(..., inline=False)`` every call of a module function of the user's is such
+a call where it can be (``kept_call``).  What is refused, with a located error: a
+function whose parameters or result are tuples, complex numbers or values that may be
+None, and arguments of other kinds than the parameters' (the compiled function's own).
 O(arguments) per call, plus one parse of each separate helper per signature."""
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ import contextvars
 from ..errors import SonSyntaxError
 from ..nodes import Call, CallMem, CallOut, Node, kept
 from ..nodes.types import INT, NONE, NUMBER, TOP, ArrayType, ListType, TupleType
-from .functions import Local
+from .functions import Local, function_key
 from .scope import Aggregate, Pack, describe, shape
 from .source import source_of
 
@@ -43,6 +47,13 @@ SEPARATE = "separate helpers"
 #: the module of the top-level parse in progress: (helper, parameter types) -> its graph
 #: (None while it is being parsed)
 _MODULE: contextvars.ContextVar[dict | None] = contextvars.ContextVar("son_module", default=None)
+#: does the top-level parse in progress inline the calls of the user's helpers (the
+#: default), or keep each as a ``Call`` of the helper's graph where it can (``inline=False``)?
+_INLINE: contextvars.ContextVar[bool] = contextvars.ContextVar("son_inline", default=True)
+
+
+#: what the module holds for a helper whose calls are inlined under ``inline=False``
+_INLINED = "inlined"
 
 
 class SeparateHelper(Exception):  # noqa: N818 - a signal to parse again, not an error
@@ -55,17 +66,18 @@ class SeparateHelper(Exception):  # noqa: N818 - a signal to parse again, not an
 
 
 @contextlib.contextmanager
-def module_scope():
+def module_scope(inline: bool = True):
     """The module of the outermost parse: entered by ``build_graph``; a nested parse (a
-    separate helper's) shares its caller's."""
+    separate helper's) shares its caller's, and its ``inline``."""
     if _MODULE.get() is not None:
         yield
         return
-    token = _MODULE.set({})
+    token, inlining = _MODULE.set({}), _INLINE.set(inline)
     try:
         yield
     finally:
         _MODULE.reset(token)
+        _INLINE.reset(inlining)
 
 
 class Recursion:
@@ -74,10 +86,10 @@ class Recursion:
     def recursive_call(self, e: ast.Call, fn, vals: list[Node] | None) -> Node:
         name = getattr(fn, "__name__", "function")
         if fn is not self.stack[0]:
-            if isinstance(fn, Local):
-                raise self.error(e, f"recursive call to {name}(), a nested function (son parses "
-                                    "recursive module functions into graphs of their own, not nested "
-                                    "ones: define it at module level)", "recursion")
+            if isinstance(fn, Local) and fn.origin is None:
+                raise self.error(e, f"recursive call to {name}(), a lambda (son parses functions that "
+                                    "call themselves into graphs of their own: write it with def)",
+                                 "recursion")
             raise SeparateHelper(fn)
         if self.g.arg_forms is not None:
             raise self.error(e, f"recursive call to {name}(), whose parameters are tuples or "
@@ -100,6 +112,30 @@ class Recursion:
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result)
         return self._call_value(e, call)
 
+    def kept_call(self, e: ast.Call, fn, vals: list[Node] | None) -> Node | None:
+        """Under ``son.parse(..., inline=False)``, the call ``e`` of the user's module
+        function ``fn`` as a ``Call`` of its graph (``separate_call``); None where the
+        call is inlined: the default, son's own helpers (pylib, numpy's functions written
+        in Python), nested functions and lambdas (they capture values), and a call whose
+        arguments or result a graph cannot pass (tuples, complex numbers, values that may
+        be None, functions)."""
+        if _INLINE.get() or isinstance(fn, Local) or getattr(fn, "__module__", "").startswith("son."):
+            return None
+        src = source_of(fn)
+        if src.tree.args.vararg or src.tree.args.kwarg or src.tree.args.kwonlyargs:
+            return None
+        bound = self.bind_arguments(e, fn, src, vals)
+        if any(isinstance(v, Aggregate) or _kind_of(v) in (None, TOP) for _, v in bound):
+            return None
+        kinds = tuple(_kind_of(v) for _, v in bound)
+        if _MODULE.get().get((fn, kinds), ()) is _INLINED:
+            return None
+        try:
+            return self.separate_call(e, fn, [v for _, v in bound])
+        except SonSyntaxError:  # what its graph cannot give back; an error of the body recurs inlined
+            _MODULE.get()[(fn, kinds)] = _INLINED
+            return None
+
     def _call_value(self, e: ast.Call, call: Node):
         """The value of ``call`` (a tuple of its values where it gives several), the
         scope's memory after it."""
@@ -115,7 +151,7 @@ class Recursion:
         an array or a list of a dtype, None); also a call of the function being parsed
         with arguments of other kinds than its parameters' (a graph per signature)."""
         name = getattr(fn, "__name__", "function")
-        src = source_of(fn)
+        src = fn.src if isinstance(fn, Local) else source_of(fn)
         bound = self.bind_arguments(e, fn, src, vals)
         kinds = []
         for p, v in bound:
@@ -140,8 +176,8 @@ class Recursion:
         from .parser import _result_type, _widen, build_graph
 
         module = _MODULE.get()
-        key = (fn, kinds)
-        if key in module:
+        key = (function_key(fn), kinds)
+        if key in module and module[key] is not _INLINED:
             if module[key] is None:
                 raise self.error(e, f"{fn.__name__}() is called back from a helper it calls that "
                                     "calls itself too (son parses each recursive helper into its own "

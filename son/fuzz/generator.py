@@ -3,7 +3,8 @@
 ``generate(seed, index)`` is a pure function of its two integers: the same pair gives the same
 ``Program`` in every process (``random.Random`` seeded with a string is independent of
 ``PYTHONHASHSEED``).  A program is a module text with 0-2 helper functions (inlined by son,
-or, when one calls itself, a graph of its own) and
+or, when one calls itself, a graph of its own; in a share ``NESTED_SHARE`` nested in ``f``
+and reading one of its values, lambda-lifted by son where one calls itself) and
 the function ``f``; its parameters are annotated (``int``, ``float``, ``bool``, ``np.ndarray``
 for float64 and ``npt.NDArray[np.int64]``), and ``args`` holds a few argument tuples (ints at
 the int64 extremes, NaN, infinities, -0.0, empty arrays).
@@ -84,6 +85,9 @@ FLOAT_ARGS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 1e308, -1e308, 5e-324, math
 
 #: the share of programs that are gradient programs when the gradient oracle is on
 GRAD_SHARE = 0.5
+#: the share of the other programs whose helpers are nested in ``f``, reading a value
+#: of ``f``'s (a closure; lambda-lifted by son where the helper calls itself)
+NESTED_SHARE = 0.2
 #: float arguments of gradient programs: moderate and not integral (0, +-1 and 2 hide a
 #: derivative truncated to an int: 1 * 1 * 1 is exact on an int tape)
 GRAD_FLOAT_ARGS = [0.37, 0.821, 1.5, -1.25, 2.75, -0.6, 1.1, 3.3, -2.4, 0.73, -1.7, 2.3, 1.35, -0.45]
@@ -130,6 +134,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         #: (main's scope, the decreasing int parameter, the parameters) while ``f`` may call
         #: itself (``LoopPrograms.recursion``)
         self.recursive = None
+        #: the lines of helpers nested in ``f`` (``generate``), reading ``f``'s ``k9``
+        self.nested: list[str] = []
 
     # ------------------------------------------------------------------ expressions
     def expr(self, fn: _Func, kind: str, depth: int) -> str:
@@ -606,8 +612,9 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         return out
 
     # ------------------------------------------------------------------ functions
-    def helper(self, idx: int, recursive: bool = True) -> list[str]:
-        """Helper ``h<idx>``; it may call itself (with a smaller int) where ``recursive``."""
+    def helper(self, idx: int, recursive: bool = True, captured: str | None = None) -> list[str]:
+        """Helper ``h<idx>``; it may call itself (with a smaller int) where ``recursive``;
+        ``captured``: an int variable of the enclosing ``f`` it reads (a nested helper)."""
         r = self.rng
         params = [r.choice(["int", "int", "float", "bool"]) for _ in range(r.randint(1, 3))]
         ret = r.choice(["int", "float", "bool"])
@@ -620,6 +627,10 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
             fn.vars[k].append(f"q{i}")
         lines = [f"def h{idx}({', '.join(names)}):"]
         body = []
+        if captured is not None:  # w9: a closure's read of f's value
+            body.append(f"w9 = {captured}")
+            fn.vars["int"].append("w9")
+            fn.mutable.append("w9")
         for i, k in enumerate(params):
             if r.random() < 0.5:
                 body.append(f"w{i} = q{i}")
@@ -661,6 +672,10 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                 fn.vars[k].append(name)
                 if r.random() < 0.3:
                     fn.mutable.append(name)
+        if self.nested:  # k9 is bound once, before the nested helpers that read it
+            body.append(f"k9 = {self.expr(fn, 'int', 1)}")
+            fn.vars["int"].append("k9")
+            body += self.nested
         for i in range(r.randint(1, 4)):  # locals, each of one kind for its whole life
             k = r.choice(KINDS)
             v = f"v{i}"
@@ -749,9 +764,13 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         parts.append("\n".join(lines) + "\n")
         return Program(seed, index, "\n\n".join(parts),
                        generate_args(rng, params, rng.randint(3, 5), grad=True))
-    for h in range(rng.choice([0, 0, 1, 1, 2])):
-        parts.append("\n".join(g.helper(h)) + "\n")
     g.fallback = random.Random(f"son-fuzz-region:{seed}:{index}").random() < REGION_SHARE  # f's only
+    nested = not g.fallback and random.Random(f"son-fuzz-nested:{seed}:{index}").random() < NESTED_SHARE
+    for h in range(rng.choice([0, 0, 1, 1, 2])):
+        if nested:  # defined at the top of f's body, after the value it reads
+            g.nested.extend(g.helper(h, captured="k9"))
+        else:
+            parts.append("\n".join(g.helper(h)) + "\n")
     lines, params = g.main()
     parts.append(g.fallback_header() + "\n".join(lines) + "\n")
     args = generate_args(rng, params, rng.randint(3, 5))

@@ -71,7 +71,7 @@ import numpy as np
 
 import son
 from son.errors import SonError
-from son.nodes import MATH_NODES, Add, IEEEDiv, IEEEPow, Mul, Neg, Sub, ZMul
+from son.nodes import MATH_NODES, Add, Constant, IEEEDiv, IEEEPow, Mul, Neg, Sub, ZMul
 
 from .oracle import REFUSALS, Failure, _Runtime, canon, instrument
 from .regioncheck import fallback_of
@@ -223,6 +223,14 @@ def _transforms(fn, transforms: dict, wrt: tuple, compiled: bool) -> tuple:
     return t
 
 
+def _folded_overflow(graph) -> bool:
+    """Does the derivative's graph hold an infinite or NaN float constant (a partial the
+    transforms folded from finite constants, which ``_terms`` cannot watch at run time)?
+    O(nodes)."""
+    return any(type(n) is Constant and type(n.type.con) is float and not math.isfinite(n.type.con)
+               for n in graph.nodes())
+
+
 def _check_point(res: GradResult, fn, cpython, rt: _Runtime, transforms: dict, k: int, a: tuple,
                  wrt: tuple, compiled: bool) -> None:
     rt.nonfinite, rt.peak, rt.coarse = 0, 0.0, 0
@@ -249,9 +257,11 @@ def _check_point(res: GradResult, fn, cpython, rt: _Runtime, transforms: dict, k
             terms[0] = max(terms[0], more[0])
             terms[1] = terms[1] or more[1]
         # the transforms fold constant terms while they are built (at the first point):
-        # the largest term seen at any point of this program stands for all of them
-        seen = transforms.setdefault(("terms", wrt), [0.0])
+        # the largest term seen at any point of this program stands for all of them, and a
+        # partial folded to an infinity (``x / 1e-320``'s 1/1e-320) overflowed at every point
+        seen = transforms.setdefault(("terms", wrt), [0.0, _folded_overflow(grad.graph)])
         seen[0] = terms[0] = max(seen[0], terms[0])
+        terms[1] = terms[1] or seen[1]
     except _Refused:
         raise
     except NotImplementedError:  # a documented run-time refusal (a NaN's place after a sort, ...):

@@ -200,7 +200,7 @@ def shrink(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
         return source, args, None
     target = found[0]
     sig = target.signature
-    use_kernel = kernel and target.stage == "kernel"
+    use_kernel = kernel and target.stage.startswith("kernel")
     budget = [max_checks]
 
     def fails(src: str, a: list[tuple]) -> Failure | None:
