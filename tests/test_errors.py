@@ -126,14 +126,18 @@ CATALOG = [
         def f(a, **kw):
             return a
         """, None, 1, 11, "parameters", "**kwargs"),
-    ("keyword_only_parameter", """
-        def f(a, *, b):
+    ("helper_with_star_star_kwargs", """
+        def h(a, **kw):
+            return a
+        def f(a):
+            return h(a)
+        """, None, 4, 11, "call", "**kwargs"),
+    ("positional_only_parameter_by_keyword", """
+        def h(a, /, b):
             return a + b
-        """, None, 1, 12, "parameters", "keyword-only"),
-    ("positional_only_parameter", """
-        def f(a, /, b):
-            return a + b
-        """, None, 1, 6, "parameters", "positional-only"),
+        def f(a):
+            return h(a=a, b=1)
+        """, None, 4, 11, "call", "positional-only"),
     ("global_statement", """
         G = 1
         def f(a):
@@ -766,7 +770,7 @@ def test_parsing_a_value_that_is_no_function_says_what_it_is():
     ("def f(n: int):\n    return len(range(n)[1:])\n", "write the range with the bounds"),
     ("def f(a: float):\n    return a @ a\n", "@ multiplies 1-D and 2-D arrays"),
     ("def f(a: int):\n    @staticmethod\n    def g(x):\n        return x\n    return g(a)\n", "without one"),
-    ("def f(a: int):\n    def g(*xs):\n        return 1\n    return g(a)\n", "plain positional parameters"),
+    ("def f(a: int):\n    def g(**kw):\n        return 1\n    return g(a=a)\n", "give it named parameters"),
     ("def f(a: int):\n    assert a > 0, a\n    return a\n", "write the message as one"),
     ("def f(a: int):\n    if a:\n        raise ValueError('x', a)\n    return a\n",
      "raise ValueError('the message')"),
@@ -781,7 +785,7 @@ def test_parsing_a_value_that_is_no_function_says_what_it_is():
     ("def f(a: int):\n    xs = [1, 2]\n    ys = [*xs, a]\n    return len(ys)\n", "join lists with"),
     ("def f(a: complex):\n    return a.foo\n", ".real and .imag"),
     ("def f(a: int):\n    for t[0] in range(a):\n        pass\n    return a\n", "assign from it in the body"),
-], ids=["dict", "set", "try", "range_slice", "matmul", "nested_decorator", "nested_varargs", "assert_message",
+], ids=["dict", "set", "try", "range_slice", "matmul", "nested_decorator", "nested_kwargs", "assert_message",
         "raise_arguments", "raise_class", "starred_target", "tuple_times_n", "import", "walrus", "match",
         "attribute_assignment", "starred_list_item", "complex_attribute", "for_target"])
 def test_an_unsupported_construct_says_what_to_write_instead(text, instead):

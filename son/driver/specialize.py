@@ -40,12 +40,15 @@ class Specialized:
         self.py_func = fn
         self._last = None
         self._signature = None
-        #: parameters of the function: a call with fewer (or with keywords) is bound first
-        self.nparams = getattr(getattr(fn, "__code__", None), "co_argcount", 0)
+        #: parameters of the function: a call with fewer (or with keywords) is bound first;
+        #: every call of a function with keyword-only parameters is (-1)
+        code = getattr(fn, "__code__", None)
+        self.nparams = -1 if getattr(code, "co_kwonlyargcount", 0) else getattr(code, "co_argcount", 0)
         functools.update_wrapper(self, fn, updated=())
 
     def bind(self, args: tuple, kwargs: dict) -> tuple:
-        """The call's arguments as one positional tuple: keywords in their places, omitted
+        """The call's arguments as one positional tuple: keywords in their places (the
+        keyword-only parameters after the others, as son's graph takes them), omitted
         parameters given their defaults (Python's own binding, with its TypeError for a
         call that does not fit).  Called only off the fast path (keywords, or fewer
         arguments than parameters)."""
@@ -54,7 +57,8 @@ class Specialized:
             sig = self._signature = inspect.signature(self.py_func)
         b = sig.bind(*args, **kwargs)
         b.apply_defaults()
-        return b.args
+        kwonly = [p.name for p in sig.parameters.values() if p.kind is p.KEYWORD_ONLY]
+        return b.args + tuple(b.kwargs[k] for k in kwonly)
 
     def argument_types(self, args: tuple) -> tuple[Type, ...]:
         """The son types of the first ``len(args)`` parameters, from these arguments (a

@@ -85,5 +85,6 @@ def parse_source(text: str, name: str | None = None, peephole: bool = True, argt
     exec(code, namespace)  # noqa: S102 - the user's own code
     src_from_text.pyfunc = namespace.get(src_from_text.name)
     src_from_text.defaults = getattr(src_from_text.pyfunc, "__defaults__", None) or ()
+    src_from_text.kwdefaults = dict(getattr(src_from_text.pyfunc, "__kwdefaults__", None) or {})
     return _verify_if_debug(build_graph(src_from_text, peephole, argtypes, args, tracer,
                                         rules=rules, fallback=fallback, inline=inline))

@@ -305,11 +305,11 @@ class Calls:
             return self.recursive_call(e, fn, vals)
         if function_key(fn) in self.learned.get(SEPARATE, ()):
             return self.separate_call(e, fn, vals)
-        call = self.kept_call(e, fn, vals)
-        if call is not None:
-            return call
         src = fn.src if isinstance(fn, Local) else source_of(fn)
         bound = self.bind_arguments(e, fn, src, vals)
+        call = self.kept_call(e, fn, bound)
+        if call is not None:
+            return call
         callee = Scope(self.g, self.scope.ctrl, self.scope.mem)
         for name, v in env:
             callee.set(name, v)
@@ -327,37 +327,49 @@ class Calls:
         return value
 
     def bind_arguments(self, e: ast.Call, fn, src, vals: list[Node] | None) -> list[tuple[str, Node]]:
-        """Each parameter of ``fn`` and its value in the call ``e``: the positional
-        arguments (``vals`` when the caller has evaluated them), the keywords, the
-        defaults; CPython's errors for a wrong count or name, located at the call."""
-        params = [a.arg for a in src.tree.args.args]
+        """Each parameter of ``fn`` and its value in the call ``e``, in the order of
+        ``source.parameter_names`` (``*args`` after the positional ones, a tuple): the
+        positional arguments, the keywords, the defaults; CPython's errors for a wrong
+        count or name, located at the call.  ``vals``, when the caller has evaluated the
+        arguments: the positional ones, or (son's own calls: a kept call's graph, a
+        lifted function) a value for every parameter in that order."""
         a = src.tree.args
-        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-            raise self.error(e, f"{fn.__name__}() has *args, **kwargs or keyword-only parameters",
-                             "call")
+        name = fn.__name__
+        if a.kwarg:
+            raise self.error(e, f"{name}() has a **kwargs parameter (son binds named parameters and "
+                                "*args)", "call")
+        positional = [x.arg for x in a.posonlyargs + a.args]
+        kwonly = [x.arg for x in a.kwonlyargs]
+        defaults = dict(zip(positional[len(positional) - len(src.defaults):], src.defaults))
+        defaults.update(src.kwdefaults)
+        if vals is not None and a.vararg is None and len(vals) > len(positional):
+            positional, kwonly = positional + kwonly, []  # every parameter, in order
         keywords = e.keywords if vals is None else []
-        positional = len(e.args) if vals is None else len(vals)
-        if positional > len(params):
-            raise self.error(e, f"{fn.__name__}() takes {len(params)} arguments "
-                                f"({positional} given)", "call")
+        npos = len(e.args) if vals is None else len(vals)
+        if npos > len(positional) and a.vararg is None:
+            raise self.error(e, f"{name}() takes {len(positional)} positional arguments "
+                                f"({npos} given)", "call")
         if vals is None:
             vals = self.exprs(e.args + [k.value for k in e.keywords], any_value=True)
-        bound = dict(zip(params, vals[:positional]))
-        for k, v in zip(keywords, vals[positional:]):
-            if k.arg not in params or k.arg in bound:
-                raise self.error(e, f"{fn.__name__}() got an unexpected or repeated argument "
-                                    f"{k.arg!r}", "call")
+        bound = dict(zip(positional, vals[:npos]))
+        extra = list(vals[len(positional):npos])
+        allowed = {x.arg for x in a.args} | set(kwonly)
+        for k, v in zip(keywords, vals[npos:]):
+            if k.arg not in allowed or k.arg in bound:
+                raise self.error(e, f"{name}() got an unexpected, repeated or positional-only "
+                                    f"argument {k.arg!r}", "call")
             bound[k.arg] = v
-        defaults = dict(zip(params[len(params) - len(src.defaults):], src.defaults))
         out = []
-        with kept(*bound.values()):
-            for p in params:
+        with kept(*bound.values(), *extra):
+            for p in positional + kwonly:
                 if p in bound:
                     out.append((p, bound[p]))
                 elif p in defaults:
                     out.append((p, self.constant_value(defaults[p], p, e)))
                 else:
-                    raise self.error(e, f"{fn.__name__}() missing argument {p!r}", "call")
+                    raise self.error(e, f"{name}() missing argument {p!r}", "call")
+            if a.vararg is not None:
+                out.insert(len(positional), (a.vararg.arg, self.pack(extra)))
         return out
 
     def starred_call(self, e: ast.Call) -> Node:

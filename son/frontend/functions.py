@@ -77,7 +77,8 @@ def lift(local: Local) -> Local:
                            for c in local.captured]
     s = local.src
     defaults = s.defaults + (None,) * len(local.captured) if s.defaults else ()
-    src = FunctionSource(fdef, s.filename, s.line0, s.col0, s.globals, s.closure, defaults)
+    src = FunctionSource(fdef, s.filename, s.line0, s.col0, s.globals, s.closure, defaults,
+                         kwdefaults=s.kwdefaults)
     lifted = Local(src, (), local.origin)
     src.pyfunc = lifted
     return lifted
@@ -147,16 +148,22 @@ class Functions:
         """The ``Fn`` of a nested ``def`` or a lambda, capturing the enclosing variables it
         reads (their values here)."""
         a = fdef.args
-        if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-            raise self.unsupported(at, "*args, **kwargs or keyword-only parameters of a nested function",
-                                   instead="give it plain positional parameters")
-        defaults = []
-        for d in a.defaults:
+        if a.kwarg:
+            raise self.unsupported(at, "a **kwargs parameter of a nested function",
+                                   instead="give it named parameters")
+        defaults, kwdefaults = [], {}
+        for d, p in [(d, None) for d in a.defaults] + list(zip(a.kw_defaults, a.kwonlyargs)):
+            if d is None:
+                continue  # a keyword-only parameter without a default
             try:
-                defaults.append(ast.literal_eval(d))
+                value = ast.literal_eval(d)
             except ValueError:
                 raise self.unsupported(d, "a default value of a nested function that is not a "
                                           "literal", instead="pass the value as an argument") from None
+            if p is None:
+                defaults.append(value)
+            else:
+                kwdefaults[p.arg] = value
         counts = self._bindings()
         enclosing = self.local_names
         captured, values = [], []
@@ -178,10 +185,13 @@ class Functions:
             captured.append(name)
             values.append(v)
         src = FunctionSource(fdef, self.src.filename, self.src.line0, self.src.col0, self.src.globals,
-                             self.src.closure, tuple(defaults))
+                             self.src.closure, tuple(defaults), kwdefaults=kwdefaults)
         local = Local(src, tuple(captured), at)
         src.pyfunc = local  # the recursion check compares the inlining stack's functions
         if recursive:
+            if a.vararg:
+                raise self.unsupported(a.vararg, f"*args of {fdef.name}(), a nested function that calls "
+                                                 "itself", instead="pass a tuple")
             _only_called(fdef, at, self)
             local.lifted = lift(local)
         return Fn(self.g, (local,), *values)
@@ -205,8 +215,9 @@ class Functions:
         if isinstance(t, Local) and t.lifted is not None:  # its captured values as arguments
             with kept(f):
                 vals = [v for _, v in self.bind_arguments(e, t, t.src, None)]
+            npos = len(t.src.tree.args.posonlyargs) + len(t.src.tree.args.args)  # captured go after these
             with kept(*vals):
-                return self.inline(e, t.lifted, vals + list(f.elems),
+                return self.inline(e, t.lifted, vals[:npos] + list(f.elems) + vals[npos:],
                                    env=[(t.__name__, Fn(self.g, (t.lifted,)))])
         if isinstance(t, Local):
             with kept(f):

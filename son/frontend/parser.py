@@ -68,7 +68,7 @@ from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList
 from .selection import Selection
 from .signature import NDArraySpec, RowsSpec, param_types
-from .source import FunctionSource
+from .source import FunctionSource, parameter_names
 from .statements import Statements
 from .tuplelists import TupleLists
 from .tuples import Tuples
@@ -144,16 +144,15 @@ def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=
 def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, opaque=None) -> Graph:
     a = src.tree.args
     where = f"{src.filename}:{src.tree.lineno + src.line0}"
-    if a.vararg or a.kwarg or a.kwonlyargs or a.posonlyargs:
-        bad = a.vararg or a.kwarg or (a.kwonlyargs or a.posonlyargs)[0]
+    if a.vararg or a.kwarg:
         fp = FunctionParser.__new__(FunctionParser)
         fp.src = src
-        raise fp.error(bad if isinstance(bad, ast.AST) else src.tree,
-                       "unsupported construct: *args, **kwargs, keyword-only or positional-only "
-                       "parameters", "parameters")
-    names = [x.arg for x in a.args]
+        raise fp.error(a.vararg or a.kwarg, "unsupported construct: *args or **kwargs parameters of the "
+                       "compiled function (son compiles a function of named parameters: call it from one "
+                       "that passes them)", "parameters")
+    names = parameter_names(src.tree)
     ann = dict(getattr(src.pyfunc, "__annotations__", {}) or {})
-    for x in a.args:  # annotations written as strings, or from `from __future__ import annotations`
+    for x in a.posonlyargs + a.args + a.kwonlyargs:  # string annotations (__future__)
         spec = ann.get(x.arg)
         if isinstance(spec, str):
             try:

@@ -112,19 +112,15 @@ class Recursion:
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result)
         return self._call_value(e, call)
 
-    def kept_call(self, e: ast.Call, fn, vals: list[Node] | None) -> Node | None:
+    def kept_call(self, e: ast.Call, fn, bound: list[tuple[str, Node]]) -> Node | None:
         """Under ``son.parse(..., inline=False)``, the call ``e`` of the user's module
-        function ``fn`` as a ``Call`` of its graph (``separate_call``); None where the
-        call is inlined: the default, son's own helpers (pylib, numpy's functions written
-        in Python), nested functions and lambdas (they capture values), and a call whose
-        arguments or result a graph cannot pass (tuples, complex numbers, values that may
-        be None, functions)."""
+        function ``fn`` with its parameters ``bound`` as a ``Call`` of its graph
+        (``separate_call``); None where the call is inlined: the default, son's own helpers
+        (pylib, numpy's functions written in Python), nested functions and lambdas (they
+        capture values), and a call whose arguments or result a graph cannot pass (tuples,
+        ``*args``, complex numbers, values that may be None, functions)."""
         if _INLINE.get() or isinstance(fn, Local) or getattr(fn, "__module__", "").startswith("son."):
             return None
-        src = source_of(fn)
-        if src.tree.args.vararg or src.tree.args.kwarg or src.tree.args.kwonlyargs:
-            return None
-        bound = self.bind_arguments(e, fn, src, vals)
         if any(isinstance(v, Aggregate) or _kind_of(v) in (None, TOP) for _, v in bound):
             return None
         kinds = tuple(_kind_of(v) for _, v in bound)

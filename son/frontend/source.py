@@ -24,6 +24,8 @@ class FunctionSource:
     closure: dict = field(default_factory=dict)
     defaults: tuple = ()
     pyfunc: object = None
+    #: the defaults of the keyword-only parameters, by name
+    kwdefaults: dict = field(default_factory=dict)
 
     @property
     def name(self) -> str:
@@ -32,6 +34,14 @@ class FunctionSource:
     def lookup(self, name: str):
         """The object a free name denotes: closure cell, global, then builtin."""
         return lookup(self.closure, self.globals, name)
+
+
+def parameter_names(tree: ast.FunctionDef) -> list[str]:
+    """A function's parameters in the order son's graph takes them: the positional ones
+    (positional-only first), then the keyword-only ones; ``*args`` and ``**kwargs`` are
+    not among them."""
+    a = tree.args
+    return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
 
 
 def lookup(closure: dict, globals: dict, name: str):
@@ -83,7 +93,7 @@ def source_of(fn) -> FunctionSource:
         return cached
     if fn.__name__ == "<lambda>":
         src = FunctionSource(_lambda_tree(code), code.co_filename, 0, 0, fn.__globals__, closure_of(fn),
-                             fn.__defaults__ or (), fn)
+                             fn.__defaults__ or (), fn, dict(fn.__kwdefaults__ or {}))
         _CACHE[fn] = src
         return src
     try:
@@ -108,7 +118,7 @@ def source_of(fn) -> FunctionSource:
         raise SonSyntaxError(f"unsupported construct: {what} (son parses plain 'def' functions)",
                              code.co_filename, first, col0, what)
     src = FunctionSource(fdef, code.co_filename, first - 1, col0, fn.__globals__, closure_of(fn),
-                         fn.__defaults__ or (), fn)
+                         fn.__defaults__ or (), fn, dict(getattr(fn, "__kwdefaults__", None) or {}))
     _CACHE[fn] = src
     return src
 
@@ -130,7 +140,8 @@ def source_from_text(text: str, name: str | None, namespace: dict, filename: str
     fdef = defs[-1]
     fn = namespace.get(fdef.name)
     defaults = getattr(fn, "__defaults__", None) or ()
-    return FunctionSource(fdef, filename, 0, 0, namespace, {}, defaults, fn)
+    return FunctionSource(fdef, filename, 0, 0, namespace, {}, defaults, fn,
+                          dict(getattr(fn, "__kwdefaults__", None) or {}))
 
 
 def _lambda_tree(code) -> ast.FunctionDef:
