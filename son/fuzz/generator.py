@@ -59,7 +59,7 @@ import numpy as np
 
 from .arraygen import ARRAY_RETURNS, ARRAY_SHARE, ArrayPrograms, common_lengths
 from .fallbackgen import REGION_SHARE, FallbackPrograms
-from .gradgen import KINDS, GradPrograms
+from .gradgen import KINDS, GradPrograms, helper_args, helper_parameters
 from .gradgen import Func as _Func
 from .gradgen import choice as _choice
 from .gradgen import indent as _indent
@@ -223,7 +223,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         if r.random() < 0.3:  # a function value: the helpers of one signature, picked at run time
             other = r.choice([h[0] for h in cands if h[1] == params])
             name = f"({name} if {self.expr(fn, 'bool', depth)} else {other})"
-        return f"{name}({', '.join(self.expr(fn, k, depth) for k in params)})"
+        return f"{name}({helper_args(params, [self.expr(fn, k, depth) for k in params])})"
 
     def lambda_of(self, kind: str, params: list[str], depth: int) -> str:
         """``lambda u0, u1: <an expression of kind over them>`` (no other variables: a
@@ -503,7 +503,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                 firsts = [v for v in targets if self.kind_of(fn, v) == k1]
                 seconds = [v for v in targets if self.kind_of(fn, v) == k2]
                 if firsts and seconds and (a := r.choice(firsts)) != (b := r.choice(seconds)):
-                    return [f"{a}, {b} = {name}({', '.join(self.expr(fn, k, ed) for k in hparams)})"]
+                    args = helper_args(hparams, [self.expr(fn, k, ed) for k in hparams])
+                    return [f"{a}, {b} = {name}({args})"]
             a, b = r.choice(targets), r.choice(targets)
             if a == b:
                 return [f"{a} = {self.expr(fn, self.kind_of(fn, a), ed)}"]
@@ -625,7 +626,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         for i, k in enumerate(params):
             names.append(f"q{i}")
             fn.vars[k].append(f"q{i}")
-        lines = [f"def h{idx}({', '.join(names)}):"]
+        lines = [f"def h{idx}({', '.join(helper_parameters(names, params))}):"]
         body = []
         if captured is not None:  # w9: a closure's read of f's value
             body.append(f"w9 = {captured}")

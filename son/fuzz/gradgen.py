@@ -222,3 +222,23 @@ class GradPrograms:
                                       f"math.log(abs({x}) + 0.5)", f"math.atan2({x}, {y})",
                                       f"math.hypot({x}, {y})", f"abs({x}) ** 1.5", f"math.cos({x}) ** 2",
                                       f"{x} ** 3 - 2 * {y}"])], v
+
+
+def helper_parameters(names: list[str], kinds: list[str]) -> list[str]:
+    """A helper's parameter list as written: a float first parameter of several is
+    positional-only, a bool last parameter of several keyword-only (``h(q0, /, q1, *, q2)``),
+    decided by the kinds alone so that the random streams stay as they were."""
+    out = list(names)
+    if len(kinds) >= 2 and kinds[-1] == "bool":
+        out.insert(len(out) - 1, "*")
+    if len(kinds) >= 2 and kinds[0] == "float":
+        out.insert(1, "/")
+    return out
+
+
+def helper_args(kinds: list[str], args: list[str]) -> str:
+    """The arguments of a call of a helper of parameter ``kinds`` (``helper_parameters``):
+    a keyword-only last parameter by keyword."""
+    if len(kinds) >= 2 and kinds[-1] == "bool":
+        args = args[:-1] + [f"q{len(kinds) - 1}={args[-1]}"]
+    return ", ".join(args)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import sys
 
-from .gradgen import Func, choice, indent
+from .gradgen import Func, choice, helper_args, indent
 
 #: loop iterations a program may run in total (see son/fuzz/generator.py)
 FUEL = 40
@@ -250,4 +250,6 @@ class LoopPrograms:
                 args.append(f"({p} * 0.5)")
             else:
                 args.append(p)
-        return f"{name}({', '.join(args)})"
+        if name == "f":
+            return f"f({', '.join(args)})"
+        return f"{name}({helper_args([k for _, k in params], args)})"

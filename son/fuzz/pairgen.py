@@ -12,7 +12,7 @@ TypeError.  Each method is O(the expressions it writes)."""
 
 from __future__ import annotations
 
-from .gradgen import KINDS, Func, indent
+from .gradgen import KINDS, Func, helper_args, indent
 
 #: the share of functions that hold a tuple local that may be None
 MAYBE_PAIRS = 0.3
@@ -70,7 +70,7 @@ class PairPrograms:
         helpers = [h for h in self.helpers if h[2] == ks]
         if helpers and x < 0.65:
             name, hparams, _ = r.choice(helpers)
-            return f"{name}({', '.join(self.expr(fn, k, depth) for k in hparams)})"
+            return f"{name}({helper_args(hparams, [self.expr(fn, k, depth) for k in hparams])})"
         return f"({self.expr(fn, ks[0], depth)}, {self.expr(fn, ks[1], depth)})"
 
     def pair_stmt(self, fn: Func, depth: int, ed: int) -> list[str]:
