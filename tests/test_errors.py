@@ -126,6 +126,11 @@ CATALOG = [
         def f(a, **kw):
             return a
         """, None, 1, 11, "parameters", "**kwargs"),
+    ("method_son_lacks_on_a_2d_array", """
+        def f(n: int):
+            z = np.zeros((n, n))
+            return z.trace()
+        """, None, 3, 11, "z.trace", "2-d array has no method trace()"),
     ("helper_with_star_star_kwargs", """
         def h(a, **kw):
             return a

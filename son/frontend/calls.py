@@ -89,6 +89,11 @@ class Calls:
         f = self.callee_value(e)
         if f is not None:
             return self.call_value(e, f)
+        if isinstance(e.func, ast.Attribute) and self.is_value(e.func.value):  # a method son lacks
+            v = self.expr_any(e.func.value)
+            what = f"a {v.ndim}-D array" if isinstance(v, Grid) else (
+                "a tuple" if isinstance(v, Pack) else str(getattr(v, "type", "value")))
+            raise self.error(e, f"{what} has no method {e.func.attr}() in son", ast.unparse(e.func))
         return self.call_object(e, self.resolve(e.func), ast.unparse(e.func))
 
     def call_object(self, e: ast.Call, fn, name: str) -> Node:
