@@ -99,6 +99,8 @@ class Calls:
     def call_object(self, e: ast.Call, fn, name: str) -> Node:
         """The call ``e`` of the Python object ``fn`` (a global, a module attribute, the
         target of a function value), written ``name``."""
+        if e.args and _key(fn) in _ITERATING and (gen := self.as_generator(e.args[0])) is not None:
+            e = ast.copy_location(ast.Call(e.func, [gen, *e.args[1:]], e.keywords), e)  # map, filter
         reducer = _REDUCERS.get(_key(fn))
         if reducer in LOOP_REDUCERS and e.args and not getattr(e, "son_rebound", False) and (
                 len(e.args) == 1 or reducer in ("sum", "prod") or e.keywords):
@@ -435,6 +437,9 @@ def _key(fn):
 
 
 #: builtins that take one tuple (``reduce_tuple``)
+#: the builtins whose first argument is iterated: a ``map`` or ``filter`` there is the
+#: generator expression that yields its items (``Functions.as_generator``)
+_ITERATING = {sum, min, max, any, all, math.prod, list, sorted}
 _REDUCERS = {len: "len", min: "min", max: "max", sum: "sum", any: "any", all: "all",
              math.prod: "prod", tuple: "tuple", bool: "bool"}
 

@@ -329,6 +329,56 @@ class Functions:
                     v.unkeep()
             return self.pack(out)
 
+    def as_generator(self, it: ast.expr) -> ast.GeneratorExp | None:
+        """``map(f, xs, ...)`` or ``filter(p, xs)`` (``filter(None, xs)``) where something
+        iterates it (a reduction, ``list``, ``sorted``, a ``for``): the generator expression
+        that yields the same items, ``(f(x0, x1) for x0, x1 in zip(xs, ys))`` or ``(x0 for x0
+        in xs if p(x0))``, a map or filter of a map or filter one generator (not a filter of
+        a map, whose items it would compute twice); None for any other expression.  Only
+        where ``f`` is a name, a module attribute or a lambda, whose value cannot change
+        while the items are made, so evaluating it per item is evaluating it once.
+        O(size of ``it``)."""
+        if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Name) and not it.keywords
+                and len(it.args) >= 2 and not any(isinstance(a, ast.Starred) for a in it.args)):
+            return None
+        if self.is_value(it.func):
+            return None  # a local named map
+        fn = self.resolve_quiet(it.func)
+        f, *its = it.args
+        if fn is filter and len(its) == 1 and isinstance(f, ast.Constant) and f.value is None:
+            test = None
+        elif (fn is map or fn is filter and len(its) == 1) and isinstance(
+                f, (ast.Name, ast.Attribute, ast.Lambda)):
+            test = f
+        else:
+            return None
+        if len(its) > 1 and self.resolve_quiet(ast.Name("zip", ast.Load())) is not zip:
+            return None
+
+        def at(node):
+            return ast.copy_location(node, it)
+
+        inner = self.as_generator(its[0]) if len(its) == 1 else None
+        if inner is not None:  # map(f, map(g, xs)), filter(p, filter(q, xs)): one generator
+            (comp,) = inner.generators
+            if fn is map:
+                return at(ast.GeneratorExp(at(ast.Call(f, [inner.elt], [])), inner.generators))
+            if not isinstance(inner.elt, ast.Name):
+                return None  # a filter of a map would compute each item twice
+            test = inner.elt if test is None else at(ast.Call(test, [inner.elt], []))
+            return at(ast.GeneratorExp(inner.elt, [ast.comprehension(comp.target, comp.iter,
+                                                                     comp.ifs + [test], 0)]))
+        names = [self.temp() for _ in its]
+        load = [at(ast.Name(n, ast.Load())) for n in names]
+        target = at(ast.Name(names[0], ast.Store())) if len(its) == 1 else at(
+            ast.Tuple([at(ast.Name(n, ast.Store())) for n in names], ast.Store()))
+        source = its[0] if len(its) == 1 else at(ast.Call(at(ast.Name("zip", ast.Load())), its, []))
+        if fn is map:
+            elt, ifs = at(ast.Call(f, load, [])), []
+        else:
+            elt, ifs = load[0], [load[0] if test is None else at(ast.Call(test, [load[0]], []))]
+        return at(ast.GeneratorExp(elt, [ast.comprehension(target, source, ifs, 0)]))
+
     def call_reduce(self, e: ast.Call, name: str) -> Node:
         """``functools.reduce(f, t[, initial])`` over a tuple: the left fold, TypeError for
         an empty tuple without ``initial`` where it is reached."""

@@ -87,6 +87,10 @@ class Loops:
         self.loop(s, cond, None, None, assigned_names(s.body))
 
     def stmt_For(self, s):
+        gen = self.as_generator(s.iter)
+        if gen is not None:  # for y in map(f, xs): over xs, y = f(x) first; filter: continue first
+            self.stmt_For(_loop_of_generator(s, gen))
+            return
         src = self.iteration_source(s.iter)
         if isinstance(src, list):
             self.unrolled_for(s, src)
@@ -470,3 +474,18 @@ def _becomes_optional(entry: Node, back: Node | None) -> _Optional | None:
     if number(entry) and (back.type is NONE or isinstance(back, Opt)):
         return _Optional(entry.type.widen())
     return None
+
+
+def _loop_of_generator(s: ast.For, gen: ast.GeneratorExp) -> ast.For:
+    """``for T in (elt for x in xs if c): body`` as ``for x in xs: if not c: continue;
+    T = elt; body`` (a ``map`` or ``filter`` made a generator, ``as_generator``)."""
+    (comp,) = gen.generators
+
+    def at(node):
+        return ast.copy_location(node, s.iter)
+
+    head: list[ast.stmt] = [at(ast.If(at(ast.UnaryOp(ast.Not(), c)), [at(ast.Continue())], []))
+                            for c in comp.ifs]
+    head.append(at(ast.Assign([s.target], gen.elt)))
+    return ast.copy_location(ast.For(comp.target, comp.iter, head + s.body, s.orelse), s)
+

@@ -20,6 +20,7 @@ returns a flat tuple calls itself for one of its items (``h0(q0 - 1, q1)[1]``).
 
 from __future__ import annotations
 
+import ast
 import sys
 
 from .gradgen import Func, choice, helper_args, indent
@@ -216,7 +217,8 @@ class LoopPrograms:
         fn.optionals = optionals
         for v, k in bound:
             fn.vars[k].remove(v)
-        return f"({elt} {' '.join(clauses)})"
+        lazy = _as_map_or_filter(elt, clauses)
+        return lazy if lazy is not None else f"({elt} {' '.join(clauses)})"
 
     # ------------------------------------------------------------------ recursion
     def recursion(self, fn: Func, params: list[tuple[str, str]], name: str = "f",
@@ -253,3 +255,28 @@ class LoopPrograms:
         if name == "f":
             return f"f({', '.join(args)})"
         return f"{name}({helper_args([k for _, k in params], args)})"
+
+
+#: names a lambda of a generated ``map`` or ``filter`` may read besides its parameter
+_MODULE_NAMES = {"math", "np", "cmath", "operator", "functools", "abs", "min", "max", "int", "float",
+                 "bool", "round", "len", "sum", "any", "all", "divmod", "pow", "True", "False", "None"}
+
+
+def _as_map_or_filter(elt: str, clauses: list[str]) -> str | None:
+    """The generator expression ``(elt for g in xs [if c])`` as ``map(lambda g: elt, xs)``
+    or ``map(lambda g: elt, filter(lambda g: c, xs))`` (son reads both as that generator
+    expression), where it has one ``for`` and its lambdas would read only ``g`` (a closure
+    over a variable the function rebinds is a son refusal); decided by the text, so the
+    random streams stay as they were."""
+    if not clauses[0].startswith("for ") or len(clauses) > 2 or (
+            len(clauses) == 2 and not clauses[1].startswith("if ")):
+        return None
+    g, xs = clauses[0][4:].split(" in ", 1)
+    parts = [elt] + [c[3:] for c in clauses[1:]]
+    for part in parts:
+        names = {n.id for n in ast.walk(ast.parse(part, mode="eval")) if isinstance(n, ast.Name)}
+        if not names <= {g} | _MODULE_NAMES:
+            return None
+    src = xs if len(clauses) == 1 else f"filter(lambda {g}: {parts[1]}, {xs})"
+    return f"map(lambda {g}: {elt}, {src})"
+

@@ -1,0 +1,82 @@
+"""``map`` and ``filter`` over arrays, lists and ranges where something iterates them
+(``sum``, ``min``, ``max``, ``any``, ``all``, ``math.prod``, ``list``, ``sorted``, a ``for``):
+the generator expression that yields the same items (``Functions.as_generator``).
+CPython is the oracle through every stage and the kernel, on hypothesis inputs."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from conftest import check_every_stage
+from hypothesis import strategies as st
+
+import son
+from son.errors import SonSyntaxError
+
+
+def _sq(x):
+    return x * x
+
+
+def reductions(a):
+    return sum(map(_sq, a)) + max(map(abs, a), default=-1.0) + sum(filter(lambda x: x > 0, a))
+
+
+def two_iterables(a, b):
+    return sum(map(lambda x, y: x * y, a, b)) + len(list(filter(None, a))) + math.prod(map(abs, b))
+
+
+def loops(a):
+    s = 0.0
+    for y in map(math.sqrt, map(abs, a)):
+        s += y
+    for z in filter(lambda v: v > 1.0, a):
+        if z > 40.0:
+            break
+        s -= z
+    else:
+        s += 0.5
+    return s + (sorted(map(abs, a))[0] if len(a) else 0.0)
+
+
+def over_a_range(n: int):
+    squares = sum(map(lambda i: i * i, range(n)))
+    return squares + any(map(lambda i: i > 3, range(n))) + all(filter(None, range(n)))
+
+
+def a_list(xs):
+    return list(map(_sq, xs)) + sorted(filter(lambda x: x < 2.0, xs))
+
+
+FLOATS = st.floats(-50, 50, allow_nan=False)
+FARR = st.lists(FLOATS, max_size=8).map(np.array)
+CASES = [
+    (reductions, ["float64[]"], st.tuples(FARR)),
+    (two_iterables, ["float64[]", "float64[]"], st.tuples(FARR, FARR)),
+    (loops, ["float64[]"], st.tuples(FARR)),
+    (over_a_range, [int], st.tuples(st.integers(-3, 30))),
+    (a_list, ["list[float]"], st.tuples(st.lists(FLOATS, max_size=8))),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
+def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
+    check_every_stage(fn, argtypes, strategy, max_examples=30)
+
+
+def test_a_map_son_cannot_make_a_generator_of_stays_the_old_refusal():
+    def f(a):
+        return sum(map(_sq(2.0).__add__, a))  # the function is an expression evaluated once
+
+    with pytest.raises(SonSyntaxError):
+        son.parse(f, argtypes=["float64[]"])
+
+
+def test_a_local_named_map_is_called_not_iterated():
+    def f(n: int):
+        map = _sq  # noqa: A001 - shadows the builtin on purpose
+        return sum([map(n)])
+
+    assert son.jit(f)(7) == 49
