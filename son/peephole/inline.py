@@ -80,10 +80,13 @@ def inline_calls(graph: Graph, size: int = INLINE_SIZE) -> dict:
                 todo = c
                 break
         if todo is None:
-            return {"inlined": inlined, "calls": len(calls)}
+            break
         inline_call(graph, todo)
         inlined += 1
-    return {"inlined": inlined, "calls": sum(1 for n in graph.nodes() if type(n) is Call)}
+    if inlined:
+        graph.dce()  # what the peephole over the copies cut off (a loop a raise always leaves)
+    left = sum(1 for n in graph.nodes() if type(n) is Call and n.target is not None)
+    return {"inlined": inlined, "calls": left}
 
 
 def inline_call(graph: Graph, call: Call) -> list[Node]:
