@@ -188,3 +188,42 @@ def test_a_recursive_kernel_runs_in_a_second_process(tmp_path):
     for _ in range(2):
         r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
         assert r.returncode == 0 and r.stdout.strip() == "6765", (r.returncode, r.stderr[-2000:])
+
+
+def _countdown(n: int, step: int):
+    if n <= 2:
+        return step
+    return 1 + _countdown(n - 3, step) + 0 * _countdown(n - 7, step)
+
+
+def _climb(n: int):  # n grows: no measure, every call counts its depth
+    if n >= 10 ** 6 or n < 0:
+        return 0
+    return 1 + _climb(n + 1)
+
+
+def test_a_recursion_bounded_by_a_decreasing_parameter_runs_a_copy_that_counts_no_depth():
+    """``recursion_bound``: every call passes ``n`` at least 3 smaller, only where ``n >= 3``,
+    so the kernel calls a copy without the depth count below ``limit + 3 - 2``; above it
+    the counting copy raises RecursionError exactly where the interpreter does."""
+    from son.exec.codegen import recursion_bound
+
+    g = son.Pipeline.of("sccp").build(_countdown, argtypes=[int, int])
+    limit = son.config.recursion_limit
+    assert recursion_bound(g) == (0, limit + 3 - 2)
+    k = son.jit(_countdown)
+    assert k(10, 1) == _countdown(10, 1)
+    assert "_countdown_fast" in k.source
+    for n in [-5, 0, 2, 3, 100, limit + 1, 3 * limit - 3, 3 * limit - 1, 3 * limit, 3 * limit + 5]:
+        try:
+            want = son.interpret(g, n, 1)
+        except RecursionError:
+            with pytest.raises(RecursionError):
+                k(n, 1)
+            continue
+        assert k(n, 1) == want, n
+    assert recursion_bound(son.Pipeline.of("sccp").build(_climb, argtypes=[int])) is None
+    climb = son.jit(_climb)
+    with pytest.raises(RecursionError):
+        climb(5)
+    assert "_climb_fast" not in climb.source

@@ -32,7 +32,7 @@ import re
 
 from .. import config
 from ..errors import SonError
-from ..nodes import Call, Constant, Load, Loop, Node, Phi, Proj, without_refinements
+from ..nodes import Add, Call, Constant, Load, Loop, Node, Phi, Proj, Sub, unrefined, without_refinements
 from ..nodes.types import INT, MEM, NONE, TupleType, Type
 from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
@@ -228,8 +228,13 @@ class _Codegen(Structurer, MixedValues):
         return EMIT[type(n)].fn(n, self.operands(n))
 
     # ------------------------------------------------------------------ the function
-    def function(self, decorator: str) -> str:
-        EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), f"_{self.name}_calls"
+    def function(self, decorator: str, bound: tuple[int, int] | None = None, uncounted: bool = False) -> str:
+        """The function's source.  ``bound`` (``recursion_bound``: parameter k, limit c):
+        the kernel calls a copy that counts no depth where parameter k is below c;
+        ``uncounted``: write that copy."""
+        fname = f"_{self.name}_fast" if uncounted else f"_{self.name}_calls"
+        EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), fname
+        EMIT_STATE.uncounted = uncounted
         EMIT_STATE.callees = self.callees
         EMIT_STATE.regions = {}
         # CPython runs the code as written; a function of several calls at once has no scratch
@@ -270,7 +275,10 @@ class _Codegen(Structurer, MixedValues):
         if decorator:
             lines.append(decorator)
         params = ", ".join(self.param_names + (SCRATCH_PARAMS if scratch else []))
-        if self.counts_depth:  # recursion: a function that counts its depth (CPython's RecursionError
+        if uncounted:  # the copy a proven bound on the depth frees of counting it
+            lines.append(f"def {fname}({', '.join(self.param_names)}):")
+            lines.extend(_render(body, 1))
+        elif self.counts_depth:  # recursion: a function that counts its depth (CPython's RecursionError
             # past the limit), which the kernel calls at depth 0
             lines.append(f"def {EMIT_STATE.fname}({', '.join(self.param_names + ['_depth'])}):")
             lines.append(f"    if _depth >= {config.recursion_limit}:")
@@ -284,6 +292,9 @@ class _Codegen(Structurer, MixedValues):
             lines.extend(_render(body, 1))
             lines.extend(["", ""] + ([decorator] if decorator else []))
             lines.append(f"def {self.name}({params}):")
+            if bound is not None:
+                lines.append(f"    if {self.param_names[bound[0]]} < {bound[1]}:")
+                lines.append(f"        return _{self.name}_fast({', '.join(self.param_names)})")
             lines.append(f"    return {EMIT_STATE.fname}({', '.join(self.param_names + ['0'])})")
         else:
             lines.append(f"def {self.name}({params}):")
@@ -329,8 +340,44 @@ def _never_value(calls: list) -> str:
     return f"({', '.join(zeros)},)" if isinstance(t, TupleType) else zeros[0]
 
 
+def recursion_bound(graph) -> tuple[int, int] | None:
+    """``(k, c)`` where ``graph`` calls only itself, every call passes int parameter ``k``
+    at least 1 smaller (``x - d``, ``x`` the parameter, refined or not) and is made only
+    where the refinements prove that parameter at least ``b``: a call with parameter ``k``
+    below ``c = recursion_limit + min(b) - 2`` then never goes ``recursion_limit`` deep
+    (nested call ``j`` has ``p0 - j + 1 >= b``), so the kernel may run a copy that counts
+    no depth and cannot raise RecursionError (numba checks no status after its calls:
+    benchmarks/calls.py fib).  Read before codegen drops the refinements.  None where no
+    parameter is such a measure.  O(N)."""
+    calls = [n for n in graph.nodes() if type(n) is Call]
+    if not calls or any(c.target is not None for c in calls):
+        return None
+    for k, (_name, t) in enumerate(graph.params):
+        if t.kind != "int":
+            continue
+        lows = [_decrease_floor(c.inputs[2 + k], graph.param(k)) for c in calls]
+        if all(b is not None for b in lows):
+            return k, min(config.recursion_limit + min(lows) - 2, 2 ** 63 - 1)
+    return None
+
+
+def _decrease_floor(a: Node, param) -> int | None:
+    """``b`` where argument ``a`` is ``x - d`` (``d >= 1`` a constant, ``x`` the parameter,
+    refined to at least ``b`` so that ``x - d`` cannot wrap), else None."""
+    if param is None or type(a) not in (Add, Sub) or type(a.inputs[2]) is not Constant:
+        return None
+    x, d = a.inputs[1], a.inputs[2].type.con
+    d = -d if type(a) is Add else d
+    if type(d) is not int or d < 1 or unrefined(x) is not param or x.type.kind != "int":
+        return None
+    lo = getattr(x.type, "lo", None)
+    if lo is None or lo - d < -(2 ** 63):
+        return None
+    return lo
+
+
 def generate(schedule, name: str | None = None, decorator: str = "", callees: dict | None = None,
-             callee: bool = False) -> str:
+             callee: bool = False, bound: tuple[int, int] | None = None) -> str:
     """The Python source of one function computing ``schedule.graph`` with son's
     semantics, in structured control flow that ``numba.njit`` compiles.
 
@@ -345,7 +392,8 @@ def generate(schedule, name: str | None = None, decorator: str = "", callees: di
     ``callees`` maps each graph the ``Call`` nodes target (a recursive helper's) to
     the name of its depth-counting function, ``_<name>_calls`` of its own ``generate``
     with ``callee=True`` (which writes that function even if the graph calls nothing),
-    put in the same module: ``son.exec.kernel.compile_kernel`` joins them.
+    put in the same module: ``son.exec.kernel.compile_kernel`` joins them.  ``bound``:
+    ``recursion_bound`` of the graph before its refinements were dropped.
     """
     g = without_refinements(schedule.graph, keep_indices=True)
     if g is not schedule.graph:
@@ -357,7 +405,12 @@ def generate(schedule, name: str | None = None, decorator: str = "", callees: di
     if not fname.isidentifier() or keyword.iskeyword(fname) or fname in HELPERS:
         fname = "kernel"
     try:
+        if bound is not None and not callee:
+            fast = _Codegen(schedule, fname, callees, callee)
+            if any(not _from_own_call(r) for r in fast.g.returns() if r in fast.block_of):
+                return fast.function(decorator, uncounted=True) + "\n\n" + _Codegen(
+                    schedule, fname, callees, callee).function(decorator, bound)
         return _Codegen(schedule, fname, callees, callee).function(decorator)
     finally:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.regions, EMIT_STATE.scratch = {}, set(), {}, {}
-        EMIT_STATE.callees = {}
+        EMIT_STATE.callees, EMIT_STATE.uncounted = {}, False

@@ -150,6 +150,12 @@ def _callee(n: Node) -> str:
     return EMIT_STATE.fname if n.target is None else EMIT_STATE.callees[n.target]
 
 
+def _depth_argument() -> list[str]:
+    """The depth a call passes on: none in the copy that a proven bound frees of counting
+    (codegen's ``recursion_bound``)."""
+    return [] if getattr(EMIT_STATE, "uncounted", False) else ["_depth + 1"]
+
+
 def _kind(n: Node) -> str | None:
     """The run-time kind of ``n``: its type's kind, or for a value the lattice calls
     'number' the kind found by ``refine_kinds`` (an int-or-bool is an int)."""
@@ -632,7 +638,7 @@ EMIT: dict[type, Emit] = {
     Min: Emit("expr", _minmax("min")),
     Max: Emit("expr", _minmax("max")),
     # memory
-    Call: Emit("alloc", lambda n, ops: f"{_callee(n)}({', '.join(ops[1:] + ['_depth + 1'])})"),
+    Call: Emit("alloc", lambda n, ops: f"{_callee(n)}({', '.join(ops[1:] + _depth_argument())})"),
     CallMem: Emit("none"),
     CallOut: Emit("expr", lambda n, ops: f"{ops[0]}[{n.index}]"),
     # a fallback region: a helper that runs it in numba's object mode (region_helper)

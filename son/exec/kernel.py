@@ -314,7 +314,7 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None,
     known (int, float, bool, 1-D float64/int64/bool arrays).  O(N + E) for schedule and
     codegen, plus Numba's compile (dominant) unless a cache has the kernel."""
     from ..schedule import schedule as make_schedule
-    from .codegen import generate
+    from .codegen import generate, recursion_bound
 
     for pname, t in graph.params:
         if not (isinstance(t, (ArrayType, ListType)) or t.kind in ("int", "float", "bool")):
@@ -322,6 +322,7 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None,
                            "bool, a 1-D array or a list (parse with argtypes= or example args=, or use "
                            "son.jit)")
     t1 = time.perf_counter()
+    bound = recursion_bound(graph)  # read from the refinements, before they go
     graph = without_refinements(graph, keep_indices=True)  # codegen writes a refinement as its value
     sched = make_schedule(graph)
     t2 = time.perf_counter()
@@ -334,7 +335,7 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None,
     options = ", ".join([f"{k}={v!r}" for k, v in njit.items()] + ["pipeline_class=KernelPipeline"])
     decorator = f"@njit({options})"
     callees, parts = _callee_sources(graph, prepare, decorator)
-    body = "".join(parts) + generate(sched, name, decorator=decorator, callees=callees)
+    body = "".join(parts) + generate(sched, name, decorator=decorator, callees=callees, bound=bound)
     origin = f"{graph.name}" + (f" ({graph.source[0]}:{graph.source[1]})" if graph.source else "")
     text = _HEADER.format(origin=origin.replace('"', "'"), ints=_INTS[wrap]) + "\n" + body
     t3 = time.perf_counter()
