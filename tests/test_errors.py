@@ -185,10 +185,10 @@ CATALOG = [
         def f(a, b):
             return b + a(1)
         """, None, 2, 15, "call", "is not a function"),
-    ("np_gradient", """
+    ("np_fft", """
         def f(a):
-            return np.gradient(a)
-        """, [ARR], 2, 11, "np.gradient", "np.gradient"),
+            return np.fft.fft(a)
+        """, [ARR], 2, 11, "np.fft.fft", "np.fft.fft"),
     ("np_sum_with_an_axis", """
         def f(a):
             s = 0.0

@@ -47,6 +47,7 @@ from ..nodes.mathfn import (
 from ..nodes.types import NONE, TOP
 from . import pylib
 from .arrayconv import CONVERSION_CALLS
+from .arrayextra import EXTRA_CALLS
 from .arrayfns import NUMPY_CALLS
 from .arraymethods import SEARCH_CALLS
 from .arraymore import MORE_CALLS
@@ -482,4 +483,5 @@ _CALLS: dict = {
     **FUNCTION_CALLS,
     **LIST_CALLS,
     **MORE_CALLS,  # after NUMPY_CALLS: np.arange with dtype=
+    **EXTRA_CALLS,
 }

@@ -44,6 +44,7 @@ from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType, Type, constant
 from ..peephole import Peephole
 from .arrayconv import ArrayConversions
+from .arrayextra import ArrayExtra
 from .arrayfns import ArrayFunctions
 from .arraymethods import ArrayMethods
 from .arraymore import ArrayMore
@@ -78,9 +79,9 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayUtilities,
-                     ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples, Complexes, Functions,
-                     Recursion, Calls, Builtins, ParserCore):
+                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayExtra,
+                     ArrayUtilities, ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples, Complexes,
+                     Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

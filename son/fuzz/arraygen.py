@@ -21,7 +21,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   and unsorted arrays), ``np.allclose``/``np.isclose``, ``np.round``, ``np.sign``,
   ``np.ptp``, ``np.roll``, ``np.square``, ``np.flip``, ``np.repeat``, ``np.tile``,
   ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``, ``np.vstack``,
-  ``np.percentile``/``np.quantile``, ``np.arange(..., dtype=float)``,
+  ``np.percentile``/``np.quantile``, ``np.arange(..., dtype=float)``, ``np.convolve`` of
+  ints, ``np.gradient``, ``np.histogram``, methods (``c.repeat(k)``, ``c.clip(lo, hi)``...),
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -299,6 +300,8 @@ class ArrayPrograms(GridPrograms):
                              f"np.sum(np.concatenate(({c}, {other})))"])
         if kind in ("float", "int") and r.random() < 0.06:  # son/frontend/arraymore.py's functions
             return self.more_reduced(fn, kind, g, depth)
+        if kind in ("float", "int") and r.random() < 0.04:  # son/frontend/arrayextra.py's functions
+            return self.extra_reduced(fn, kind, g, depth)
         if kind in ("float", "int") and r.random() < 0.04:  # an array of the program's numbers
             kinds = [r.choice([kind, kind, "int", "bool"]) for _ in range(r.randint(1, 4))]
             items = ", ".join(self.scalar(fn, k) for k in kinds)
@@ -367,6 +370,35 @@ class ArrayPrograms(GridPrograms):
             picks += [f"len(np.unique({other}))", f"np.sum(np.unique({c}))", f"np.sum(np.argwhere({other}))",
                       f"len(np.argwhere({c}))", f"np.quantile({c}, {r.choice(['0', '1'])})"]
         return r.choice(picks)
+
+    def extra_reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
+        """A scalar of ``kind`` from ``np.convolve`` (of ints: numpy's float convolution is
+        BLAS's order, docs/decisions.md), ``np.gradient``, ``np.histogram`` or a numpy
+        function's method form (``c.repeat(k)``...) of chains of group ``g``."""
+        r = self.rng
+        number = r.choice(["int64", "float64"])
+        c = self.chain(fn, number, g, depth)
+        bins = r.choice(["1", "3", "10", f"abs({self.scalar(fn, 'int')}) % 5"])
+        if kind == "int":
+            ints = self.chain(fn, "int64", g, depth)
+            other = self.chain(fn, r.choice(["int64", "bool"]), g, depth)
+            mode = r.choice(["", ", 'same'", ", 'valid'", ", mode='full'"])
+            k = r.choice(["0", "2", f"abs({self.scalar(fn, 'int')}) % 3"])
+            return r.choice([f"np.sum(np.convolve({ints}, {other}{mode}))",
+                             f"np.convolve({other}, {ints}{mode})[0]",
+                             f"np.sum(np.histogram({c}, {bins})[0])",
+                             f"np.histogram({c}, {bins}, ({self.scalar(fn, 'float')}, "
+                             f"{self.scalar(fn, r.choice(['float', 'int']))}))[0][-1]",
+                             f"np.sum(({ints}).repeat({k}))", f"({ints}).cumprod()[-1]",
+                             f"np.sum(({c}).nonzero()[0])",
+                             f"({ints}).searchsorted({self.scalar(fn, 'int')})"])
+        h = self.scalar(fn, r.choice(["float", "int"]))
+        floats = self.chain(fn, "float64", g, depth)
+        return r.choice([f"np.sum(np.gradient({c}))", f"np.gradient({c}, {h})[-1]",
+                         f"np.sum(np.histogram({c}, {bins})[1])",
+                         f"np.histogram({c}, {bins}, (-1.5, {self.scalar(fn, 'float')}))[1][-1]",
+                         f"np.sum(({floats}).clip(-1.0, 1.0))", f"np.sum(({floats}).round(1))",
+                         f"np.sum(({c}).repeat(2))"])
 
     def selection(self, fn: Func, dt: str, g: str, depth: int) -> str:
         """A chain indexed by a mask of its group (``(a * 2)[b > 0]``) or by indices made
