@@ -129,8 +129,8 @@ CATALOG = [
     ("method_son_lacks_on_a_2d_array", """
         def f(n: int):
             z = np.zeros((n, n))
-            return z.trace()
-        """, None, 3, 11, "z.trace", "2-d array has no method trace()"),
+            return z.squeeze()
+        """, None, 3, 11, "z.squeeze", "2-d array has no method squeeze()"),
     ("helper_with_star_star_kwargs", """
         def h(a, **kw):
             return a
