@@ -190,10 +190,12 @@ def test_a_recursive_kernel_runs_in_a_second_process(tmp_path):
         assert r.returncode == 0 and r.stdout.strip() == "6765", (r.returncode, r.stderr[-2000:])
 
 
-def _countdown(n: int, step: int):
+def _countdown(n: int, step: int):  # one call per path: the depth, not a tree, is n / 3
     if n <= 2:
         return step
-    return 1 + _countdown(n - 3, step) + 0 * _countdown(n - 7, step)
+    if n % 2:
+        return 1 + _countdown(n - 3, step)
+    return 2 + _countdown(n - 7, step)
 
 
 def _climb(n: int):  # n grows: no measure, every call counts its depth
@@ -203,7 +205,7 @@ def _climb(n: int):  # n grows: no measure, every call counts its depth
 
 
 def test_a_recursion_bounded_by_a_decreasing_parameter_runs_a_copy_that_counts_no_depth():
-    """``recursion_bound``: every call passes ``n`` at least 3 smaller, only where ``n >= 3``,
+    """``recursion_bound``: every call passes ``n`` 3 or 7 smaller, only where ``n >= 3``,
     so the kernel calls a copy without the depth count below ``limit + 3 - 2``; above it
     the counting copy raises RecursionError exactly where the interpreter does."""
     from son.exec.codegen import recursion_bound
@@ -214,7 +216,8 @@ def test_a_recursion_bounded_by_a_decreasing_parameter_runs_a_copy_that_counts_n
     k = son.jit(_countdown)
     assert k(10, 1) == _countdown(10, 1)
     assert "_countdown_fast" in k.source
-    for n in [-5, 0, 2, 3, 100, limit + 1, 3 * limit - 3, 3 * limit - 1, 3 * limit, 3 * limit + 5]:
+    ns = [-5, 0, 2, 3, 100, limit - 2, limit - 1, limit, limit + 1, 3 * limit, 5 * limit - 50, 5 * limit + 50]
+    for n in ns:
         try:
             want = son.interpret(g, n, 1)
         except RecursionError:

@@ -765,13 +765,14 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         parts.append("\n".join(lines) + "\n")
         return Program(seed, index, "\n\n".join(parts),
                        generate_args(rng, params, rng.randint(3, 5), grad=True))
-    g.fallback = random.Random(f"son-fuzz-region:{seed}:{index}").random() < REGION_SHARE  # f's only
-    nested = not g.fallback and random.Random(f"son-fuzz-nested:{seed}:{index}").random() < NESTED_SHARE
+    fallback = random.Random(f"son-fuzz-region:{seed}:{index}").random() < REGION_SHARE
+    nested = not fallback and random.Random(f"son-fuzz-nested:{seed}:{index}").random() < NESTED_SHARE
     for h in range(rng.choice([0, 0, 1, 1, 2])):
         if nested:  # defined at the top of f's body, after the value it reads
             g.nested.extend(g.helper(h, captured="k9"))
         else:
             parts.append("\n".join(g.helper(h)) + "\n")
+    g.fallback = fallback  # f's only: the helpers are written without regions
     lines, params = g.main()
     parts.append(g.fallback_header() + "\n".join(lines) + "\n")
     args = generate_args(rng, params, rng.randint(3, 5))
