@@ -249,3 +249,22 @@ def test_interp_without_sample_points_is_numpys_value_error():
         with pytest.raises(ValueError):
             son.jit(f)(*args)
     assert math.isnan(son.jit(f)(math.nan, np.zeros(2), np.ones(2)))
+
+
+def test_one_count_for_all_is_numpys_scalar_count():
+    """``np.repeat(a, [c])`` is ``np.repeat(a, c)``: no error for an empty ``a`` and a
+    negative ``c`` (hypothesis found son raising there), numpy's ValueError otherwise."""
+    def f(a, counts):
+        return np.repeat(a, counts)
+
+    k = son.jit(f)
+    for a in (np.array([], dtype=np.float64), np.array([1.5, -2.0])):
+        for c in ([-1], [0], [2]):
+            counts = np.array(c, dtype=np.int64)
+            try:
+                want = f(a, counts)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    k(a, counts)
+                continue
+            assert k(a, counts).tolist() == want.tolist()

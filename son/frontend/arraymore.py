@@ -313,6 +313,8 @@ def repeat_each(a, counts, zero):
     m = len(counts)
     if m != n and m != 1:
         raise ValueError("operands could not be broadcast together")
+    if m == 1:  # one count for all: numpy's scalar path (no error for an empty a)
+        return repeated(a, counts[0], zero)
     total = 0
     for i in range(m):
         c = counts[i]
@@ -321,8 +323,6 @@ def repeat_each(a, counts, zero):
         if total > 9223372036854775807 - c:
             raise ValueError("array is too big")
         total += c
-    if m == 1:
-        return repeated(a, counts[0], zero)
     out = np.full(total, zero)
     at = 0
     for i in range(n):
