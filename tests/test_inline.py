@@ -229,3 +229,49 @@ def test_a_pipeline_that_keeps_calls_compiles_and_differentiates():
     assert son.grad(poly, pipeline=KEPT)(1.5, 2.0) == pytest.approx(son.grad(poly)(1.5, 2.0))
     assert "inline=False" in repr(KEPT)
     assert KEPT.key() != son.Pipeline.of("sccp").key()
+
+
+def _steps(x, k):
+    for _ in range(k):
+        x = x * 0.5 + 1.0
+    return x
+
+
+def constant_count(x: float, y: float):
+    return _steps(x, 4) + _steps(y, 4)
+
+
+def test_a_constant_every_call_passes_becomes_the_callees_constant():
+    """Interprocedural constant propagation without inlining (``propagate_constant_arguments``):
+    both calls pass k = 4, so the kept callee's loop runs to the constant 4."""
+    g = KEPT.build(constant_count)
+    (steps,) = g.callees()
+    assert steps.param(1) is None  # k is read nowhere: it is 4 in the callee
+    assert any(type(n).__name__ == "Constant" and n.type.con == 4 for n in steps.nodes())
+    assert son.interpret(g, 1.5, -2.0) == constant_count(1.5, -2.0)
+    assert son.jit(constant_count, pipeline=KEPT)(1.5, -2.0) == constant_count(1.5, -2.0)
+
+
+def test_a_constant_a_nested_recursion_captures_folds_in_its_graph():
+    def f(n: int):
+        k = 3
+
+        def fact(m):
+            return k if m <= 1 else m * fact(m - 1)
+
+        return fact(n) + fact(5)
+
+    g = son.Pipeline.of("sccp").build(f)
+    (fact,) = g.callees()
+    assert fact.param(1) is None  # the captured k: 3 at both calls and passed on unchanged
+    assert son.jit(f)(6) == f(6) == 2520
+
+
+def test_different_constants_stay_a_parameter():
+    def f(x: float):
+        return _steps(x, 2) + _steps(x, 3)
+
+    g = KEPT.build(f)
+    (steps,) = g.callees()
+    assert steps.param(1) is not None
+    assert son.interpret(g, 0.25) == f(0.25)

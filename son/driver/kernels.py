@@ -131,9 +131,7 @@ class JitFunction(Specialized):
             deps: list | None = [] if ikey else None
             graph = p.parse(self.py_func, args=list(args), deps=deps, fallback=fallback)
             t1 = time.perf_counter()
-            for callee in graph.callees():  # the module's other graphs, fresh from this parse
-                p.optimize(callee, inplace=True)
-            graph, _ = p.optimize(graph, inplace=True)
+            graph = p.optimize_module(graph)  # and the module's other graphs, fresh from this parse
             t2 = time.perf_counter()
             regions = [n.code for n in graph.nodes() if type(n) is PyRegion and n.code is not RERAISE]
             k = compile_with(graph, p)

@@ -160,9 +160,22 @@ class Pipeline:
         """Parse ``fn`` and run the passes: the graph son compiles for it, and the graphs
         of the recursive helpers it calls (``Graph.callees``, fresh from this parse)."""
         g = self.parse(fn, argtypes=argtypes, args=args, deps=deps, fallback=fallback)
-        for callee in g.callees():
+        return self.optimize_module(g)
+
+    def optimize_module(self, graph: Graph) -> Graph:
+        """Run the passes on ``graph`` and, first, on the graphs it calls (fresh from its
+        parse), in place; then the constants every call passes into a callee
+        (``propagate_constant_arguments``) and the passes again on the callees that
+        changed.  ``graph``."""
+        from ..peephole.inline import propagate_constant_arguments
+
+        for callee in graph.callees():
             self.optimize(callee, inplace=True)
-        return self.optimize(g, inplace=True)[0]
+        self.optimize(graph, inplace=True)
+        if self.passes:
+            for callee in propagate_constant_arguments(graph):
+                self.optimize(callee, inplace=True)
+        return graph
 
     def __str__(self) -> str:
         return self.name

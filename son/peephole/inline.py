@@ -36,6 +36,7 @@ from ..nodes import (
     Call,
     CallMem,
     CallOut,
+    Constant,
     CProj,
     Graph,
     Node,
@@ -43,6 +44,7 @@ from ..nodes import (
     Proj,
     Region,
     Return,
+    unrefined,
 )
 from ..nodes.node import copy_slots
 from .engine import Peephole
@@ -205,3 +207,39 @@ def _merge_returns(graph: Graph, rets: list[_Ret]) -> tuple[Node, Node, list[Nod
         made.append(phi)
         merged.append(phi)
     return region, merged[0], merged[1:], made
+
+
+def propagate_constant_arguments(graph: Graph) -> list[Graph]:
+    """Interprocedural constant propagation over ``graph``'s module: a parameter of a
+    callee that every call from the module's graphs passes the same constant, and that
+    the callee's calls of itself pass on unchanged (a lifted closure's captured value),
+    becomes that constant inside the callee.  The callees changed, for their passes to
+    run again.  O(size of the module)."""
+    module = [graph, *graph.callees()]
+    sites: dict[Graph, list[Call]] = {g: [] for g in module[1:]}
+    own: dict[Graph, list[Call]] = {g: [] for g in module[1:]}
+    for g in module:
+        for n in g.nodes():
+            if type(n) is not Call:
+                continue
+            target = n.target or g
+            if target is g and g in own:
+                own[g].append(n)
+            elif target in sites:
+                sites[target].append(n)
+    changed = []
+    for g, calls in sites.items():
+        folded = False
+        for k in range(len(g.params)):
+            p = g.param(k)
+            args = [c.inputs[2 + k] for c in calls]
+            if p is None or not args or any(type(a) is not Constant or a.type != args[0].type for a in args):
+                continue
+            if any(unrefined(c.inputs[2 + k]) is not p for c in own[g]):
+                continue
+            p.subsume(Constant(g, args[0].type))
+            folded = True
+        if folded:
+            changed.append(g)
+    return changed
+
