@@ -330,11 +330,10 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
             if how not in parses:
                 parses[how] = pipeline.parse(source, name=name, fallback=fallback)
             g = parses[how]
-            if pipeline.passes:
+            if stage == CALLS_FROM:  # and the callees' graphs, as son.jit optimizes them
+                g = pipeline.optimize_module(g.copy())
+            elif pipeline.passes:
                 g, _ = pipeline.optimize(g)
-                if stage == CALLS_FROM:  # and the callees' graphs, as son.jit optimizes them
-                    for callee in g.callees():
-                        pipeline.optimize(callee, inplace=True)
         except SonSyntaxError as e:
             res.status, res.detail = "reject", str(e)
             if effects is not None and rc.is_refusal(e):
