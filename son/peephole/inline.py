@@ -101,8 +101,9 @@ def inline_call(graph: Graph, call: Call) -> list[Node]:
     rets = [made[r] for r in callee.returns()]
     ctrl, mem_out, values, merge = _merge_returns(graph, rets)
     # everything after the call in K's block moves below the copy's end
+    made_here = set(copies).union(merge)
     for u in list(k_ctrl.outputs):
-        if u in copies or u in merge or type(u) in (Phi, CProj) or not (u.is_cfg or u in after):
+        if u in made_here or type(u) in (Phi, CProj) or not (u.is_cfg or u in after):
             continue
         for i, x in enumerate(u.inputs):
             if x is k_ctrl and (i > 0 or not isinstance(u, Region)):
