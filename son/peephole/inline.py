@@ -25,10 +25,11 @@ call's memory does not come after it.  Last, the call's result, its ``CallOut`` 
 ``CallMem`` take the Returns' values and memory, and the peephole runs over the copy with
 the caller's constants (interprocedural constant propagation for free).
 
-Cost: O(N_callee + N_K) per inlined call, where N_K is the part of the caller that
-depends on the call within K's block, plus the peephole over the copy; at most
-``MAX_INLINED`` calls per pass, so a chain of helpers calling helpers cannot blow up the
-graph exponentially.  Iterative throughout."""
+Cost: O(N + N_callee) per inlined call (the pass walks the caller to find the next call;
+the copy and the split touch the callee and the part of K's block that depends on the
+call), plus the peephole over the copy; at most ``MAX_INLINED`` calls per pass, so a
+chain of helpers calling helpers cannot blow up the graph exponentially.
+``propagate_constant_arguments`` is O(size of the module).  Iterative throughout."""
 
 from __future__ import annotations
 
