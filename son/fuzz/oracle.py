@@ -36,6 +36,7 @@ import signal
 import sys
 import time
 import warnings
+import zlib
 from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 
@@ -64,8 +65,11 @@ PIPELINES: dict[str, son.Pipeline] = {
 }
 #: the graph stage the kernel is compiled from
 KERNEL_FROM = "combined"
-#: the graph stage a second kernel is compiled from where it keeps calls the first inlines
+#: the graph stage a second kernel is compiled from where it keeps calls the first inlines,
+#: for one program in CALLS_KERNEL_EVERY (by its text): a second Numba compile per program
+#: would make campaigns a third slower
 CALLS_FROM = "calls"
+CALLS_KERNEL_EVERY = 3
 STAGES = ("python", *PIPELINES, "kernel", "kernel-calls", "jit")
 
 #: ``son.compile`` refusals that are documented limits, not bugs (son/exec/mixed.py
@@ -363,7 +367,8 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
     if not _kernel_stage("kernel", graphs[KERNEL_FROM], compare, res, times, effects):
         return
     calls = graphs.get(CALLS_FROM)
-    if calls is not None and len(calls.callees()) > len(graphs[KERNEL_FROM].callees()):
+    if calls is not None and len(calls.callees()) > len(graphs[KERNEL_FROM].callees()) \
+            and zlib.crc32(source.encode()) % CALLS_KERNEL_EVERY == 0:
         _kernel_stage("kernel-calls", calls, compare, res, times, effects)
     t = time.perf_counter()
     if effects is not None:  # son.jit as a user calls it, its default fallback="region"
