@@ -66,8 +66,9 @@ PIPELINES: dict[str, son.Pipeline] = {
 #: the graph stage the kernel is compiled from
 KERNEL_FROM = "combined"
 #: the graph stage a second kernel is compiled from where it keeps calls the first inlines,
-#: for one program in CALLS_KERNEL_EVERY (by its text): a second Numba compile per program
-#: would make campaigns a third slower
+#: for one program in CALLS_KERNEL_EVERY (by its text) whose first kernel compiled in under
+#: 3 s: a second Numba compile per program would make campaigns a third slower, and a
+#: huge kernel's twice as slow (the fixed campaign's i339: 13 s, then 11 s more)
 CALLS_FROM = "calls"
 CALLS_KERNEL_EVERY = 3
 STAGES = ("python", *PIPELINES, "kernel", "kernel-calls", "jit")
@@ -371,7 +372,7 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
         return
     calls = graphs.get(CALLS_FROM)
     if calls is not None and len(calls.callees()) > len(graphs[KERNEL_FROM].callees()) \
-            and zlib.crc32(source.encode()) % CALLS_KERNEL_EVERY == 0:
+            and zlib.crc32(source.encode()) % CALLS_KERNEL_EVERY == 0 and times.get("kernel", 0.0) < 3.0:
         _kernel_stage("kernel-calls", calls, compare, res, times, effects)
     t = time.perf_counter()
     if effects is not None:  # son.jit as a user calls it, its default fallback="region"
