@@ -159,6 +159,28 @@ def test_the_parse_keeps_the_users_module_helpers_only():
     assert son.interpret(son.parse(complex_helper, inline=False), 2.0) == complex_helper(2.0)
 
 
+def _fail(x):
+    if x > 9.0:
+        raise ValueError("large")
+    raise ArithmeticError("small")
+
+
+def unpacks_a_helper_that_never_returns(x: float):
+    if x > 5.0:
+        a, b = _fail(x)
+        return a + b
+    return x
+
+
+def test_a_helper_that_never_returns_is_inlined_where_the_caller_uses_its_result():
+    """A call typed by no Return cannot say that the code after it is dead; the copy can
+    (the caller unpacks a pair from it, which a kept call's number would not give)."""
+    g = son.parse(unpacks_a_helper_that_never_returns, inline=False)
+    assert not g.callees()
+    for x in (1.0, 7.0):
+        assert run_son(g, (x,)) == run_python(unpacks_a_helper_that_never_returns, (x,))
+
+
 def test_nested_functions_and_lambdas_stay_inlined():
     def f(x: float):
         def g(y):

@@ -32,8 +32,8 @@ import contextlib
 import contextvars
 
 from ..errors import SonSyntaxError
-from ..nodes import Call, CallMem, CallOut, Node, kept
-from ..nodes.types import INT, NONE, NUMBER, TOP, ArrayType, ListType, TupleType
+from ..nodes import Call, CallMem, CallOut, Node, Return, kept
+from ..nodes.types import INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType
 from .functions import Local, function_key
 from .scope import Aggregate, Pack, describe, shape
 from .source import source_of
@@ -127,7 +127,7 @@ class Recursion:
         if _MODULE.get().get((fn, kinds), ()) is _INLINED:
             return None
         try:
-            return self.separate_call(e, fn, [v for _, v in bound])
+            return self.separate_call(e, fn, [v for _, v in bound], only_kept=True)
         except SonSyntaxError:  # what its graph cannot give back; an error of the body recurs inlined
             _MODULE.get()[(fn, kinds)] = _INLINED
             return None
@@ -141,11 +141,14 @@ class Recursion:
                 return call
             return Pack(self.g, *[self.op(e, CallOut, call, index=i) for i in range(len(call.result.elems))])
 
-    def separate_call(self, e: ast.Call, fn, vals: list[Node] | None) -> Node:
+    def separate_call(self, e: ast.Call, fn, vals: list[Node] | None, only_kept: bool = False) -> Node:
         """A call of helper ``fn``, which calls itself, as a ``Call`` of its own graph,
         parsed for the kinds of the call's arguments (widened: an int, a float, a bool,
         an array or a list of a dtype, None); also a call of the function being parsed
-        with arguments of other kinds than its parameters' (a graph per signature)."""
+        with arguments of other kinds than its parameters' (a graph per signature).
+        ``only_kept``: a call kept only because ``inline=False`` asks for it, refused
+        (``SonSyntaxError``) where the callee never returns: inlined, it tells the caller
+        that the code after it is dead, which a call typed by no Return cannot."""
         name = getattr(fn, "__name__", "function")
         src = fn.src if isinstance(fn, Local) else source_of(fn)
         bound = self.bind_arguments(e, fn, src, vals)
@@ -161,6 +164,9 @@ class Recursion:
         if any(t is TOP for t in kinds):
             return self.dead_value()  # an argument only on a path the types prove dead
         callee, result = self.module_graph(e, fn, src, tuple(kinds))
+        if only_kept and not any(type(r) is Return and r.inputs[0].type is not XCTRL
+                                 for r in callee.stop.inputs):
+            raise self.error(e, f"{name}() never returns", "recursion")
         args = [v for _, v in bound]
         with kept(*args):
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result, target=callee)

@@ -38,7 +38,7 @@ from ..nodes import (
     Not,
     kept,
 )
-from ..nodes.types import NONE
+from ..nodes.types import NONE, TOP
 from .core import _SYMBOL, _kind
 from .loops import _LoopContext
 from .scope import Opt, Pack
@@ -130,6 +130,8 @@ class Tuples:
                                    instead="write a, rest = t[0], t[1:]")
         if isinstance(v, Opt):
             v = self.unwrap(v, at)
+        if v.type is TOP and not isinstance(v, Pack):  # code that cannot run: any value unpacks
+            v = Pack(self.g, *[self.dead_value() for _ in target.elts])
         if not isinstance(v, Pack):
             raise self.error(at, f"cannot unpack a {v.type.widen()} value (son unpacks tuples)", "unpack")
         if len(target.elts) != len(v.elems):

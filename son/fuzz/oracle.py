@@ -59,11 +59,7 @@ PIPELINES: dict[str, son.Pipeline] = {
     "sccp": son.Pipeline.of("sccp"),
     "combined": son.Pipeline.of("combined"),
     "user": son.Pipeline.of("sccp,combined,dce"),
-}
-#: the user's helpers kept as calls of their own graphs, then inlined by the pass: not yet
-#: in PIPELINES (a kept call of a helper that never returns is typed an int, which the
-#: caller then cannot unpack: seed 20261123 i365, a parse the default inlining accepts)
-CALL_PIPELINES: dict[str, son.Pipeline] = {
+    # the user's helpers kept as calls of their own graphs, then inlined by the pass
     "calls": son.Pipeline.of("sccp", inline=False),
     "inlined": son.Pipeline.of("inline,peephole,sccp", inline=False).but(peephole=True),
 }
