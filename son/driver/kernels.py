@@ -34,7 +34,7 @@ from ..nodes.opaque import RERAISE
 from .index import index_key, index_load, index_store
 from .passes import kernel_graph
 from .pipeline import Pipeline
-from .specialize import Specialized, type_key
+from .specialize import FUNCTION, Specialized, type_key
 
 __all__ = ["JitFunction", "compile", "jit"]
 
@@ -122,7 +122,8 @@ class JitFunction(Specialized):
     def _specialize(self, args: tuple, key: tuple, fallback: str = "error") -> Kernel:
         p = self.pipeline
         t0 = time.perf_counter()
-        structured = any(k is complex or type(k) is tuple and k[0] is tuple for k in key)
+        structured = any(k is complex or type(k) is tuple and (k[0] is tuple or k[0] is FUNCTION)
+                         for k in key)
         ikey = None if structured else index_key(self.py_func, key, p)  # the index keeps flat types
         k = index_load(ikey, self.py_func, args, self._rebuild) if ikey else None
         if k is not None:

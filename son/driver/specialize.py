@@ -16,6 +16,7 @@ import numpy as np
 
 from ..errors import SonError
 from ..frontend.signature import type_of_value
+from ..nodes.control import function_digest
 from ..nodes.types import Type
 
 __all__ = ["Specialized", "type_key"]
@@ -24,9 +25,19 @@ __all__ = ["Specialized", "type_key"]
 def type_key(args: tuple) -> tuple:
     """The specialization key of a call: each argument's Python type, an array's
     (dtype, ndim), a tuple's the key of its elements, a list's the types of its items
-    (one, for a list son takes).  O(arguments + list items)."""
+    (one, for a list son takes), a function's digest (the graph is built for that
+    function: ``son.nodes.control.FunctionForm``).  O(arguments + list items)."""
     return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else (tuple, type_key(a)) if type(a) is tuple
-                  else (list, frozenset(map(type, a))) if type(a) is list else type(a) for a in args])
+                  else (list, frozenset(map(type, a))) if type(a) is list
+                  else (FUNCTION, function_digest(a)) if _is_function(a) else type(a) for a in args])
+
+
+#: the first item of a function argument's key
+FUNCTION = "function"
+
+
+def _is_function(a) -> bool:
+    return callable(a) and not isinstance(a, (int, float, complex, np.generic))
 
 
 class Specialized:

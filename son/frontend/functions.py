@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ..nodes import Node, kept
 from .core import assigned_names
 from .scope import Fn, Pack
-from .source import FunctionSource
+from .source import FunctionSource, parameter_names
 
 
 @dataclass(eq=False)
@@ -305,8 +305,12 @@ class Functions:
             return None
         v = self.expr_any(f)
         if not isinstance(v, Fn):
+            hint = ""
+            if isinstance(f, ast.Name) and f.id in parameter_names(self.src.tree):
+                hint = ("; a parameter that is a function is built for the function passed: give an "
+                        "example one, son.parse(fn, args=(...)), or call the son.jit function with it")
             raise self.error(e, f"{ast.unparse(f)!r} is not a function (son calls functions and the "
-                                "builtins it knows)", "call")
+                                f"builtins it knows{hint})", "call")
         return v
 
     def call_map(self, e: ast.Call, name: str) -> Node:

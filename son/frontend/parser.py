@@ -38,7 +38,7 @@ import ast
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
-from ..nodes.control import COMPLEX, LEAF, array_form, form_size
+from ..nodes.control import COMPLEX, LEAF, FunctionForm, array_form, form_size
 from ..nodes.memory import LENGTH
 from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType, Type, constant
@@ -349,6 +349,8 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
             for d in range(spec.ndim):
                 flat.append((_fresh(f"{name}_d{d}", used), LENGTH))
             return array_form(spec.ndim)
+        if isinstance(spec, FunctionForm):  # a function: no value, a constant where read
+            return spec
         if isinstance(spec, RowsSpec):  # a list of tuples: one list per position
             for i, d in enumerate(spec.dtypes):
                 flat.append((_fresh(f"{name}_{i}", used), ListType(d)))
@@ -374,6 +376,8 @@ def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
     complex number or n-D array (a C-order view of its elements) of the next ones."""
     if form == LEAF:
         return next(projs)
+    if isinstance(form, FunctionForm):
+        return Fn(g, (form.fn,))
     if form == COMPLEX:
         return Cplx(g, next(projs), next(projs))
     if rows_arity(form) is not None:

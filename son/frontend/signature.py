@@ -8,7 +8,9 @@ the strings ``"int" "float" "bool" "number" "float64[]" "int64[]" "bool[]"``; fo
 parameter that is a complex number ``complex`` or ``"complex"``, for a tuple
 ``tuple[float, int]`` or a Python tuple of specs (``("float", "int")``), for a list of
 tuples ``list[tuple[int, float]]`` (a ``RowsSpec``: the parser makes it one list per
-tuple position, son/nodes/rows.py).
+tuple position, son/nodes/rows.py).  An example argument that is a function (a helper
+passed to ``integrate(f, a, b, n)``) is a ``FunctionForm``: the graph is built for that
+function, which becomes a constant function value, as a global function is.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SonError
+from ..nodes.control import FunctionForm
 from ..nodes.types import BOOL, FLOAT, INT, NUMBER, ArrayType, ListType, Type
 
 _NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "number": NUMBER,
@@ -84,7 +87,7 @@ def type_from_spec(spec, where: str):
             raise SonError(f"{where}: a tuple parameter needs its element types (tuple[float, int]), "
                            f"not {spec!r}")
         return tuple(type_from_spec(x, where) for x in elems)
-    if isinstance(spec, (NDArraySpec, RowsSpec)):
+    if isinstance(spec, (NDArraySpec, RowsSpec, FunctionForm)):
         return spec
     if isinstance(spec, str):
         if spec in _NAMES:
@@ -151,6 +154,8 @@ def type_of_value(v, where: str):
             return NDArraySpec(name, v.ndim)
         raise SonError(f"{where}: unsupported array ({v.ndim}-D, dtype {v.dtype}); son takes 1-D "
                        "arrays of float64, int64 or bool")
+    if callable(v):  # a function: the graph is built for it (a FunctionForm parameter)
+        return FunctionForm(v)
     raise SonError(f"{where}: unsupported argument {type(v).__name__} {v!r}; son takes int, "
                    "float, bool, complex, tuples of them and 1-D numpy arrays")
 

@@ -330,8 +330,76 @@ def _ndim(form) -> int | None:
     return int(m.group(1)) if m else None
 
 
+class FunctionForm:
+    """The form of a parameter that is a function (``integrate(f, a, b, n)`` called with
+    a helper): the graph is specialized for that function, bound as a constant function
+    value where the parameter is read, and the argument carries no value to the graph.
+    ``digest`` names the function and its code (``function_digest``): an argument of
+    another digest is refused, never run as the function the graph was built for.  Its
+    ``repr`` is the digest's, so a kernel's source keeps it (``flatten`` reads either)."""
+
+    __slots__ = ("fn", "digest")
+
+    def __init__(self, fn):
+        self.fn = fn
+        self.digest = function_digest(fn)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, FunctionForm) and other.fn is self.fn
+
+    def __hash__(self) -> int:
+        return hash(self.digest)
+
+    def __repr__(self) -> str:
+        return repr(self.digest)
+
+
+#: prefix of a ``FunctionForm``'s digest
+_FN = "function "
+
+
+def function_digest(fn) -> str:
+    """``'function <module>.<qualname> <hash>'``: the hash covers what the function
+    computes with (its bytecode, constants, names, defaults and the values it captures),
+    so two functions of one name but other bodies or closures differ.  A numba or son
+    dispatcher is its ``py_func``.  O(size of the code); cached on a function that
+    captures nothing, for as long as its code and defaults are the same objects."""
+    import hashlib
+
+    f = getattr(fn, "py_func", fn)
+    code = getattr(f, "__code__", None)
+    cached = getattr(f, "__son_digest__", None)
+    if cached is not None and cached[0] is code and cached[1] is f.__defaults__ \
+            and cached[2] is f.__kwdefaults__:
+        return cached[3]
+    name = f"{getattr(f, '__module__', None) or ''}.{getattr(f, '__qualname__', None) or type(f).__name__}"
+    if code is None:  # a builtin, a class, a callable object: its name and type are all it is
+        return f"{_FN}{name} {type(f).__name__}"
+    cells = []
+    for c in f.__closure__ or ():
+        try:
+            cells.append(repr(c.cell_contents))
+        except ValueError:  # a cell not yet filled
+            cells.append("<empty>")
+    consts = [c.co_code.hex() if hasattr(c, "co_code") else repr(c) for c in code.co_consts]
+    text = repr((code.co_code.hex(), consts, code.co_names, cells, f.__defaults__, f.__kwdefaults__))
+    digest = f"{_FN}{name} {hashlib.sha1(text.encode()).hexdigest()[:16]}"
+    if not f.__closure__:  # a captured value may be rebound: hashed again at each call
+        try:
+            f.__son_digest__ = (code, f.__defaults__, f.__kwdefaults__, digest)
+        except (AttributeError, TypeError):
+            pass
+    return digest
+
+
+def _is_function_form(form) -> bool:
+    return isinstance(form, FunctionForm) or isinstance(form, str) and form.startswith(_FN)
+
+
 def form_size(form) -> int:
     """How many values a Return (or a parameter) of ``form`` carries."""
+    if _is_function_form(form):
+        return 0
     if isinstance(form, tuple):
         return sum(form_size(f) for f in form)
     k = _ndim(form)
@@ -396,6 +464,11 @@ def flatten(forms: list, args, where: str) -> list:
         f, a = stack.pop()
         if f == LEAF:
             out.append(a)
+        elif _is_function_form(f):
+            digest = f.digest if isinstance(f, FunctionForm) else f
+            if not callable(a) or function_digest(a) != digest:
+                raise SonError(f"{where}(): built for the function {digest.split()[1]} as this argument, "
+                               f"called with {getattr(a, '__qualname__', None) or repr(a)}")
         elif f == COMPLEX:
             if type(a) is not complex:
                 raise SonError(f"{where}(): expected a complex argument, got {type(a).__name__} {a!r}")
