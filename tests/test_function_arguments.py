@@ -140,3 +140,39 @@ def test_a_function_son_cannot_read_runs_the_caller_in_cpython_with_a_warning():
 def test_a_function_parameter_without_an_example_says_how_to_give_one():
     with pytest.raises(son.SonSyntaxError, match=r"'f' is not a function .*give an example one"):
         son.parse(integrate)
+
+
+def _double(x):
+    return 2.0 * x + 1.0
+
+
+def _shift(x):
+    return x - 3.0
+
+
+def with_default(n: int, x: float, g=_double):
+    if n <= 0:
+        return g(x)
+    return with_default(n - 1, x * 0.5) + g(1.0)
+
+
+def test_a_parameter_whose_default_is_a_function_is_built_for_it():
+    """Omitted, it is the default the graph was built for (the interpreter and the kernel
+    take it or nothing); the function's own recursive call passes it on; son.jit builds
+    another kernel for another function."""
+    g = son.parse(with_default)
+    assert [n for n, _ in g.params] == ["n", "x"]
+    k = son.compile(g)
+    for args in ((3, 2.0), (0, -1.5), (3, 2.0, _double)):
+        assert son.interpret(g, *args) == with_default(*args)
+        assert k(*args) == with_default(*args)
+    with pytest.raises(SonError, match="built for the function"):
+        k(3, 2.0, _shift)
+    j = son.jit(apply_default, fallback="error")
+    assert j(2.0, _shift) == apply_default(2.0, _shift)
+    assert j(2.0) == apply_default(2.0)
+    assert len(j.kernels) == 2
+
+
+def apply_default(x: float, g=_double):
+    return g(x) * g(-x)

@@ -216,8 +216,10 @@ class Kernel:
         #: them: this makes it the Python bool, int or float again
         self._result = return_converter(source)
         #: the Graph.arg_forms of a kernel with tuple or complex parameters: its arguments
-        #: are flattened first
-        self._forms = argument_forms(source)
+        #: are flattened first (the graph's own where there is one: its function parameters
+        #: know their functions, the source only their digests)
+        self._forms = graph.arg_forms if graph is not None and graph.arg_forms is not None \
+            else argument_forms(source)
         #: the kernel runs fallback regions: each call gets their frame (son/nodes/opaque.py)
         self._regions = REGION_IMPORTS[-1] in source
         #: the kernel carves its temporaries from buffers kept between calls (son/exec/scratch.py)

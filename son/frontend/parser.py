@@ -68,7 +68,7 @@ from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList
 from .selection import Selection
-from .signature import NDArraySpec, RowsSpec, param_types
+from .signature import NDArraySpec, RowsSpec, function_defaults, param_types
 from .source import FunctionSource, parameter_names
 from .statements import Statements
 from .tuplelists import TupleLists
@@ -162,7 +162,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
                 raise SonError(f"{where}: cannot evaluate the annotation {spec!r} of {x.arg!r}") from None
         elif spec is None and x.annotation is not None and src.pyfunc is None:
             ann[x.arg] = eval(ast.unparse(x.annotation), src.globals)  # noqa: S307
-    specs = param_types(names, ann, argtypes, args, where)
+    specs = param_types(names, ann, argtypes, args, where, function_defaults(src.pyfunc))
     flat, forms = _flat_params(names, specs)
     # an empty example list is a list of floats until what the function puts in it says
     # otherwise (son/frontend/lists.py learns it as it learns an empty literal's kind)

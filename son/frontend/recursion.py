@@ -33,9 +33,10 @@ import contextvars
 
 from ..errors import SonSyntaxError
 from ..nodes import Call, CallMem, CallOut, Node, Return, kept
+from ..nodes.control import LEAF, FunctionForm, function_digest
 from ..nodes.types import INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType
 from .functions import Local, function_key
-from .scope import Aggregate, Pack, describe, shape
+from .scope import Aggregate, Fn, Pack, describe, shape
 from .source import source_of
 
 #: the key of ``FunctionParser.learned`` under which the parse keeps what it assumed of
@@ -91,11 +92,19 @@ class Recursion:
                                     "call themselves into graphs of their own: write it with def)",
                                  "recursion")
             raise SeparateHelper(fn)
-        if self.g.arg_forms is not None:
+        forms = self.g.arg_forms
+        if forms is not None and not all(f == LEAF or isinstance(f, FunctionForm) for f in forms):
             raise self.error(e, f"recursive call to {name}(), whose parameters are tuples or "
                                 "complex numbers (son passes recursive calls single values and "
                                 "arrays)", "recursion")
         bound = self.bind_arguments(e, fn, fn.src if isinstance(fn, Local) else source_of(fn), vals)
+        if forms is not None:  # a function parameter: the graph's own function, passed on
+            for (p, v), f in zip(bound, forms):
+                if isinstance(f, FunctionForm) and not (isinstance(v, Fn) and len(v.targets) == 1 and
+                                                        function_digest(v.targets[0]) == f.digest):
+                    raise self.error(e, f"recursive call to {name}() passes another function as {p!r} "
+                                        f"than the {f.digest.split()[1]} it was built for", "recursion")
+            bound = [b for b, f in zip(bound, forms) if not isinstance(f, FunctionForm)]
         if not isinstance(fn, Local) and all(not isinstance(v, Aggregate) for _, v in bound) and \
                 not all(_fits(v, t) for (_p, v), (_flat, t) in zip(bound, self.g.params)):
             return self.separate_call(e, fn, vals)  # other kinds: the graph of that signature

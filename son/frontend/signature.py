@@ -154,7 +154,7 @@ def type_of_value(v, where: str):
             return NDArraySpec(name, v.ndim)
         raise SonError(f"{where}: unsupported array ({v.ndim}-D, dtype {v.dtype}); son takes 1-D "
                        "arrays of float64, int64 or bool")
-    if callable(v):  # a function: the graph is built for it (a FunctionForm parameter)
+    if _is_function(v) or callable(v) and isinstance(v, type):  # a FunctionForm parameter
         return FunctionForm(v)
     raise SonError(f"{where}: unsupported argument {type(v).__name__} {v!r}; son takes int, "
                    "float, bool, complex, tuples of them and 1-D numpy arrays")
@@ -189,9 +189,23 @@ def _empty_list_type(spec, where: str):
     return t if isinstance(t, (ListType, RowsSpec)) else None
 
 
+def function_defaults(fn) -> dict:
+    """Parameter name -> default value of a Python function (``{}`` for anything else)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return {}
+    positional = code.co_varnames[:code.co_argcount]
+    defaults = getattr(fn, "__defaults__", None) or ()
+    out = dict(zip(positional[len(positional) - len(defaults):], defaults))
+    out.update(getattr(fn, "__kwdefaults__", None) or {})
+    return out
+
+
 def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
-                where: str = "") -> list:
-    """One type per parameter name, by the precedence of DESIGN.md."""
+                where: str = "", defaults: dict | None = None) -> list:
+    """One type per parameter name, by the precedence of DESIGN.md; a parameter that
+    nothing types but whose default is a function (``f=bump``) is built for it (a
+    ``FunctionForm``), as an example argument that is a function is."""
     if argtypes is not None and args is not None:
         raise SonError("give argtypes= or example args=, not both")
     if args is not None:
@@ -216,5 +230,12 @@ def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
     for n, spec in zip(names, specs):
         if spec is None:
             spec = annotations.get(n)
+        if spec is None and _is_function((defaults or {}).get(n)):
+            spec = FunctionForm(defaults[n])
         out.append(NUMBER if spec is None else type_from_spec(spec, f"{where}: parameter {n!r}"))
     return out
+
+
+def _is_function(v) -> bool:
+    """A value a parameter may be built for: callable, not a class or a number."""
+    return callable(v) and not isinstance(v, (type, int, float, complex, np.generic, np.ndarray))

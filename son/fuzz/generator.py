@@ -19,7 +19,7 @@ and writes with negative and out-of-range indices; ``np.zeros/ones/empty`` (an `
 array is filled before it is read); ``len``; helper calls; tuple assignment; tuple, optional and
 complex locals; ``math``, ``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``,
 ``gamma``, complex powers...); function values (lambdas, helpers chosen at run time,
-``map``, ``functools.reduce``); complex and nested-tuple results; list locals of one element
+``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); complex and nested-tuple results; list locals of one element
 kind, their methods, indexing, slicing, searches, reductions, loops over them and lists returned
 (``listgen.py``); numpy's whole-array expressions, reductions and in-place updates, arrays
 returned (``arraygen.py``); statements son runs with CPython (fallback regions: ``print``,
@@ -88,6 +88,10 @@ GRAD_SHARE = 0.5
 #: the share of the other programs whose helpers are nested in ``f``, reading a value
 #: of ``f``'s (a closure; lambda-lifted by son where the helper calls itself)
 NESTED_SHARE = 0.2
+#: the share of the other programs (with a helper at the top level) whose ``f`` takes a
+#: function, ``fn0=h0``: called without it, so son builds the graph for the default
+#: (son/nodes/control.py ``FunctionForm``), and ``f`` calls it as it calls helpers
+FN_PARAM_SHARE = 0.15
 #: float arguments of gradient programs: moderate and not integral (0, +-1 and 2 hide a
 #: derivative truncated to an int: 1 * 1 * 1 is exact on an int tape)
 GRAD_FLOAT_ARGS = [0.37, 0.821, 1.5, -1.25, 2.75, -0.6, 1.1, 3.3, -2.4, 0.73, -1.7, 2.3, 1.35, -0.45]
@@ -136,6 +140,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         self.recursive = None
         #: the lines of helpers nested in ``f`` (``generate``), reading ``f``'s ``k9``
         self.nested: list[str] = []
+        #: the helper ``f`` takes as its parameter ``fn0`` by default (``generate``), or None
+        self.fn_param: tuple[str, list[str], str] | None = None
 
     # ------------------------------------------------------------------ expressions
     def expr(self, fn: _Func, kind: str, depth: int) -> str:
@@ -708,10 +714,15 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         body += self.recursion(fn, params)
         body += self.array_locals(fn)
         self.budget = r.randint(3, 14)
+        if self.fn_param:  # callable in the body like the helper it stands for
+            self.helpers.append(("fn0", *self.fn_param[1:]))
         body += self.block(fn, 3, self.budget)
         body.append(f"return {self.returned(fn, 2)}")
         self.recursive = None
         sig = ", ".join(n if self.untyped and k in ("int", "float") else f"{n}: {ann[k]}" for n, k in params)
+        if self.fn_param:
+            self.helpers.pop()
+            sig += f", fn0={self.fn_param[0]}"
         return [f"def f({sig}):"] + _indent(body), params
 
 HEADER = ("import cmath\nimport functools\nimport math\nimport operator\n\nimport numpy as np\n"
@@ -773,6 +784,10 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         else:
             parts.append("\n".join(g.helper(h)) + "\n")
     g.fallback = fallback  # f's only: the helpers are written without regions
+    if g.helpers and not fallback and not nested and \
+            random.Random(f"son-fuzz-fnparam:{seed}:{index}").random() < FN_PARAM_SHARE:
+        which = random.Random(f"son-fuzz-fnparam-which:{seed}:{index}")
+        g.fn_param = g.helpers[which.randrange(len(g.helpers))]
     lines, params = g.main()
     parts.append(g.fallback_header() + "\n".join(lines) + "\n")
     args = generate_args(rng, params, rng.randint(3, 5))

@@ -451,11 +451,14 @@ def _strided(base, start: int, dims: list, strides: list):
 
 def flatten(forms: list, args, where: str) -> list:
     """The flat argument list of a graph whose parameters have ``forms`` (``Graph.
-    arg_forms``: a tuple or complex argument is its elements, its parts), from the
-    Python arguments ``args``; ``SonError`` for an argument of another shape.
-    O(number of values)."""
+    arg_forms``: a tuple or complex argument is its elements, its parts, a function
+    nothing), from the Python arguments ``args`` (the trailing function parameters may
+    be omitted: they are the functions the graph was built for, its defaults); ``SonError``
+    for an argument of another shape.  O(number of values)."""
     from ..errors import SonError
 
+    if len(args) < len(forms) and all(isinstance(f, FunctionForm) for f in forms[len(args):]):
+        args = [*args, *(f.fn for f in forms[len(args):])]  # omitted: the functions it was built for
     if len(args) != len(forms):
         raise SonError(f"{where}() takes {len(forms)} arguments ({len(args)} given)")
     out: list = []
