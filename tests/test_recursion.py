@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, run_both
+from conftest import check_every_stage, run_both, run_python
 from hypothesis import strategies as st
 
 import son
@@ -230,3 +230,42 @@ def test_a_recursion_bounded_by_a_decreasing_parameter_runs_a_copy_that_counts_n
     with pytest.raises(RecursionError):
         climb(5)
     assert "_climb_fast" not in climb.source
+
+
+def _walk(n: int, acc: int):  # tail calls: its own result is what it returns
+    if n <= 0:
+        return acc
+    if n % 3 == 0:
+        return _walk(n - 2, acc + n)
+    return _walk(n - 1, acc ^ n)
+
+
+def _sweep(a, lo: int, hi: int):  # the last call is a tail call: every return gives 0
+    if lo >= hi:
+        return 0
+    a[lo] += a[hi]
+    _sweep(a, lo + 1, hi)
+    _sweep(a, lo + 1, hi - 1)
+    return 0
+
+
+def test_tail_calls_run_as_the_next_round_of_a_loop_and_still_count_their_depth():
+    """``_find_tail_calls``: the kernel's own call as its last act reassigns the
+    parameters and loops instead of calling, so numba's status check after a call (any
+    raise in the function adds it) no longer keeps LLVM from the same rewrite; the depth
+    still grows by one per call, so RecursionError comes where CPython raises it."""
+    limit = son.config.recursion_limit
+    k = son.jit(_walk)
+    for n in (0, 1, 7, 100, limit - 10, 3 * limit):
+        want, got = run_python(_walk, (n, 5)), run_python(k, (n, 5))
+        assert want == got, n
+    assert "continue" in k.source and "_depth = " in k.source
+    s = son.jit(_sweep)
+    for n in (0, 1, 2, 5, 9):
+        a = np.arange(n, dtype=np.float64)
+        b = a.copy()
+        assert s(a, 0, n - 1) == _sweep(b, 0, n - 1) and np.array_equal(a, b)
+    assert s.source.count("_sweep_calls(") == 3  # its definition, the first call, the kernel's
+    f = son.jit(fib)
+    assert f(10) == fib(10)
+    assert "continue" not in f.source  # fib(n - 1) + fib(n - 2): no tail call

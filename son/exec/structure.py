@@ -403,7 +403,12 @@ class Structurer:
     def block_code(self, b, out: list, ctx: list) -> Iterator:
         if b.id:
             out.append(_Comment(f"# B{b.id}"))
+        tail = next((n for n in b.nodes if n in self.tail_calls), None)
         for n in b.nodes:
+            if n is tail:  # the function's own call as its last act: the next round of its loop
+                out.append(self._tail_call_text(n))
+                out.append(_Exit("continue"))
+                return
             e = EMIT[type(n)]
             if self.mixed and (n in self.mixed or (e.role == "stmt" and any(x in self.mixed
                                                                             for x in n.inputs[1:]))):
