@@ -176,3 +176,14 @@ def test_a_parameter_whose_default_is_a_function_is_built_for_it():
 
 def apply_default(x: float, g=_double):
     return g(x) * g(-x)
+
+
+def test_derivatives_leave_a_function_default_out_of_primals_and_tangents():
+    """The gradient oracle's calls (son.fuzz.grad), with ``g`` left to its default: found
+    by son.fuzz (seed 112701 i271, 'N parameters but N-1 argtypes')."""
+    x, eps = 0.7, 1e-6
+    value, tangent = son.jvp(apply_default)((x,), (1.0,))
+    assert value == apply_default(x)
+    fd = (apply_default(x + eps) - apply_default(x - eps)) / (2 * eps)
+    assert tangent == pytest.approx(fd, rel=1e-6)
+    assert son.grad(apply_default)(x) == pytest.approx(fd, rel=1e-6)

@@ -49,7 +49,7 @@ from ..nodes.control import LEAF, FunctionForm, form_size
 from ..nodes.rows import rows_arity
 from .kernels import JitFunction, compile_with
 from .pipeline import Pipeline
-from .specialize import Specialized, type_key
+from .specialize import Specialized, _is_function, type_key
 
 __all__ = ["GradFunction", "grad", "jvp", "value_and_grad"]
 
@@ -168,6 +168,9 @@ class GradFunction(Specialized):
                            "(primals, tangents)")
         primals, tangents = tuple(args[0]), tuple(args[1])
         nt = len(primals) if self.argnums is None else len(self.argnums)
+        full = self.bind(primals, {}) if len(primals) < self.nparams else primals
+        if all(_is_function(a) for a in full[len(primals):]):  # trailing functions left to their defaults
+            primals = full  # (the graph is built for them: no tangent, son.nodes.control.FunctionForm)
         if len(tangents) != nt:
             raise SonError(f"{self.py_func.__name__}: {nt} tangents expected (one per "
                            f"{'argument' if self.argnums is None else 'argnum'}), got {len(tangents)}")

@@ -190,7 +190,8 @@ def _call(run) -> tuple:
 def _differentiable(fn, a: tuple) -> tuple[int, ...]:
     code = fn.__code__
     ann = fn.__annotations__
-    return tuple(i for i, p in enumerate(code.co_varnames[:code.co_argcount])
+    # a trailing parameter left to its default (``fn0=h0``) is not differentiated
+    return tuple(i for i, p in enumerate(code.co_varnames[:min(code.co_argcount, len(a))])
                  if type(a[i]) is float and ann.get(p, float) is float)
 
 
