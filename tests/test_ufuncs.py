@@ -62,7 +62,7 @@ def float_powers(x):
 def library_ufuncs(x, y):
     """numpy computes these in its own SIMD code on CPUs with AVX-512, where a kernel
     calls the C library (docs/decisions.md): the graphs are checked, not the kernel."""
-    return x ** 3.0, x ** y, 2.0 ** x, np.exp(x), np.log(y), np.sin(x), np.arctan2(x, y)
+    return x ** 3.0, x ** y, 2.0 ** x, np.exp(x), np.log(y), np.sin(x), np.arctan2(x, y), np.power(y, x)
 
 
 def comparisons(x, y):
@@ -524,3 +524,52 @@ def strided_reshapes(v):
 def test_a_reshape_of_a_strided_1_d_view_is_a_view_in_every_stage():
     even = st.integers(0, 4).flatmap(lambda k: hnp.arrays(np.float64, 2 * k, elements=st.floats(-9, 9)))
     check_every_stage(strided_reshapes, [F], st.tuples(even), max_examples=30)
+
+
+def operator_ufuncs(x, y, i, j):
+    return (np.add(x, y), np.subtract(x, 1.5), np.multiply(2.0, y), np.divide(x, y), np.power(x, 2),
+            np.power(x, 0.5), np.add(i, j), np.floor_divide(i, j),
+            np.remainder(i, 3), np.power(i, 2), np.bitwise_xor(i, j), np.multiply(x, i))
+
+
+def test_operator_ufuncs_are_the_operators_chains_in_every_stage():
+    """``np.add(a, b)`` ... of arrays are ``a + b`` ...; ``np.power(a, c)`` takes numpy's
+    fast paths for a scalar exponent, as numpy's loop does (``np.power(-0.0, 0.5)`` is
+    -0.0, a square root); of an array of exponents numpy's SIMD pow is checked within
+    one ulp (``test_library_ufuncs_are_numpys_values_within_one_ulp_in_every_stage``)."""
+    check_every_stage(operator_ufuncs, [F, F, INT, INT],
+                      same_length(floats, floats, ints, ints), max_examples=40)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("def f(x: float, y: float):\n    return np.add(x, y)\n", "np.add\\(\\) of numbers"),
+    ("def f(a: np.ndarray, k: float):\n    return np.power(a, k)\n", "not a constant"),
+])
+def test_operator_ufuncs_of_numbers_and_unknown_exponents_are_refused(tmp_path, text, message):
+    path = tmp_path / "m.py"
+    path.write_text("import numpy as np\n\n" + text)
+    with pytest.raises(SonSyntaxError, match=message):
+        son.parse_source(path.read_text(), name="f", filename=str(path))
+
+
+def axis_extremes(a, b):
+    return np.max(a, axis=1), a.min(axis=0), np.min(a, 1), a.max(-2), np.max(b, axis=0), b.min(axis=1)
+
+
+def test_max_and_min_over_an_axis_are_numpys_in_every_stage():
+    """Each row's or column's extreme; numpy's ValueError where the reduced axis is
+    empty, even when the result would be empty too (a (0, 0) array)."""
+    shapes = st.tuples(st.integers(0, 3), st.integers(0, 4))
+    grid = shapes.flatmap(lambda s: hnp.arrays(np.float64, s,
+                                               elements=st.floats(-1e6, 1e6) | st.just(np.nan)))
+    ints2 = shapes.flatmap(lambda s: hnp.arrays(np.int64, s, elements=INTS))
+    check_every_stage(axis_extremes, [F2, "int64[:, :]"], st.tuples(grid, ints2), max_examples=40,
+                      expected=lambda fn, args: None if (args[0] == 0.0).any() else run_python(fn, args))
+
+
+def test_the_gradient_of_a_row_max_is_the_indicator_of_each_rows_maximum():
+    def loss(a):
+        return np.sum(np.max(a, axis=1) * np.array([1.0, 2.0]))
+
+    a = np.array([[0.5, 3.0, -1.0], [2.0, -4.0, 1.5]])
+    assert np.array_equal(son.grad(loss)(a), [[0.0, 1.0, 0.0], [2.0, 0.0, 0.0]])

@@ -106,7 +106,7 @@ class ArrayFunctions:
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
-        if f.attr in ("sum", "mean") and (e.args or e.keywords):
+        if f.attr in ("sum", "mean", "max", "min") and (e.args or e.keywords):
             a = self.expr(f.value) if a is None else a
             with kept(a):
                 return self.axis_reduction(e, _METHODS[f.attr], ast.unparse(f), a, e.args, e.keywords)
@@ -131,7 +131,7 @@ class ArrayFunctions:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
-        if fn in (np.sum, np.mean) and (len(e.args) > 1 or e.keywords):
+        if fn in (np.sum, np.mean, np.max, np.min) and (len(e.args) > 1 or e.keywords):
             a = self.expr(e.args[0])
             with kept(a):
                 return self.axis_reduction(e, fn, name, a, e.args[1:], e.keywords)
@@ -230,9 +230,10 @@ class ArrayFunctions:
 
     def axis_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
                        keywords: list[ast.keyword]) -> Node:
-        """``np.sum(a, axis=k)``, ``a.mean(k)``: over all of a 1-D array (k 0 or -1), or
-        over one axis of a 2-D array in numpy's order (axis 1: each row's pairwise sum;
-        axis 0: the rows added in order), its operands in C-like order at run time."""
+        """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.max(a, axis=k)``: over all of a 1-D
+        array (k 0 or -1), or over one axis of a 2-D array in numpy's order (axis 1: each
+        row's pairwise sum; axis 0: the rows added in order), its operands in C-like order
+        at run time; a max or min of each row or column (``extreme_axis_float``)."""
         given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
         if len(given) != 1 or any(k.arg != "axis" for k in keywords):
             raise self.error(e, f"{name}() with arguments other than the array and axis=", name)
@@ -247,6 +248,11 @@ class ArrayFunctions:
         if ndim != 2:
             raise self.unsupported(e, f"{name}() over one axis of a {ndim}-D array (son reduces 2-D arrays)")
         dtype = dtype_of(a.base)  # (float64 for a value of dead code)
+        if fn in (np.max, np.min):  # each row's or column's extreme, into a new array
+            out = self.op(e, NewArray, self.scope.ctrl, a.dims[1 - k], dtype=dtype, fill="empty")
+            impl = extreme_axis_float if dtype == "float64" else extreme_axis_exact
+            with kept(out):
+                return self.inline(e, impl, [a, out, self.con(k), self.con(fn is np.max)])
         if fn is np.mean and dtype != "float64":
             raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
                                       "its buffers decide)")
@@ -634,6 +640,39 @@ def _extreme_exact(a, largest):
         if (a[i] > m) if largest else (a[i] < m):
             m = a[i]
     return m
+
+
+def extreme_axis_float(a, out, axis, largest):
+    """``np.max(a, axis=axis)`` (``np.min``) of a 2-D float array into ``out``: each row's
+    (axis 1) or column's (axis 0) extreme by ``_extreme_float``'s rules; numpy's
+    ValueError where the reduced axis is empty, even for an empty result."""
+    _empty_axis(a.shape[axis], largest)
+    if axis == 1:
+        for i in range(a.shape[0]):
+            out[i] = _extreme_float(a[i, :], largest)
+    else:
+        for j in range(a.shape[1]):
+            out[j] = _extreme_float(a[:, j], largest)
+    return out
+
+
+def extreme_axis_exact(a, out, axis, largest):
+    """``extreme_axis_float`` of ints or bools."""
+    _empty_axis(a.shape[axis], largest)
+    if axis == 1:
+        for i in range(a.shape[0]):
+            out[i] = _extreme_exact(a[i, :], largest)
+    else:
+        for j in range(a.shape[1]):
+            out[j] = _extreme_exact(a[:, j], largest)
+    return out
+
+
+def _empty_axis(n, largest):
+    if n == 0:
+        if largest:
+            raise ValueError("zero-size array to reduction operation maximum which has no identity")
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
 
 
 def _first(a, largest):

@@ -91,6 +91,11 @@ _FAST_POWERS = (2, 0.5, -1, 0, 1)
 #: ufuncs of one or two arrays that are the scalar nodes elementwise (bool results)
 _PREDICATES = {np.isnan: IsNan, np.isinf: IsInf, np.isfinite: IsFinite}
 _ABS = (abs, np.abs, np.absolute)
+#: numpy's operator ufuncs, of an array: the operator's chain (``np.power(a, c)`` takes the
+#: fast paths of ``a ** c`` for a scalar exponent, as numpy's loop does)
+_ARITH = {np.add: Add, np.subtract: Sub, np.multiply: Mul, np.divide: IEEEDiv, np.floor_divide: FloorDiv,
+          np.remainder: Mod, np.power: Pow, np.bitwise_and: BitAnd, np.bitwise_or: BitOr,
+          np.bitwise_xor: BitXor}
 #: np.maximum / np.minimum / np.clip: element functions by result kind (son/frontend/arrayfns.py)
 _EXTREMES = {np.maximum: {"float": af.maximum_float, "int": af.maximum_int, "bool": af.maximum_bool},
              np.minimum: {"float": af.minimum_float, "int": af.minimum_int, "bool": af.minimum_bool},
@@ -229,7 +234,7 @@ class Ufuncs:
     @staticmethod
     def is_ufunc(fn) -> bool:
         try:
-            if fn in _ABS or fn in _PREDICATES or fn is np.where or fn in _EXTREMES:
+            if fn in _ABS or fn in _PREDICATES or fn is np.where or fn in _EXTREMES or fn in _ARITH:
                 return True
             spec = MATH_FUNCTIONS.get(fn)
         except TypeError:  # unhashable
@@ -650,11 +655,16 @@ class Ufuncs:
     def ew_call(self, e: ast.Call, fn, name: str):
         if e.keywords:
             raise self.error(e, f"{name}() with keyword arguments on arrays", name)
-        arity = 3 if fn in (np.where, np.clip) else 2 if fn in _EXTREMES else 1 if fn in _ABS or \
-            fn in _PREDICATES else MATH_FUNCTIONS[fn][0].arity
+        arity = 3 if fn in (np.where, np.clip) else 2 if fn in _EXTREMES or fn in _ARITH else 1 \
+            if fn in _ABS or fn in _PREDICATES else MATH_FUNCTIONS[fn][0].arity
         if len(e.args) != arity:
             return super().call_object(e, fn, name)
         vals = self.operands(list(e.args))
+        if fn in _ARITH:  # of numbers: numpy scalars, whose rules are not Python's
+            if not any(_is_arrayish(v) for v in vals):
+                raise self.unsupported(e, f"{name}() of numbers (numpy's scalar rules: write the "
+                                          "operator)")
+            return self.arith_chain(e, _ARITH[fn], [self.as_part(e, v) for v in vals], e.args[1])
         if fn in _EXTREMES and not any(_is_arrayish(v) for v in vals):  # of numbers
             return self.extreme(e, fn, name, vals, [self.scalar_kind(e, v, name) for v in vals])
         if not any(_is_arrayish(v) for v in vals):
