@@ -573,3 +573,15 @@ def test_the_gradient_of_a_row_max_is_the_indicator_of_each_rows_maximum():
 
     a = np.array([[0.5, 3.0, -1.0], [2.0, -4.0, 1.5]])
     assert np.array_equal(son.grad(loss)(a), [[0.0, 1.0, 0.0], [2.0, 0.0, 0.0]])
+
+
+def test_the_gradient_of_a_column_mean_spreads_each_weight_over_its_column():
+    """``sum_columns`` makes its pairwise-sum buffer before its branch (reverse mode
+    refused the array made inside it: 'an array allocated inside a loop or a branch')."""
+    def loss(a, w):
+        return np.mean(a, axis=0) @ w
+
+    a, w = np.arange(6.0).reshape(3, 2), np.array([0.5, -2.0])
+    assert np.array_equal(son.grad(loss)(a, w), np.tile(w / 3.0, (3, 1)))
+    one = np.arange(3.0).reshape(3, 1)  # one column: its pairwise sum
+    assert np.array_equal(son.grad(loss)(one, w[:1]), np.full((3, 1), w[0] / 3.0))

@@ -567,10 +567,13 @@ def sum_rows(a):
 def sum_columns(a):
     """``a.sum(axis=0)`` of a 2-D float array: the rows added in order into zeros (the
     kept axis is the inner loop); of one column, its pairwise sum (numpy drops the kept
-    axis of length 1, and the reduced one becomes its inner loop: measured)."""
+    axis of length 1, and the reduced one becomes its inner loop: measured).  The
+    pairwise sum's buffer is made before the branch: reverse mode differentiates no
+    array made inside one."""
     out = np.zeros(a.shape[1])
+    sums = np.empty(64)
     if a.shape[1] == 1 and a.shape[0] > 0:
-        out[0] = pairwise_blocks(a[:, 0], np.empty(64))
+        out[0] = pairwise_blocks(a[:, 0], sums)
     else:
         for i in range(a.shape[0]):
             for j in range(a.shape[1]):
