@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import check_every_stage, function_from_text, run_python
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import son
 from son.errors import SonSyntaxError
@@ -283,3 +284,35 @@ def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, 
     with pytest.raises(SonSyntaxError, match=where) as info:
         son.parse(fn, argtypes=[F])
     assert "case.py:" in str(info.value)
+
+
+def stacks(a, b):
+    return np.stack([a, b]), np.stack((b, a, b), axis=0)
+
+
+def test_stack_of_1_d_arrays_is_numpys_rows_and_value_error():
+    """``np.stack`` of 1-D arrays is ``np.vstack``'s rows; arrays of other lengths are
+    numpy's ValueError."""
+    same = st.integers(0, 5).flatmap(lambda n: st.tuples(
+        st.lists(FLOATS, min_size=n, max_size=n), st.lists(FLOATS, min_size=n, max_size=n)))
+    pairs = same.map(lambda p: (np.array(p[0]), np.array(p[1]))) | st.tuples(FLOAT_ARRAYS, FLOAT_ARRAYS)
+    check_every_stage(stacks, [F, F], pairs, max_examples=30)
+
+
+def triangles(a, i, k):
+    return np.triu(a), np.tril(a, -1), np.triu(i, k=k), np.tril(i > 0, k), np.tril(a, k)
+
+
+def test_triu_and_tril_are_numpys_copies_with_zeros_of_their_dtype():
+    shapes = st.tuples(st.integers(0, 4), st.integers(0, 4))
+    grid = shapes.flatmap(lambda s: hnp.arrays(np.float64, s, elements=FLOATS))
+    ints2 = shapes.flatmap(lambda s: hnp.arrays(np.int64, s, elements=INTS))
+    check_every_stage(triangles, ["float64[:, :]", "int64[:, :]", int],
+                      st.tuples(grid, ints2, st.integers(-6, 6)), max_examples=30)
+
+
+def test_triu_of_a_1_d_array_is_refused_where_written(tmp_path):
+    path = tmp_path / "m.py"
+    path.write_text("import numpy as np\n\ndef f(a: np.ndarray):\n    return np.triu(a)\n")
+    with pytest.raises(SonSyntaxError, match=r"np.triu\(\) of .*son takes 2-D arrays"):
+        son.parse_source(path.read_text(), name="f", filename=str(path))

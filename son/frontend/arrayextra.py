@@ -1,4 +1,5 @@
-"""numpy's ``np.convolve``, ``np.gradient`` and ``np.histogram`` of 1-D arrays, and the
+"""numpy's ``np.convolve``, ``np.gradient`` and ``np.histogram`` of 1-D arrays, ``np.stack``
+of 1-D arrays (``np.vstack``'s rows), ``np.triu``/``np.tril`` of 2-D arrays, and the
 method forms of numpy functions son compiles (``a.repeat(k)``, ``a.round()``,
 ``a.clip(lo, hi)``, ``a.cumprod()``, ``a.nonzero()``, ``a.searchsorted(v)``,
 ``a.trace()``), each with numpy's values, dtypes and errors.
@@ -221,7 +222,42 @@ class ArrayExtra:
                                               self.con(not floats)])
 
 
+    # -- np.stack, np.triu, np.tril -------------------------------------------------------
+    def call_np_stack(self, e: ast.Call, name: str) -> Node:
+        """``np.stack(arrays)`` (``axis=0``) of 1-D arrays: ``np.vstack`` of them, whose
+        ValueError numpy raises for arrays of other lengths too."""
+        rest = [k for k in e.keywords if k.arg != "axis"]
+        axis = [k.value for k in e.keywords if k.arg == "axis"] + list(e.args[1:2])
+        if rest or len(e.args) > 2 or any(not (isinstance(a, ast.Constant) and a.value == 0) for a in axis):
+            raise self.unsupported(e, f"{name}() other than of 1-D arrays along axis 0 (son stacks them "
+                                      "as rows)")
+        plain = ast.Call(func=e.func, args=e.args[:1], keywords=[])
+        ast.copy_location(plain, e)
+        return self.call_np_vstack(plain, name)
+
+    def call_np_triangle(self, e: ast.Call, name: str, lower: bool) -> Node:
+        """``np.triu(a, k=0)``, ``np.tril(a, k=0)`` of a 2-D array: a copy with zeros of its
+        dtype below (above) the k-th diagonal."""
+        if len(e.args) not in (1, 2) or any(k.arg != "k" for k in e.keywords) or \
+                len(e.args) + len(e.keywords) > 2:
+            raise self.error(e, f"{name}() takes an array and k", name)
+        a = self.expr(e.args[0])
+        if not (isinstance(a, Grid) and a.ndim == 2):
+            what = f"a {a.ndim}-D array" if isinstance(a, Grid) else f"a {a.type.widen()} value"
+            raise self.unsupported(e.args[0], f"{name}() of {what} (son takes 2-D arrays)")
+        with kept(a):
+            k = self.expr((e.args[1:] or [kw.value for kw in e.keywords] or [ast.Constant(0)])[0])
+            if k.type is not TOP and _kind(k) not in ("int", "bool"):
+                raise self.error(e, f"{name}() of a k that is not an int", name)
+            zero = {"float64": 0.0, "int64": 0, "bool": False}[dtype_of(a.base)]
+            with kept(k):
+                return self.inline(e, triangle, [a, k, self.con(zero), self.con(lower)])
+
+
 EXTRA_CALLS = {
+    np.stack: lambda p, e, n: p.call_np_stack(e, n),
+    np.triu: lambda p, e, n: p.call_np_triangle(e, n, lower=False),
+    np.tril: lambda p, e, n: p.call_np_triangle(e, n, lower=True),
     np.convolve: lambda p, e, n: p.call_np_convolve(e, n),
     np.gradient: lambda p, e, n: p.call_np_gradient(e, n),
     np.histogram: lambda p, e, n: p.call_np_histogram(e, n),
@@ -395,3 +431,14 @@ def histogram(a, bins, lo, hi, lo_exact, hi_exact, ints):
                 raise ValueError("np.histogram: a bin index outside the histogram (numpy's bincount)")
             counts[k] += 1
     return counts, edges
+
+
+def triangle(a, k, zero, lower):
+    """``np.tril(a, k)`` (``lower``) or ``np.triu(a, k)`` of a 2-D array: a C-order copy,
+    ``zero`` where the column is past (before) row + k."""
+    out = a.copy()
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if (j > i + k) if lower else (j < i + k):
+                out[i, j] = zero
+    return out
