@@ -104,3 +104,19 @@ def test_python_binding_errors_come_from_the_call():
         j(1.0, 3)  # k is keyword-only
     with pytest.raises(TypeError):
         son.jit(entry_positional_only)(x=1.0, n=2)
+
+
+def test_a_nested_functions_own_keyword_and_positional_only_parameters_are_not_captures():
+    """A nested ``def h(q0, /, q1, *, q2)`` reads its own ``q0`` and ``q2``, not the
+    enclosing function's variables of those names (bound after it: son refused it as a
+    capture of a variable not yet bound; found by son.fuzz, seed 9 i189)."""
+    def f(x: float):
+        def h(q0, /, q1, *, q2):
+            return q0 * q1 + q2
+
+        r = h(x, 2.0, q2=1.0)
+        q0 = None  # noqa: F841 - f's own q0, bound after h is made
+        q2 = 3.0
+        return r + q2
+
+    assert son.interpret(son.parse(f), 1.5) == f(1.5)

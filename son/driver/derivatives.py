@@ -45,7 +45,7 @@ from ..errors import SonError
 from ..grad.forward import jvp_graph
 from ..grad.reverse import grad_graph
 from ..nodes import Graph
-from ..nodes.control import LEAF, FunctionForm, form_size
+from ..nodes.control import LEAF, FunctionForm, GlobalForm, form_size
 from ..nodes.rows import rows_arity
 from .kernels import JitFunction, compile_with
 from .pipeline import Pipeline
@@ -132,7 +132,7 @@ class GradFunction(Specialized):
         offsets = np.cumsum([0] + [form_size(f) for f in forms]).tolist()
         out = []
         # by default every parameter but a function (the graph is built for it: FunctionForm)
-        every = [k for k, f in enumerate(forms) if not isinstance(f, FunctionForm)]
+        every = [k for k, f in enumerate(forms) if not isinstance(f, (FunctionForm, GlobalForm))]
         for k in self.argnums if self.argnums is not None else every:
             if not -len(forms) <= k < len(forms):
                 raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is not a parameter "

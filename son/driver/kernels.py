@@ -30,6 +30,7 @@ from ..errors import FallbackWarning, SonError
 from ..exec.kernel import Kernel, compile_kernel
 from ..frontend import gradient_surrogates
 from ..nodes import Graph, PyRegion
+from ..nodes.control import GlobalForm
 from ..nodes.opaque import RERAISE
 from .index import index_key, index_load, index_store
 from .passes import kernel_graph
@@ -138,7 +139,8 @@ class JitFunction(Specialized):
             k = compile_with(graph, p)
             k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=p.name,
                            fallback_regions=[(c.where, c.why) for c in sorted(regions, key=_first_line)])
-            if ikey and not regions:  # a region's code lives in this process only
+            # a region's code lives in this process only, and so does a global array
+            if ikey and not regions and not any(isinstance(f, GlobalForm) for f in graph.arg_forms or ()):
                 index_store(ikey, self.py_func, deps, k)
         k.check(args)
         self.kernels[key] = k

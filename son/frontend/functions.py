@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ..nodes import Node, kept
 from .core import assigned_names
 from .scope import Fn, Pack
-from .source import FunctionSource, parameter_names
+from .source import FunctionSource, parameter_names, parameters_bound
 
 
 @dataclass(eq=False)
@@ -88,7 +88,7 @@ def _free_names(fdef: ast.FunctionDef | ast.Lambda) -> list[str]:
     """Names ``fdef``'s body reads and does not bind (its parameters, its assignments), in
     order of first appearance.  O(size of the body)."""
     body = fdef.body if isinstance(fdef.body, list) else [fdef.body]
-    own = {a.arg for a in fdef.args.args} | set(assigned_names(body))
+    own = parameters_bound(fdef.args) | set(assigned_names(body))
     out: dict[str, None] = {}
     for s in body:
         for n in ast.walk(s):
@@ -203,7 +203,7 @@ class Functions:
         return counts
 
     def _params(self) -> set[str]:
-        return {a.arg for a in self.src.tree.args.args}
+        return parameters_bound(self.src.tree.args)
 
     def call_value(self, e: ast.Call, f: Fn) -> Node:
         """``e``, a call whose callee is the function value ``f``: its target inlined, or

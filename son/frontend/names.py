@@ -10,6 +10,7 @@ name that is not defined).  O(length of the dotted name) per read."""
 from __future__ import annotations
 
 import ast
+import contextvars
 
 import numpy as np
 
@@ -18,9 +19,26 @@ from ..nodes import Node, Not, kept
 from ..nodes.types import BOTTOM, ArrayType
 from .core import assigned_names
 from .scope import Fn, View, flag
+from .source import parameters_bound
 
 #: what ``FunctionParser.note`` records for a name that is not defined
 MISSING = object()
+
+#: learned: the ``GlobalForm`` of each global array the function reads, in the order found
+GLOBALS = "global arrays"
+#: learned: (id of the globals, name) -> the value bound to that global's parameter
+GLOBAL_VALUES = "global array values"
+#: set while son parses a helper into a graph of its own (recursion.py ``module_graph``)
+SEPARATE_PARSE: contextvars.ContextVar[bool] = contextvars.ContextVar("son_separate_parse", default=False)
+
+
+class GlobalArrayLearned(Exception):
+    """The parse read a global array it has no parameter for: the parser starts again
+    with one (son/frontend/parser.py)."""
+
+    def __init__(self, form, spec):
+        super().__init__(form.name)
+        self.form, self.spec = form, spec
 
 
 class Names:
@@ -67,7 +85,7 @@ class Names:
         names = self._locals
         if names is None:
             names = set(assigned_names(self.src.tree.body))
-            names |= {a.arg for a in self.src.tree.args.args}
+            names |= parameters_bound(self.src.tree.args)
             self._locals = names
         return names
 
@@ -78,7 +96,35 @@ class Names:
             self.note(name, MISSING)
             return self.fault(NameError, f"name {name!r} is not defined")  # where it is reached
         self.note(name, v)
+        if type(v) is np.ndarray and name not in self.src.closure:
+            return self.global_array(name, v, at)
         return self.constant_value(v, name, at)
+
+    def global_array(self, name: str, v: np.ndarray, at: ast.AST) -> Node:
+        """A module's global array read by the function: a parameter of the graph the
+        caller never passes (``GlobalForm``: each call reads the global then, as CPython
+        does), found by the first parse that reads it, which starts again with it
+        (``GlobalArrayLearned``); the same global is one parameter however often and
+        from whichever inlined helper it is read."""
+        from ..errors import SonError
+        from ..nodes.control import LEAF, GlobalForm, array_form
+        from .signature import NDArraySpec, type_of_value
+
+        key = (id(self.src.globals), name)
+        bound = self.learned.get(GLOBAL_VALUES, {})
+        if key in bound:
+            return bound[key]
+        if SEPARATE_PARSE.get():
+            raise self.error(at, f"{name!r} is a global array read in a helper son parses into a graph "
+                                 "of its own (one that calls itself): son passes global arrays to the "
+                                 "compiled function only; pass it as an argument", "global")
+        try:
+            spec = type_of_value(v, f"global {name!r}")
+        except SonError as e:
+            raise self.error(at, str(e), "global") from None
+        ndim = spec.ndim if isinstance(spec, NDArraySpec) else 1
+        form = array_form(ndim) if ndim > 1 else LEAF
+        raise GlobalArrayLearned(GlobalForm(name, self.src.globals, form, spec.dtype, ndim), spec)
 
     def constant_value(self, v, name: str, at: ast.AST) -> Node:
         """A global (or module attribute) read as a constant (a tuple or a complex number as
@@ -135,13 +181,19 @@ class Names:
         return self.constant_value(obj, ast.unparse(e), e)
 
     def is_value(self, e: ast.expr) -> bool:
-        """Does ``e`` compute a value (a local, or any expression but a dotted global
-        name), rather than name a module, class or function outside the function?"""
+        """Does ``e`` compute a value (a local, a global array, or any expression but a
+        dotted global name), rather than name a module, class or function outside the
+        function?"""
         root = e
         while isinstance(root, ast.Attribute):
             root = root.value
         if isinstance(root, ast.Name):  # x, or an attribute of a local's (x.real.imag)
-            return self.scope.get(root.id) is not None or root.id in self.local_names
+            if self.scope.get(root.id) is not None or root.id in self.local_names:
+                return True
+            try:  # a global array is a value too (``global_array``): ``TABLE.sum()``
+                return type(self.src.lookup(root.id)) is np.ndarray
+            except KeyError:
+                return False
         return not isinstance(root, ast.Attribute)
 
     def resolve_quiet(self, e: ast.expr):

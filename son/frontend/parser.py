@@ -62,7 +62,7 @@ from .linalg import LinearAlgebra
 from .listops import MADE_AT, ListOps
 from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_site
 from .loops import Loops, _LoopContext
-from .names import MISSING, Names
+from .names import GLOBAL_VALUES, GLOBALS, MISSING, GlobalArrayLearned, Names
 from .ndarrays import NDArrays
 from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module_scope
 from .regions import OPAQUE, Regions, parse_with_regions
@@ -179,7 +179,14 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
     attempt = 0
     while attempt < 5:
         try:
-            g = _parse_lists(src, peephole, tracer, deps, rules, flat, forms, names, learned, where, guessed)
+            gflat, gforms = _global_params(learned.get(GLOBALS, []), set(names) | {n for n, _ in flat})
+            g = _parse_lists(src, peephole, tracer, deps, rules, flat + gflat, forms + gforms, names, learned,
+                             where, guessed)
+        except GlobalArrayLearned as found:  # a parameter more, for the global array it read
+            learned.setdefault(GLOBALS, []).append(found.form)
+            _restart(learned)
+            learned[RESULT] = first_assumption(src)
+            continue
         except SeparateHelper as s:  # a helper that calls itself: parse again, calling its graph
             separate = learned.get(SEPARATE, set())
             if function_key(s.fn) in separate:
@@ -214,7 +221,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
 def _restart(learned: dict) -> None:
     """Forget what a parse learned, except which statements are fallback regions and
     which helpers are parsed separately."""
-    kept_ = {k: learned[k] for k in (OPAQUE, SEPARATE) if k in learned}
+    kept_ = {k: learned[k] for k in (OPAQUE, SEPARATE, GLOBALS) if k in learned}
     learned.clear()
     learned.update(kept_)
 
@@ -252,6 +259,10 @@ def _parse_once(src, peephole, tracer, deps, rules, flat, forms, names, learned)
     pinned: list[Node] = []
     for name, form in zip(names, forms):
         scope.set(name, _bound(g, form, projs, peep, pinned))
+    bound = learned[GLOBAL_VALUES] = {}
+    for form in forms[len(names):]:  # the global arrays the function reads: names.py
+        bound[form.key()] = v = _bound(g, form.form, projs, peep, pinned).keep()
+        pinned.append(v)
     if isinstance(src.pyfunc, Local):  # a nested function that calls itself, lifted: its own name
         scope.set(src.name, Fn(g, (src.pyfunc,)))
     parser = FunctionParser(g, peep, src, scope, pinned=pinned, deps=deps, learned=learned)
@@ -362,6 +373,18 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
         return tuple(add(_fresh(f"{name}_{i}", used), x) for i, x in enumerate(spec))
 
     return flat, [add(n, s) for n, s in zip(names, specs)]
+
+
+def _global_params(found: list, used: set) -> tuple[list, list]:
+    """The graph's parameters for the global arrays the parse found (``GlobalForm``s):
+    each array's values (its elements, then an n-D one's dimensions) and the forms."""
+    flat: list = []
+    for gf in found:
+        name = _fresh(f"global_{gf.name}", used)
+        flat.append((name, ArrayType(gf.dtype)))
+        for d in range(gf.ndim if gf.ndim > 1 else 0):
+            flat.append((_fresh(f"{name}_d{d}", used), LENGTH))
+    return flat, list(found)
 
 
 def _fresh(name: str, used: set) -> str:

@@ -33,9 +33,10 @@ import contextvars
 
 from ..errors import SonSyntaxError
 from ..nodes import Call, CallMem, CallOut, Node, Return, kept
-from ..nodes.control import LEAF, FunctionForm, function_digest
+from ..nodes.control import LEAF, FunctionForm, GlobalForm, form_size, function_digest
 from ..nodes.types import INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType
 from .functions import Local, function_key
+from .names import SEPARATE_PARSE
 from .scope import Aggregate, Fn, Pack, describe, shape
 from .source import source_of
 
@@ -93,7 +94,8 @@ class Recursion:
                                  "recursion")
             raise SeparateHelper(fn)
         forms = self.g.arg_forms
-        if forms is not None and not all(f == LEAF or isinstance(f, FunctionForm) for f in forms):
+        if forms is not None and not all(f == LEAF or isinstance(f, (FunctionForm, GlobalForm))
+                                         for f in forms):
             raise self.error(e, f"recursive call to {name}(), whose parameters are tuples or "
                                 "complex numbers (son passes recursive calls single values and "
                                 "arrays)", "recursion")
@@ -115,6 +117,9 @@ class Recursion:
                 raise self.error(e, f"recursive call to {name}() passes {what} as {p!r}, which is "
                                     f"{t} (a compiled function has one type per parameter)", "recursion")
             args.append(v)
+        if forms is not None:  # the global arrays it reads: its own parameters, passed on
+            n = len(self.g.params) - sum(form_size(f) for f in forms if isinstance(f, GlobalForm))
+            args += [self.g.param(i) for i in range(n, len(self.g.params))]
         self.learned[USED] = True
         result = self.learned.get(RESULT, INT)  # TOP in the first parse: see parser.py
         with kept(*args):
@@ -197,12 +202,15 @@ class Recursion:
             return module[key]
         module[key] = None
         deps = [] if self.deps is not None else None
+        token = SEPARATE_PARSE.set(True)  # no global arrays in its parameters: names.py
         try:
             g = build_graph(src, self.peephole.enabled, argtypes=list(kinds), deps=deps,
                             rules=self.peephole.rules)
         except SonSyntaxError:
             del module[key]
             raise
+        finally:
+            SEPARATE_PARSE.reset(token)
         if deps is not None:  # the callee's reads, seen from the caller
             at = self.path + (ast.unparse(e.func),)
             self.deps.extend((at + p, n, v) for p, n, v in deps)

@@ -44,6 +44,13 @@ def parameter_names(tree: ast.FunctionDef) -> list[str]:
     return [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
 
 
+def parameters_bound(a: ast.arguments) -> set[str]:
+    """Every name a function's parameters bind: positional-only, ordinary, keyword-only,
+    ``*args`` and ``**kwargs``."""
+    names = {x.arg for x in a.posonlyargs + a.args + a.kwonlyargs}
+    return names | {x.arg for x in (a.vararg, a.kwarg) if x is not None}
+
+
 def lookup(closure: dict, globals: dict, name: str):
     """The object free name ``name`` denotes in a function with these cells and globals:
     closure cell, global, then builtin; ``KeyError`` if none.  O(1)."""

@@ -19,7 +19,8 @@ and writes with negative and out-of-range indices; ``np.zeros/ones/empty`` (an `
 array is filled before it is read); ``len``; helper calls; tuple assignment; tuple, optional and
 complex locals; ``math``, ``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``,
 ``gamma``, complex powers...); function values (lambdas, helpers chosen at run time,
-``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); complex and
+``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); a module-level
+array ``G0`` that ``f`` reads; complex and
 nested-tuple results; list locals of one element kind, their methods, indexing, slicing,
 searches, reductions, loops over them and lists returned (``listgen.py``); numpy's
 whole-array expressions, reductions and in-place updates, arrays returned (``arraygen.py``);
@@ -93,6 +94,10 @@ NESTED_SHARE = 0.2
 #: function, ``fn0=h0``: called without it, so son builds the graph for the default
 #: (son/nodes/control.py ``FunctionForm``), and ``f`` calls it as it calls helpers
 FN_PARAM_SHARE = 0.15
+GLOBAL_LENGTH = 5
+#: the share of the other programs with a module-level array ``G0`` that ``f`` reads
+#: (never writes: the oracle's stages share a parse, and so its global)
+GLOBAL_SHARE = 0.12
 #: float arguments of gradient programs: moderate and not integral (0, +-1 and 2 hide a
 #: derivative truncated to an int: 1 * 1 * 1 is exact on an int tape)
 GRAD_FLOAT_ARGS = [0.37, 0.821, 1.5, -1.25, 2.75, -0.6, 1.1, 3.3, -2.4, 0.73, -1.7, 2.3, 1.35, -0.45]
@@ -143,6 +148,9 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         self.nested: list[str] = []
         #: the helper ``f`` takes as its parameter ``fn0`` by default (``generate``), or None
         self.fn_param: tuple[str, list[str], str] | None = None
+        #: the program has the global array ``G0`` (``generate``); ``f`` reads it (``main``)
+        self.global_array = False
+        self.in_main = False
 
     # ------------------------------------------------------------------ expressions
     def expr(self, fn: _Func, kind: str, depth: int) -> str:
@@ -314,9 +322,13 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                            ("cast", 2), ("math1", 4), ("math2", 1), ("read", 3), ("cond", 2),
                            ("call", 3), ("pow", 1), ("intdiv", 1), ("angle", 1), ("operator", 1),
                            ("special", 1), ("complex", 2 if fn.complexes else 1),
-                           ("reduce", 1 if fn.arrays else 0)])
+                           ("reduce", 1 if fn.arrays else 0),
+                           ("global", 2 if self.global_array and self.in_main else 0)])
         if form == "reduce" and (got := self.reduction(fn, "float", depth)):
             return got
+        if form == "global":  # the module's array, read only
+            return r.choice([f"G0[({e(fn, 'int', depth)}) % {GLOBAL_LENGTH}]", f"G0[{r.randint(-5, 4)}]",
+                             "float(np.sum(G0))", "G0.max()", f"G0[1:{r.randint(1, 5)}].sum()"])
         if form == "complex":
             c = self.complex_expr(fn, depth)
             return r.choice([f"({c}).real", f"({c}).imag", f"abs({c})", f"cmath.phase({c})"])
@@ -654,6 +666,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         return lines + _indent(body)
 
     def main(self) -> tuple[list[str], list[tuple[str, str]]]:
+        self.in_main = True
         r = self.rng
         ret = r.choice(["int", "int", "float", "float", "bool"])
         if r.random() < 0.08:  # results that are a Return.form: the kernel rebuilds them
@@ -724,10 +737,19 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         if self.fn_param:
             self.helpers.pop()
             sig += f", fn0={self.fn_param[0]}"
+        self.in_main = False
         return [f"def f({sig}):"] + _indent(body), params
 
 HEADER = ("import cmath\nimport functools\nimport math\nimport operator\n\nimport numpy as np\n"
           "import numpy.typing as npt\n")
+
+
+def _float_literal(x: float) -> str:
+    if math.isnan(x):
+        return "math.nan"
+    if math.isinf(x):
+        return "math.inf" if x > 0 else "-math.inf"
+    return repr(x)
 
 
 def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int,
@@ -778,6 +800,11 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         return Program(seed, index, "\n\n".join(parts),
                        generate_args(rng, params, rng.randint(3, 5), grad=True))
     fallback = random.Random(f"son-fuzz-region:{seed}:{index}").random() < REGION_SHARE
+    table = random.Random(f"son-fuzz-global:{seed}:{index}")
+    if not fallback and table.random() < GLOBAL_SHARE:
+        g.global_array = True
+        values = ", ".join(_float_literal(table.choice(FLOAT_ARGS)) for _ in range(GLOBAL_LENGTH))
+        parts.append(f"G0 = np.array([{values}])\n")
     nested = not fallback and random.Random(f"son-fuzz-nested:{seed}:{index}").random() < NESTED_SHARE
     for h in range(rng.choice([0, 0, 1, 1, 2])):
         if nested:  # defined at the top of f's body, after the value it reads

@@ -392,6 +392,43 @@ def function_digest(fn) -> str:
     return digest
 
 
+class GlobalForm:
+    """The form of a parameter the graph takes from a module's global, an array the
+    function reads (``TABLE[i]`` with ``TABLE = np.array(...)`` at module level): the
+    caller passes nothing for it, each call reads ``namespace[name]`` then, as CPython
+    reads the global at each call, and passes the array itself (writes reach it).
+    ``form`` is the value's own (``LEAF`` for a 1-D array, ``array_form(ndim)``),
+    ``dtype`` and ``ndim`` what the graph was built for: another value is a ``SonError``."""
+
+    __slots__ = ("name", "namespace", "form", "dtype", "ndim")
+
+    def __init__(self, name: str, namespace: dict, form, dtype: str, ndim: int):
+        self.name, self.namespace, self.form, self.dtype, self.ndim = name, namespace, form, dtype, ndim
+
+    def key(self) -> tuple:
+        return id(self.namespace), self.name
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, GlobalForm) and other.key() == self.key() and other.form == self.form
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        return repr(f"global {self.name}")
+
+    def value(self, where: str):
+        """The global's value now, checked against what the graph was built for."""
+        from ..errors import SonError
+
+        v = self.namespace.get(self.name)
+        if type(v) is not np.ndarray or v.ndim != self.ndim or v.dtype.name != self.dtype:
+            what = f"a {v.ndim}-D {v.dtype} array" if type(v) is np.ndarray else type(v).__name__
+            raise SonError(f"{where}(): the global {self.name!r} was a {self.ndim}-D {self.dtype} array "
+                           f"when this graph was built and is {what} now: build it again")
+        return v
+
+
 def _is_function_form(form) -> bool:
     return isinstance(form, FunctionForm) or isinstance(form, str) and form.startswith(_FN)
 
@@ -400,6 +437,8 @@ def form_size(form) -> int:
     """How many values a Return (or a parameter) of ``form`` carries."""
     if _is_function_form(form):
         return 0
+    if isinstance(form, GlobalForm):
+        return form_size(form.form)
     if isinstance(form, tuple):
         return sum(form_size(f) for f in form)
     k = _ndim(form)
@@ -452,17 +491,21 @@ def _strided(base, start: int, dims: list, strides: list):
 def flatten(forms: list, args, where: str) -> list:
     """The flat argument list of a graph whose parameters have ``forms`` (``Graph.
     arg_forms``: a tuple or complex argument is its elements, its parts, a function
-    nothing), from the Python arguments ``args`` (the trailing function parameters may
+    nothing; a ``GlobalForm`` takes no argument but the global's value), from the Python
+    arguments ``args`` (the trailing function parameters may
     be omitted: they are the functions the graph was built for, its defaults); ``SonError``
     for an argument of another shape.  O(number of values)."""
     from ..errors import SonError
 
-    if len(args) < len(forms) and all(isinstance(f, FunctionForm) for f in forms[len(args):]):
-        args = [*args, *(f.fn for f in forms[len(args):])]  # omitted: the functions it was built for
-    if len(args) != len(forms):
-        raise SonError(f"{where}() takes {len(forms)} arguments ({len(args)} given)")
+    given = [f for f in forms if not isinstance(f, GlobalForm)]  # a global: read, never passed
+    if len(args) < len(given) and all(isinstance(f, FunctionForm) for f in given[len(args):]):
+        args = [*args, *(f.fn for f in given[len(args):])]  # omitted: the functions it was built for
+    if len(args) != len(given):
+        raise SonError(f"{where}() takes {len(given)} arguments ({len(args)} given)")
     out: list = []
-    stack = list(zip(reversed(forms), reversed(args)))
+    it = iter(args)
+    pairs = [(f.form, f.value(where)) if isinstance(f, GlobalForm) else (f, next(it)) for f in forms]
+    stack = pairs[::-1]
     while stack:
         f, a = stack.pop()
         if f == LEAF:
