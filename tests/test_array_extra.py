@@ -316,3 +316,11 @@ def test_triu_of_a_1_d_array_is_refused_where_written(tmp_path):
     path.write_text("import numpy as np\n\ndef f(a: np.ndarray):\n    return np.triu(a)\n")
     with pytest.raises(SonSyntaxError, match=r"np.triu\(\) of .*son takes 2-D arrays"):
         son.parse_source(path.read_text(), name="f", filename=str(path))
+
+
+def krons(a, i):
+    return np.kron(a, i), np.kron(i > 0, i < 2), np.kron(i, i)
+
+
+def test_kron_of_1_d_arrays_is_numpys():
+    check_every_stage(krons, [F, I64], st.tuples(FLOAT_ARRAYS, INT_ARRAYS), max_examples=30)

@@ -187,3 +187,9 @@ def test_derivatives_leave_a_function_default_out_of_primals_and_tangents():
     fd = (apply_default(x + eps) - apply_default(x - eps)) / (2 * eps)
     assert tangent == pytest.approx(fd, rel=1e-6)
     assert son.grad(apply_default)(x) == pytest.approx(fd, rel=1e-6)
+
+
+def test_argtypes_may_name_the_function_a_parameter_is_built_for():
+    g = son.parse(integrate, argtypes=[math.cos, float, float, int])
+    assert [n for n, _ in g.params] == ["a", "b", "n"]
+    assert son.interpret(g, math.cos, 0.0, 1.0, 10) == integrate(math.cos, 0.0, 1.0, 10)

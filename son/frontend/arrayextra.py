@@ -1,5 +1,6 @@
 """numpy's ``np.convolve``, ``np.gradient`` and ``np.histogram`` of 1-D arrays, ``np.stack``
-of 1-D arrays (``np.vstack``'s rows), ``np.triu``/``np.tril`` of 2-D arrays, and the
+of 1-D arrays (``np.vstack``'s rows), ``np.kron`` of 1-D arrays, ``np.triu``/``np.tril`` of
+2-D arrays, and the
 method forms of numpy functions son compiles (``a.repeat(k)``, ``a.round()``,
 ``a.clip(lo, hi)``, ``a.cumprod()``, ``a.nonzero()``, ``a.searchsorted(v)``,
 ``a.trace()``), each with numpy's values, dtypes and errors.
@@ -254,7 +255,22 @@ class ArrayExtra:
                 return self.inline(e, triangle, [a, k, self.con(zero), self.con(lower)])
 
 
+    def call_np_kron(self, e: ast.Call, name: str) -> Node:
+        """``np.kron(a, b)`` of 1-D arrays: ``np.outer(a, b)`` in C order, its dtype and
+        values (each element one product)."""
+        if len(e.args) != 2 or e.keywords:
+            raise self.error(e, f"{name}() takes two arrays", name)
+        a, b = self.exprs(e.args)
+        with kept(a, b):
+            for v, at in ((a, e.args[0]), (b, e.args[1])):
+                if not is_array_value(v):
+                    what = f"a {v.ndim}-D array" if isinstance(v, Grid) else f"a {v.type.widen()} value"
+                    raise self.unsupported(at, f"{name}() of {what} (son takes 1-D arrays)")
+            return self.inline(e, kron_1d, [a, b])
+
+
 EXTRA_CALLS = {
+    np.kron: lambda p, e, n: p.call_np_kron(e, n),
     np.stack: lambda p, e, n: p.call_np_stack(e, n),
     np.triu: lambda p, e, n: p.call_np_triangle(e, n, lower=False),
     np.tril: lambda p, e, n: p.call_np_triangle(e, n, lower=True),
@@ -442,3 +458,8 @@ def triangle(a, k, zero, lower):
             if (j > i + k) if lower else (j < i + k):
                 out[i, j] = zero
     return out
+
+
+def kron_1d(a, b):
+    """``np.kron`` of 1-D arrays."""
+    return np.outer(a, b).ravel()

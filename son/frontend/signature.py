@@ -10,11 +10,13 @@ parameter that is a complex number ``complex`` or ``"complex"``, for a tuple
 tuples ``list[tuple[int, float]]`` (a ``RowsSpec``: the parser makes it one list per
 tuple position, son/nodes/rows.py).  An example argument that is a function (a helper
 passed to ``integrate(f, a, b, n)``) is a ``FunctionForm``: the graph is built for that
-function, which becomes a constant function value, as a global function is.
+function, which becomes a constant function value, as a global function is; so is a
+function given as a type (``argtypes=[math.cos, float, float, int]``).
 """
 
 from __future__ import annotations
 
+import inspect
 import re
 import typing
 from dataclasses import dataclass
@@ -89,6 +91,8 @@ def type_from_spec(spec, where: str):
         return tuple(type_from_spec(x, where) for x in elems)
     if isinstance(spec, (NDArraySpec, RowsSpec, FunctionForm)):
         return spec
+    if inspect.isroutine(spec) or hasattr(spec, "py_func"):  # argtypes=[bump, ...]: built for it
+        return FunctionForm(spec)
     if isinstance(spec, str):
         if spec in _NAMES:
             return _NAMES[spec]
