@@ -193,3 +193,13 @@ def test_argtypes_may_name_the_function_a_parameter_is_built_for():
     g = son.parse(integrate, argtypes=[math.cos, float, float, int])
     assert [n for n, _ in g.params] == ["a", "b", "n"]
     assert son.interpret(g, math.cos, 0.0, 1.0, 10) == integrate(math.cos, 0.0, 1.0, 10)
+
+
+def test_a_redefined_function_whose_nested_constant_changed_gets_its_own_kernel():
+    """Two functions of one name and module (a notebook cell run again) differ only in a
+    constant of a lambda they make: their digests differ, so son.jit never runs the
+    kernel built for the first on the second."""
+    ns1, ns2 = {}, {}
+    exec("def f(x):\n    g = lambda y: y * 2.0\n    return g(x)\n", ns1)  # noqa: S102
+    exec("def f(x):\n    g = lambda y: y * 3.0\n    return g(x)\n", ns2)  # noqa: S102
+    assert function_digest(ns1["f"]) != function_digest(ns2["f"])

@@ -381,8 +381,7 @@ def function_digest(fn) -> str:
             cells.append(repr(c.cell_contents))
         except ValueError:  # a cell not yet filled
             cells.append("<empty>")
-    consts = [c.co_code.hex() if hasattr(c, "co_code") else repr(c) for c in code.co_consts]
-    text = repr((code.co_code.hex(), consts, code.co_names, cells, f.__defaults__, f.__kwdefaults__))
+    text = repr((_code_text(code), cells, f.__defaults__, f.__kwdefaults__))
     digest = f"{_FN}{name} {hashlib.sha1(text.encode()).hexdigest()[:16]}"
     if not f.__closure__:  # a captured value may be rebound: hashed again at each call
         try:
@@ -427,6 +426,21 @@ class GlobalForm:
             raise SonError(f"{where}(): the global {self.name!r} was a {self.ndim}-D {self.dtype} array "
                            f"when this graph was built and is {what} now: build it again")
         return v
+
+
+def _code_text(code) -> str:
+    """What a code object computes, nested functions' code included (a lambda's constant
+    edited in a redefined function changes it).  Iterative, O(size of the code)."""
+    parts, work = [], [code]
+    while work:
+        c = work.pop()
+        parts.append(repr((c.co_code.hex(), c.co_names, c.co_varnames)))
+        for k in c.co_consts:
+            if hasattr(k, "co_code"):
+                work.append(k)
+            else:
+                parts.append(repr(k))
+    return "|".join(parts)
 
 
 def _is_function_form(form) -> bool:
