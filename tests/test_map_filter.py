@@ -5,7 +5,9 @@ CPython is the oracle through every stage and the kernel, on hypothesis inputs."
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 
 import numpy as np
 import pytest
@@ -80,3 +82,16 @@ def test_a_local_named_map_is_called_not_iterated():
         return sum([map(n)])
 
     assert son.jit(f)(7) == 49
+
+
+def folds(a, n: int):
+    xs = [i - 2 for i in range(n % 6)]
+    return (functools.reduce(lambda acc, c: acc * 0.5 + c, a, 0.0), functools.reduce(max, a, -1.0),
+            functools.reduce(operator.add, xs, 10), functools.reduce(lambda p, q: p * q - 1, xs))
+
+
+def test_reduce_over_arrays_and_lists_is_the_left_fold_with_cpythons_type_error():
+    """``functools.reduce`` over an array or a list is a loop (``reduce_items``); without an
+    initial value an empty one is CPython's TypeError."""
+    floats = st.lists(st.floats(-1e3, 1e3), max_size=6).map(np.array)
+    check_every_stage(folds, ["float64[]", int], st.tuples(floats, st.integers(0, 12)), max_examples=30)

@@ -32,7 +32,8 @@ import functools
 from dataclasses import dataclass
 
 from ..nodes import Node, kept
-from .core import assigned_names
+from ..nodes.types import ListType
+from .core import assigned_names, is_array_value
 from .scope import Fn, Pack
 from .source import FunctionSource, parameter_names, parameters_bound
 
@@ -384,14 +385,19 @@ class Functions:
         return at(ast.GeneratorExp(elt, [ast.comprehension(target, source, ifs, 0)]))
 
     def call_reduce(self, e: ast.Call, name: str) -> Node:
-        """``functools.reduce(f, t[, initial])`` over a tuple: the left fold, TypeError for
-        an empty tuple without ``initial`` where it is reached."""
+        """``functools.reduce(f, t[, initial])`` over a tuple (the left fold, unrolled), a
+        1-D array or a list (a loop, ``reduce_items``); CPython's TypeError for an empty
+        one without ``initial`` where it is reached."""
         if not 2 <= len(e.args) <= 3 or e.keywords:
             raise self.error(e, "reduce() takes a function, a tuple and an optional initial value", name)
         f, t, *init = self.exprs(e.args, any_value=True)
         with kept(f, t, *init):
+            if isinstance(f, Fn) and (is_array_value(t) or isinstance(t.type, ListType)):
+                # an array or a list: the fold as a loop over its items
+                return self.inline(e, reduce_items, [f, t, *init]) if init else \
+                    self.inline(e, reduce_items_no_initial, [f, t])
             if not isinstance(f, Fn) or not isinstance(t, Pack):
-                raise self.unsupported(e, "reduce() of other than a function and a tuple",
+                raise self.unsupported(e, "reduce() of other than a function and a tuple, array or list",
                                        instead="write the fold as a for loop")
             items = init + list(t.elems)
             if not items:
@@ -424,3 +430,21 @@ FUNCTION_CALLS: dict = {
     functools.reduce: lambda p, e, n: p.call_reduce(e, n),
 }
 
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def reduce_items(f, xs, acc):
+    """``functools.reduce(f, xs, acc)`` of an array or a list."""
+    for x in xs:
+        acc = f(acc, x)
+    return acc
+
+
+def reduce_items_no_initial(f, xs):
+    """``functools.reduce(f, xs)``: its first item, then the fold of the others."""
+    if len(xs) == 0:
+        raise TypeError("reduce() of empty iterable with no initial value")
+    acc = xs[0]
+    for i in range(1, len(xs)):
+        acc = f(acc, xs[i])
+    return acc
