@@ -426,7 +426,7 @@ def test_generator_makes_most_programs_gradient_comparable():
 def test_gradient_programs_leave_the_other_indices_as_they_were():
     """The gradient mix replaces a share of the indices by gradient programs, deterministically;
     every other index gives the program of the primal-only mix."""
-    from son.fuzz.generator import GRAD_FLOAT_ARGS
+    from son.fuzz.arguments import GRAD_FLOAT_ARGS
 
     same = changed = 0
     for i in range(60):

@@ -726,54 +726,6 @@ def fill_bool(a, v):
         a[i] = v
 
 
-def maximum_float(x, y):
-    return _either_float(x, y, True)
-
-
-def minimum_float(x, y):
-    return _either_float(x, y, False)
-
-
-def _either_float(x, y, larger):
-    """numpy's maximum (``larger``) or minimum of two floats: NaN wins; of two zeros of
-    different signs numpy's SIMD kernels return either, by the operands' layout:
-    NotImplementedError there."""
-    if x != x:
-        return x
-    if y != y:
-        return y
-    if x == y and x == 0.0 and math.copysign(1.0, x) != math.copysign(1.0, y):
-        raise NotImplementedError("np.maximum/minimum/clip of 0.0 and -0.0 (numpy's result depends on "
-                                  "its SIMD kernels)")
-    return x if (x >= y if larger else x <= y) else y
-
-
-def clip_float(x, lo, hi):
-    """numpy's clip of floats: ``minimum(maximum(x, lo), hi)``, NaN winning (measured
-    against numpy on arrays, views and bounds of every kind of value)."""
-    return minimum_float(maximum_float(x, lo), hi)
-
-
-def clip_int(x, lo, hi):
-    return minimum_int(maximum_int(x, lo), hi)
-
-
-def maximum_int(x, y):
-    return x if x >= y else y
-
-
-def minimum_int(x, y):
-    return x if x <= y else y
-
-
-def maximum_bool(x, y):
-    return x or y
-
-
-def minimum_bool(x, y):
-    return x and y
-
-
 def linspace(start, stop, num, endpoint):
     """numpy's linspace of floats: ``i * step + start`` (``(i / div) * delta + start``
     where the step underflows to 0; ``i * delta + start`` for fewer than two points), the

@@ -74,7 +74,7 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType
-from . import arrayfns as af
+from . import extremes as ex
 from .arrayfns import gradient_parse
 from .core import _kind, dtype_of
 from .scope import Chain, Grid, View, layout, may_alias
@@ -97,9 +97,9 @@ _ARITH = {np.add: Add, np.subtract: Sub, np.multiply: Mul, np.divide: IEEEDiv, n
           np.remainder: Mod, np.power: Pow, np.bitwise_and: BitAnd, np.bitwise_or: BitOr,
           np.bitwise_xor: BitXor}
 #: np.maximum / np.minimum / np.clip: element functions by result kind (son/frontend/arrayfns.py)
-_EXTREMES = {np.maximum: {"float": af.maximum_float, "int": af.maximum_int, "bool": af.maximum_bool},
-             np.minimum: {"float": af.minimum_float, "int": af.minimum_int, "bool": af.minimum_bool},
-             np.clip: {"float": af.clip_float, "int": af.clip_int}}
+_EXTREMES = {np.maximum: {"float": ex.maximum_float, "int": ex.maximum_int, "bool": ex.maximum_bool},
+             np.minimum: {"float": ex.minimum_float, "int": ex.minimum_int, "bool": ex.minimum_bool},
+             np.clip: {"float": ex.clip_float, "int": ex.clip_int}}
 #: numpy 2's np.floor of an int array is the array itself (int64); earlier numpys gave floats
 _INT_ROUNDING_IS_IDENTITY = np.floor(np.int64(1)).dtype.kind != "f"
 

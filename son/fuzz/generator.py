@@ -53,12 +53,10 @@ Cost: O(size of the program) per call.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 
-import numpy as np
-
+from .arguments import FLOAT_ARGS, float_literal, generate_args
 from .arraygen import ARRAY_RETURNS, ARRAY_SHARE, ArrayPrograms, common_lengths
 from .fallbackgen import REGION_SHARE, FallbackPrograms
 from .gradgen import KINDS, GradPrograms, helper_args, helper_parameters
@@ -81,9 +79,6 @@ FLOAT_LITERALS = ["0.0", "-0.0", "1.0", "0.5", "2.5", "-1.5", "1e308", "1e-320",
                   "1e16", "math.pi", "math.inf", "-math.inf", "math.nan", "0.1"]
 #: ndigits of round(x, ndigits) on floats: son rounds exactly for |ndigits| <= 22
 ROUND_DIGITS = ["0", "1", "2", "3", "-1", "-2", "15", "22", "-22"]
-INT_ARGS = [0, 1, -1, 2, 3, 7, -8, 100, 2 ** 31, 2 ** 62, INT64_MAX, INT64_MIN, INT64_MIN + 1]
-FLOAT_ARGS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 1e308, -1e308, 5e-324, math.nan, math.inf,
-              -math.inf, 1e16 + 1]
 
 #: the share of programs that are gradient programs when the gradient oracle is on
 GRAD_SHARE = 0.5
@@ -98,11 +93,6 @@ GLOBAL_LENGTH = 5
 #: the share of the other programs with a module-level array ``G0`` that ``f`` reads
 #: (never writes: the oracle's stages share a parse, and so its global)
 GLOBAL_SHARE = 0.12
-#: float arguments of gradient programs: moderate and not integral (0, +-1 and 2 hide a
-#: derivative truncated to an int: 1 * 1 * 1 is exact on an int tape)
-GRAD_FLOAT_ARGS = [0.37, 0.821, 1.5, -1.25, 2.75, -0.6, 1.1, 3.3, -2.4, 0.73, -1.7, 2.3, 1.35, -0.45]
-#: ... and a few that make a point singular (an infinite or NaN intermediate)
-GRAD_SPECIAL_ARGS = [math.inf, -math.inf, math.nan, 0.0, 1e300]
 
 #: math functions of one float argument (domain errors included on purpose)
 MATH1 = ["math.sqrt", "math.exp", "math.log", "math.sin", "math.cos", "math.tan", "math.tanh",
@@ -744,45 +734,6 @@ HEADER = ("import cmath\nimport functools\nimport math\nimport operator\n\nimpor
           "import numpy.typing as npt\n")
 
 
-def _float_literal(x: float) -> str:
-    if math.isnan(x):
-        return "math.nan"
-    if math.isinf(x):
-        return "math.inf" if x > 0 else "-math.inf"
-    return repr(x)
-
-
-def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int,
-                  grad: bool = False) -> list[tuple]:
-    """``count`` argument tuples for parameters of the given kinds; ``grad``: those of a
-    gradient program (moderate non-integral floats, small ints)."""
-
-    def one(k: str):
-        if grad and k == "float":
-            if rng.random() < 0.08:
-                return rng.choice(GRAD_SPECIAL_ARGS)
-            if rng.random() < 0.6:
-                return rng.choice(GRAD_FLOAT_ARGS)
-            x = round(rng.uniform(0.2, 3.6), 3)
-            return (x if min(abs(x - 1), abs(x - 2), abs(x - 3)) > 0.05 else x + 0.125) * rng.choice([1, -1])
-        if grad and k == "int":
-            return rng.choice([0, 1, 2, 3, 3, 4, 5, -1])
-        if k == "int":
-            return rng.choice(INT_ARGS) if rng.random() < 0.6 else rng.randint(-20, 20)
-        if k == "float":
-            return rng.choice(FLOAT_ARGS) if rng.random() < 0.6 else round(rng.uniform(-10, 10), 3)
-        if k == "bool":
-            return rng.random() < 0.5
-        n = rng.choice([0, 1, 3, 5, 8])
-        if k == "float64":
-            return np.array([rng.choice(FLOAT_ARGS[:10]) if rng.random() < 0.3
-                             else round(rng.uniform(-5, 5), 2) for _ in range(n)], dtype=np.float64)
-        return np.array([rng.choice(INT_ARGS) if rng.random() < 0.2 else rng.randint(-9, 9)
-                         for _ in range(n)], dtype=np.int64)
-
-    return [tuple(one(k) for _, k in params) for _ in range(count)]
-
-
 def generate(seed: int, index: int, grad: bool = True) -> Program:
     """Program number ``index`` of the campaign with ``seed`` (deterministic); ``grad``:
     the mix for the gradient oracle, where a share ``GRAD_SHARE`` of the indices are
@@ -803,7 +754,7 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
     table = random.Random(f"son-fuzz-global:{seed}:{index}")
     if not fallback and table.random() < GLOBAL_SHARE:
         g.global_array = True
-        values = ", ".join(_float_literal(table.choice(FLOAT_ARGS)) for _ in range(GLOBAL_LENGTH))
+        values = ", ".join(float_literal(table.choice(FLOAT_ARGS)) for _ in range(GLOBAL_LENGTH))
         parts.append(f"G0 = np.array([{values}])\n")
     nested = not fallback and random.Random(f"son-fuzz-nested:{seed}:{index}").random() < NESTED_SHARE
     for h in range(rng.choice([0, 0, 1, 1, 2])):
