@@ -90,6 +90,9 @@ NESTED_SHARE = 0.2
 #: (son/nodes/control.py ``FunctionForm``), and ``f`` calls it as it calls helpers
 FN_PARAM_SHARE = 0.15
 GLOBAL_LENGTH = 5
+#: programs get ``G0`` and ``fn0`` only where their region draw is at least this (above
+#: ``REGION_SHARE``: never a program with regions)
+PLAIN_DRAW = 0.5
 #: the share of the other programs with a module-level array ``G0`` that ``f`` reads
 #: (never writes: the oracle's stages share a parse, and so its global)
 GLOBAL_SHARE = 0.12
@@ -750,9 +753,13 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         parts.append("\n".join(lines) + "\n")
         return Program(seed, index, "\n\n".join(parts),
                        generate_args(rng, params, rng.randint(3, 5), grad=True))
-    fallback = random.Random(f"son-fuzz-region:{seed}:{index}").random() < REGION_SHARE
+    region_draw = random.Random(f"son-fuzz-region:{seed}:{index}").random()
+    fallback = region_draw < REGION_SHARE
+    # G0 and fn0 only where the draw is past any region share the tests set (regions never
+    # read them), so a program without regions is the same whatever REGION_SHARE is
+    plain = region_draw >= PLAIN_DRAW
     table = random.Random(f"son-fuzz-global:{seed}:{index}")
-    if not fallback and table.random() < GLOBAL_SHARE:
+    if plain and table.random() < GLOBAL_SHARE:
         g.global_array = True
         values = ", ".join(float_literal(table.choice(FLOAT_ARGS)) for _ in range(GLOBAL_LENGTH))
         parts.append(f"G0 = np.array([{values}])\n")
@@ -763,7 +770,7 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         else:
             parts.append("\n".join(g.helper(h)) + "\n")
     g.fallback = fallback  # f's only: the helpers are written without regions
-    if g.helpers and not fallback and not nested and \
+    if g.helpers and plain and not nested and \
             random.Random(f"son-fuzz-fnparam:{seed}:{index}").random() < FN_PARAM_SHARE:
         which = random.Random(f"son-fuzz-fnparam-which:{seed}:{index}")
         g.fn_param = g.helpers[which.randrange(len(g.helpers))]
