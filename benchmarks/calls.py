@@ -35,6 +35,23 @@ import numpy as np
 
 import son
 
+#: a higher-order integrator and the helper it is given (integrate, integrate_with)
+INTEGRATE = '''
+import math
+
+
+def bump(x):
+    return math.exp(-x * x) * math.cos(3.0 * x)
+
+
+def integrate_with(f, a, b, n):
+    h = (b - a) / n
+    s = 0.5 * (f(a) + f(b))
+    for i in range(1, n):
+        s += f(a + i * h)
+    return s * h
+'''
+
 SOURCES = {
     "fib": ('''
 def fib(n):
@@ -62,40 +79,12 @@ def quicksort(a, lo, hi):
     return 0
 ''', lambda quick: (np.random.default_rng(0).standard_normal(20_000 if quick else 200_000), 0,
                     (20_000 if quick else 200_000) - 1)),
-    "integrate": ('''
-import math
-
-
-def bump(x):
-    return math.exp(-x * x) * math.cos(3.0 * x)
-
-
-def integrate_with(f, a, b, n):
-    h = (b - a) / n
-    s = 0.5 * (f(a) + f(b))
-    for i in range(1, n):
-        s += f(a + i * h)
-    return s * h
-
+    "integrate": (INTEGRATE + '''
 
 def integrate(a, b, n):
     return integrate_with(bump, a, b, n)
 ''', lambda quick: (-3.0, 3.0, 100_000 if quick else 2_000_000)),
-    "integrate_with": ('''
-import math
-
-
-def bump(x):
-    return math.exp(-x * x) * math.cos(3.0 * x)
-
-
-def integrate_with(f, a, b, n):
-    h = (b - a) / n
-    s = 0.5 * (f(a) + f(b))
-    for i in range(1, n):
-        s += f(a + i * h)
-    return s * h
-''', lambda quick: ("@bump", -3.0, 3.0, 100_000 if quick else 2_000_000)),
+    "integrate_with": (INTEGRATE, lambda quick: ("@bump", -3.0, 3.0, 100_000 if quick else 2_000_000)),
     "sorted_sum": ('''
 def partition_sort(a, lo, hi):
     if lo >= hi:

@@ -233,7 +233,7 @@ class ArrayFunctions:
         """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.max(a, axis=k)``: over all of a 1-D
         array (k 0 or -1), or over one axis of a 2-D array in numpy's order (axis 1: each
         row's pairwise sum; axis 0: the rows added in order), its operands in C-like order
-        at run time; a max or min of each row or column (``extreme_axis_float``)."""
+        at run time; a max or min of each row or column (``extreme_axis``)."""
         given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
         if len(given) != 1 or any(k.arg != "axis" for k in keywords):
             raise self.error(e, f"{name}() with arguments other than the array and axis=", name)
@@ -250,9 +250,9 @@ class ArrayFunctions:
         dtype = dtype_of(a.base)  # (float64 for a value of dead code)
         if fn in (np.max, np.min):  # each row's or column's extreme, into a new array
             out = self.op(e, NewArray, self.scope.ctrl, a.dims[1 - k], dtype=dtype, fill="empty")
-            impl = extreme_axis_float if dtype == "float64" else extreme_axis_exact
             with kept(out):
-                return self.inline(e, impl, [a, out, self.con(k), self.con(fn is np.max)])
+                return self.inline(e, extreme_axis, [a, out, self.con(k), self.con(fn is np.max),
+                                                     self.con(dtype == "float64")])
         if fn is np.mean and dtype != "float64":
             raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
                                       "its buffers decide)")
@@ -645,29 +645,15 @@ def _extreme_exact(a, largest):
     return m
 
 
-def extreme_axis_float(a, out, axis, largest):
-    """``np.max(a, axis=axis)`` (``np.min``) of a 2-D float array into ``out``: each row's
-    (axis 1) or column's (axis 0) extreme by ``_extreme_float``'s rules; numpy's
-    ValueError where the reduced axis is empty, even for an empty result."""
+def extreme_axis(a, out, axis, largest, floats):
+    """``np.max(a, axis=axis)`` (``np.min``) of a 2-D array into ``out``: each row's (axis
+    1) or column's (axis 0) extreme by ``_extreme_float``'s rules (``floats``, a constant
+    the parse folds) or ``_extreme_exact``'s; numpy's ValueError where the reduced axis is
+    empty, even for an empty result."""
     _empty_axis(a.shape[axis], largest)
-    if axis == 1:
-        for i in range(a.shape[0]):
-            out[i] = _extreme_float(a[i, :], largest)
-    else:
-        for j in range(a.shape[1]):
-            out[j] = _extreme_float(a[:, j], largest)
-    return out
-
-
-def extreme_axis_exact(a, out, axis, largest):
-    """``extreme_axis_float`` of ints or bools."""
-    _empty_axis(a.shape[axis], largest)
-    if axis == 1:
-        for i in range(a.shape[0]):
-            out[i] = _extreme_exact(a[i, :], largest)
-    else:
-        for j in range(a.shape[1]):
-            out[j] = _extreme_exact(a[:, j], largest)
+    for k in range(a.shape[1 - axis]):
+        row = a[k, :] if axis == 1 else a[:, k]
+        out[k] = _extreme_float(row, largest) if floats else _extreme_exact(row, largest)
     return out
 
 
@@ -680,10 +666,7 @@ def _empty_axis(n, largest):
 
 def _first(a, largest):
     """``a[0]``, after numpy's ValueError for an empty array."""
-    if len(a) == 0:
-        if largest:
-            raise ValueError("zero-size array to reduction operation maximum which has no identity")
-        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    _empty_axis(len(a), largest)
     return a[0]
 
 
