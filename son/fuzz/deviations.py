@@ -423,7 +423,8 @@ _NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all", "np.mean"
                "np.searchsorted", "np.trace", "np.ptp", "np.average", "np.polyval", "np.isclose",
                "np.allclose", "np.round", "np.around", "np.sign", "np.square", "np.negative",
                "np.linalg.norm", "np.interp", "np.percentile", "np.quantile")
-_NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min", "prod", "var", "std", "dot")
+_NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min", "prod", "var", "std", "dot",
+               "searchsorted", "trace")
 
 #: calls that iterate their arguments -> which positional ones
 _ITERATED = {"enumerate": lambda i: i == 0, "zip": lambda i: True, "reversed": lambda i: i == 0,

@@ -14,20 +14,21 @@ arguments and negative steps, ``for`` over arrays and ``enumerate``/``zip``/``re
 them, reductions of arrays and generator expressions (``loopgen.py``); ``break``, ``continue``
 and early ``return`` at any depth; int/float/bool mixes; wrap-around-prone int arithmetic (large
 constants, ``*``, shifts, ``**``); ``/ // %`` whose divisor may be zero; ``math`` calls in and
-out of their domain; chained comparisons, ``and/or/not``, conditional expressions; array reads
-and writes with negative and out-of-range indices; ``np.zeros/ones/empty`` (an ``np.empty``
-array is filled before it is read); ``len``; helper calls; tuple assignment; tuple, optional and
-complex locals; ``math``, ``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``,
-``gamma``, complex powers...); function values (lambdas, helpers chosen at run time,
-``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); a module-level
-array ``G0`` that ``f`` reads; complex and
-nested-tuple results; list locals of one element kind, their methods, indexing, slicing,
-searches, reductions, loops over them and lists returned (``listgen.py``); numpy's
+out of their domain, a quarter of them on an argument whose sign its shape decides (``x * x``,
+``-x * x``, ``1.0 + x * x``, ``tanh(x)``: the float bounds that fold guards); chained
+comparisons, ``and/or/not``, conditional expressions; array reads and writes with negative and
+out-of-range indices; ``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is
+read); ``len``; helper calls; tuple assignment; tuple, optional and complex locals; ``math``,
+``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, complex
+powers...); function values (lambdas, helpers chosen at run time, ``map``, ``functools.reduce``,
+a helper as ``f``'s own parameter ``fn0=h0``); a module-level array ``G0`` that ``f`` reads;
+complex and nested-tuple results; list locals of one element kind, their methods, indexing,
+slicing, searches, reductions, loops over them and lists returned (``listgen.py``); numpy's
 whole-array expressions, reductions and in-place updates, arrays returned (``arraygen.py``);
-statements son runs with CPython (fallback regions: ``print``, dicts, ``try``, a global
-counter, ``fallbackgen.py``).  It is biased towards what optimizers
-prove: constants carried through loop phis, dead branches, congruent expressions, twin induction
-variables, loop-invariant expressions.
+statements son runs with CPython (fallback regions: ``print``, dicts, ``try``, a global counter,
+``fallbackgen.py``). It is biased towards what optimizers prove: constants carried through loop
+phis, dead branches, congruent expressions, twin induction variables, loop-invariant
+expressions.
 
 With the gradient oracle on (``generate(..., grad=True)``, the default) a share ``GRAD_SHARE``
 of the indices (drawn from the pair by a stream of its own, so the other indices give exactly
@@ -360,7 +361,12 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         if form == "cast":
             return f"float({e(fn, 'int', depth)})"
         if form == "math1":
-            return f"{r.choice(MATH1)}({e(fn, 'float', depth)})"
+            x = e(fn, "float", depth)
+            if r.random() < 0.25:  # a shape whose sign decides the guard (son/nodes/fbounds.py)
+                y = e(fn, "float", depth)
+                x = r.choice([f"({x} * {x})", f"(-{x} * {x})", f"({x} * {x} + {y} * {y})",
+                              f"(1.0 + {x} * {x})", f"({x} * {x} - 1.0)", f"math.tanh({x})"])
+            return f"{r.choice(MATH1)}({x})"
         if form == "math2":
             return f"{r.choice(MATH2)}({e(fn, 'float', depth)}, {e(fn, 'float', depth)})"
         if form == "read":

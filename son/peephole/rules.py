@@ -40,6 +40,8 @@ from ..nodes import (
     FloorDiv,
     If,
     Loop,
+    MathCall,
+    MathError,
     Max,
     Min,
     Mul,
@@ -61,6 +63,7 @@ from ..nodes import (
     constant,
     unrefined,
 )
+from ..nodes.fbounds import math_call_safe
 from ..nodes.types import CTRL, XCTRL
 from .ruleset import RuleSet
 
@@ -505,4 +508,17 @@ def refine_adds_nothing(n):
     wider x, a float, a fact x's range already implies).  Valid always: a Refine is x."""
     if n.type == n.inputs[1].type:
         return n.inputs[1]
+    return None
+
+
+@rule(MathError)
+def math_error_impossible(n):
+    """math_error(f(x), x) -> False where f cannot make that error on any value x may
+    have: ``exp(-x * x)`` cannot overflow, ``sqrt(a * a + b * b)`` has no domain error,
+    ``cos(k / n)`` of ints sees no infinity (son/nodes/fbounds.py).  Valid because the
+    bounds hold every non-NaN value of x and a NaN argument is never an error."""
+    r = n.inputs[1]
+    if (isinstance(r, MathCall) and len(n.inputs) == 3 and len(r.inputs) == 2
+            and r.inputs[1] is n.inputs[2] and math_call_safe(r, n.which)):
+        return K(n, False)
     return None
