@@ -208,7 +208,7 @@ def test_kernels_version_the_loops_whose_indices_may_be_negative():
     matmul(a, a, want, 2)
     assert (c == want).all()
     assert mm.source.count("for ") == 2  # the inner loop and its copy
-    assert "np.uint64(" in mm.source and "raise IndexError" in mm.source
+    assert "unsigned(" in mm.source and "raise IndexError" in mm.source
     d = son.jit(dot)
     d(a, a)
     assert d.source.count("for ") + d.source.count("while ") == 1

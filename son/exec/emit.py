@@ -395,8 +395,9 @@ def _pow(n: Node, ops: list[str]) -> str:
 
 
 #: the globals generated source needs when CPython itself runs it (tests do): numba's
-#: intrinsic ``opaque`` is, outside a kernel, the identity on a float, and ``negate`` is ``-x``
-PYTHON_GLOBALS = {"math": math, "np": np, "opaque": float, "negate": operator.neg}
+#: intrinsic ``opaque`` is, outside a kernel, the identity on a float, ``negate`` is ``-x``
+#: and ``unsigned`` the index itself
+PYTHON_GLOBALS = {"math": math, "np": np, "opaque": float, "negate": operator.neg, "unsigned": operator.index}
 
 
 def _float_pow(n: Node, ops: list[str]) -> str:
@@ -521,7 +522,7 @@ def _index(n: Node, op: str) -> str:
     is passed unsigned, which numba reads without that test."""
     b = bounds(n.type)
     if b is not None and b[0] >= 0 and not n.type.is_constant:
-        return f"np.uint64({_strip(op)})"
+        return f"unsigned({_strip(op)})"
     return op
 
 

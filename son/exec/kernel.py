@@ -66,7 +66,7 @@ import math
 import numpy as np
 from numba import njit
 
-from son.exec.numba_ext import KernelPipeline, negate, opaque
+from son.exec.numba_ext import KernelPipeline, negate, opaque, unsigned
 
 '''
 

@@ -1,6 +1,7 @@
 """What son's kernels need from Numba beyond ``njit``: the compiler pipeline they are
-compiled with and the intrinsic ``opaque`` (a separate module so that ``import
-son`` does not import numba; the generated kernel modules import it)."""
+compiled with and the intrinsics ``opaque``, ``negate`` and ``unsigned`` (a separate
+module so that ``import son`` does not import numba; the generated kernel modules
+import it)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.core.untyped_passes import DeadBranchPrune
 from numba.extending import intrinsic
 
-__all__ = ["KernelPipeline", "negate", "opaque"]
+__all__ = ["KernelPipeline", "negate", "opaque", "unsigned"]
 
 #: an inline-asm operand constraint that keeps a double in its register, by machine
 _SAME_REGISTER = {"x86_64": "=x,0", "AMD64": "=x,0", "aarch64": "=w,0",
@@ -58,6 +59,22 @@ def negate(typingctx, x):
     else:
         return None
     return x(x), codegen
+
+
+@intrinsic
+def unsigned(typingctx, x):
+    """``x`` as a uint64, for an array index the lattice proves non-negative: numba
+    reads an unsigned index without its wrap-around test for negative ones.  The same
+    as ``np.uint64(x)``, whose typing (a call resolved through numba's NumPy scalar
+    constructors) costs each kernel about 3 ms of compile time per index
+    (benchmarks/kernels.py's first-call latency).  O(1), no instruction for an int64."""
+    if not isinstance(x, (types.Integer, types.Boolean)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return context.cast(builder, args[0], signature.args[0], types.uint64)
+
+    return types.uint64(x), codegen
 
 
 class KernelPipeline(CompilerBase):
