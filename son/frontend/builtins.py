@@ -30,6 +30,10 @@
   (``pylib.py``) and inlined; the float ones exactly (scalings with powers of two and
   at most one rounding; gamma and lgamma as CPython's own Lanczos sum, with libm's
   ``exp``/``pow``/``log`` through ``libm.py``).
+- ``math.fsum(xs)`` and ``math.dist(p, q)`` of arrays, lists, tuples, ranges and
+  generator expressions: CPython's algorithms (``pylib.fsum``: Shewchuk's partials
+  with CPython's specials and final half-even correction; ``pylib.dist``: the
+  ``hypot`` of the differences) inlined on the values.
 - ``isinstance(x, float)`` and ``isinstance(x, np.ndarray)`` (or a tuple of them):
   decided by the lattice (an int-or-float value tests its tag; None, tuples and
   complex numbers are neither; a value that may be None tests its flag).  Tests against
@@ -296,6 +300,21 @@ class Builtins:
         with kept(*vals):
             return self.inline(e, fn, vals)
 
+    def call_pylib_iterables(self, e: ast.Call, name: str, fn, arity: int):
+        """``fn`` from ``pylib`` inlined on the call's arguments as they are (arrays,
+        lists, tuples, ranges): ``math.fsum(xs)`` (CPython's algorithm), ``math.dist(p,
+        q)``.  A generator expression is passed as the list it makes (CPython's loops
+        read every item before they compute)."""
+        self.arity(e, name, arity, arity)
+        vals = []
+        for arg in e.args:
+            if isinstance(arg, ast.GeneratorExp):
+                arg = ast.copy_location(ast.ListComp(arg.elt, arg.generators), arg)
+            with kept(*vals):
+                vals.append(self.expr_any(arg))
+        with kept(*vals):
+            return self.inline(e, fn, vals)
+
     def call_libm(self, e: ast.Call, name: str, node: str):
         """A ``libm`` function (inside ``pylib``): its node, no guard."""
         from .. import nodes
@@ -408,6 +427,8 @@ BUILTIN_CALLS: dict = {
     math.modf: lambda p, e, n: p.call_pylib_float(e, n, pylib.modf, 1),
     math.ldexp: lambda p, e, n: p.call_pylib_float(e, n, pylib.ldexp, 2, ints=(1,)),
     math.nextafter: lambda p, e, n: p.call_pylib_float(e, n, pylib.nextafter, 2),
+    math.fsum: lambda p, e, n: p.call_pylib_iterables(e, n, pylib.fsum, 1),
+    math.dist: lambda p, e, n: p.call_pylib_iterables(e, n, pylib.dist, 2),
     isinstance: lambda p, e, n: p.call_isinstance(e, n),
     **{fn: (lambda p, e, n, node=node: p.call_libm(e, n, node)) for fn, node in libm.NODES.items()},
 }

@@ -426,6 +426,14 @@ def hypot_n(xs):
     return tiny * (h / scale)
 
 
+def dist(p, q):
+    """``math.dist(p, q)``: CPython's vector_norm of the coordinates' differences, which
+    is ``math.hypot`` of them."""
+    if len(p) != len(q):
+        raise ValueError("both points must have the same number of dimensions")
+    return hypot_n([float(x) - float(y) for x, y in zip(p, q)])
+
+
 def _split_square_into(x, sign, csum, frac1, frac2, frac3):
     """CPython 3.10/3.11's step: ``sign * x*x`` added as hi*hi, 2*hi*lo and lo*lo (x split
     by Veltkamp), the first two compensated in ``frac1``/``frac2``; the last one goes into
@@ -668,3 +676,69 @@ def round_number(x, n):
     if isinstance(x, float):
         return round_float(x, n)
     return x if n >= 0 else round_int(x, n)
+
+
+# -- math.fsum: CPython's msum (Shewchuk's non-overlapping partials), its specials and
+# its final half-even correction across partials (mathmodule.c, math_fsum)
+
+def fsum(xs):
+    """``math.fsum(xs)`` as CPython computes it: the exactly rounded sum of the items as
+    floats; an infinity or a NaN among them is summed apart (``-inf + inf`` is
+    ValueError), an overflow of the finite partials OverflowError.  O(len(xs) * p) for
+    p partials (at most about 40 for doubles)."""
+    ps = [0.0] * 0
+    n = 0
+    special = 0.0
+    inf_sum = 0.0
+    for item in xs:
+        x = float(item)
+        xsave = x
+        i = 0
+        for j in range(n):
+            y = ps[j]
+            if math.fabs(x) < math.fabs(y):
+                x, y = y, x
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0.0:
+                ps[i] = lo
+                i += 1
+            x = hi
+        n = i
+        if x != 0.0:
+            if not math.isfinite(x):
+                if math.isfinite(xsave):
+                    raise OverflowError("intermediate overflow in fsum")
+                if math.isinf(xsave):
+                    inf_sum += xsave
+                special += xsave
+                n = 0
+            else:
+                if n == len(ps):
+                    ps.append(x)
+                else:
+                    ps[n] = x
+                n += 1
+    if special != 0.0:
+        if inf_sum != inf_sum:
+            raise ValueError("-inf + inf in fsum")
+        return special
+    hi = 0.0
+    if n > 0:
+        n -= 1
+        hi = ps[n]
+        lo = 0.0
+        while n > 0:  # sum_exact from the top, until the sum becomes inexact
+            x = hi
+            n -= 1
+            y = ps[n]
+            hi = x + y
+            lo = y - (hi - x)
+            if lo != 0.0:
+                break
+        if n > 0 and ((lo < 0.0 and ps[n - 1] < 0.0) or (lo > 0.0 and ps[n - 1] > 0.0)):
+            y = lo * 2.0  # half-even rounding across partials: sum([1e-16, 1, 1e16])
+            x = hi + y
+            if y == x - hi:
+                hi = x
+    return hi

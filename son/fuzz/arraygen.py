@@ -320,7 +320,8 @@ class ArrayPrograms(GridPrograms):
                              f"np.var({c}, ddof={r.choice([1, 2])})", f"np.cumsum({c})[-1]",
                              f"np.diff({c}).sum()", f"np.median({c})", f"np.sort({c})[0]",
                              f"np.sum(np.round({c}, {digits}))", f"np.sum(np.sign({c}))", f"np.ptp({c})",
-                             f"np.sum(np.roll({c}, {shift}))", f"np.sum(np.square({c}))", f"np.flip({c})[0]"])
+                             f"np.sum(np.roll({c}, {shift}))", f"np.sum(np.square({c}))", f"np.flip({c})[0]",
+                             f"math.fsum({c})", f"math.dist({c}, {c}[::-1])"])
         if kind == "int":
             x = r.random()
             if x < 0.3:

@@ -19,16 +19,16 @@ out of their domain, a quarter of them on an argument whose sign its shape decid
 comparisons, ``and/or/not``, conditional expressions; array reads and writes with negative and
 out-of-range indices; ``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is
 read); ``len``; helper calls; tuple assignment; tuple, optional and complex locals; ``math``,
-``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, complex
-powers...); function values (lambdas, helpers chosen at run time, ``map``, ``functools.reduce``,
-a helper as ``f``'s own parameter ``fn0=h0``); a module-level array ``G0`` that ``f`` reads;
-complex and nested-tuple results; list locals of one element kind, their methods, indexing,
-slicing, searches, reductions, loops over them and lists returned (``listgen.py``); numpy's
-whole-array expressions, reductions and in-place updates, arrays returned (``arraygen.py``);
-statements son runs with CPython (fallback regions: ``print``, dicts, ``try``, a global counter,
-``fallbackgen.py``). It is biased towards what optimizers prove: constants carried through loop
-phis, dead branches, congruent expressions, twin induction variables, loop-invariant
-expressions.
+``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``,
+``dist``, complex powers...); function values (lambdas, helpers chosen at run time, ``map``,
+``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); a module-level array ``G0``
+that ``f`` reads; complex and nested-tuple results; list locals of one element kind, their
+methods, indexing, slicing, searches, reductions, loops over them and lists returned
+(``listgen.py``); numpy's whole-array expressions, reductions and in-place updates, arrays
+returned (``arraygen.py``); statements son runs with CPython (fallback regions: ``print``,
+dicts, ``try``, a global counter, ``fallbackgen.py``). It is biased towards what optimizers
+prove: constants carried through loop phis, dead branches, congruent expressions, twin induction
+variables, loop-invariant expressions.
 
 With the gradient oracle on (``generate(..., grad=True)``, the default) a share ``GRAD_SHARE``
 of the indices (drawn from the pair by a stream of its own, so the other indices give exactly
@@ -342,6 +342,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                 x, y = e(fn, "float", depth), e(fn, "float", depth)
                 return r.choice([f"math.frexp({x})[0]", f"math.modf({x})[{r.randint(0, 1)}]",
                                  f"math.nextafter({x}, {y})", f"math.gamma({x})", f"math.lgamma({x})",
+                                 f"math.fsum(({x}, {y}, 1e16, -{x}))", f"math.dist(({x}, {y}), (0.5, {x}))",
                                  f"round(float({x}), {r.choice(ROUND_DIGITS)})",
                                  f"math.ldexp({x}, {r.choice(['-1074', '3', '-2', '1023', '1100'])})"])
             return f"float({r.choice(['inf', '-inf', 'nan', '-0.0', '1e308'])!r})"
