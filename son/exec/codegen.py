@@ -47,11 +47,11 @@ from ..nodes import (
     without_refinements,
 )
 from ..nodes.types import INT, MEM, NONE, TupleType, Type
-from .emit import ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
+from .emit import _NP_DTYPE, ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
 from .pyregions import REGION_IMPORTS, region_helper
 from .render import _finish, _render
-from .scratch import SCRATCH_HELPERS, SCRATCH_MARK, SCRATCH_PARAMS, scratch_slots
+from .scratch import SCRATCH_HELPERS, SCRATCH_MARK, SCRATCH_PARAMS, hoisted_slots, scratch_slots
 from .structure import Structurer, _drive
 
 __all__ = ["ABSTRACT", "EMIT", "HELPERS", "Emit", "generate", "literal", "return_converter"]
@@ -304,6 +304,7 @@ class _Codegen(Structurer, MixedValues):
         EMIT_STATE.regions = {}
         # CPython runs the code as written; a function of several calls at once has no scratch
         EMIT_STATE.scratch = scratch_slots(self.s) if decorator and not self.counts_depth else {}
+        EMIT_STATE.hoisted = hoisted_slots(self.s) if decorator else {}
         for b in self.blocks:
             self._prepare_block(b)
         storing = self._loops_that_store()
@@ -340,8 +341,11 @@ class _Codegen(Structurer, MixedValues):
         if decorator:
             lines.append(decorator)
         params = ", ".join(self.param_names + (SCRATCH_PARAMS if scratch else []))
-        # a function with tail calls is a loop around its body (``_find_tail_calls``)
-        loop, at = (["    while True:"], 2) if self.tail_calls else ([], 1)
+        # arrays made in loops, made once (``hoisted_slots``), then, in a function with tail
+        # calls, the loop around its body (``_find_tail_calls``)
+        loop = [f"    {v} = np.empty({n.inputs[1].type.con}, dtype={_NP_DTYPE[n.dtype]})"
+                for n, v in EMIT_STATE.hoisted.items()]
+        loop, at = (loop + ["    while True:"], 2) if self.tail_calls else (loop, 1)
         pad = "    " * (at - 1)
         if uncounted:  # the copy a proven bound on the depth frees of counting it
             lines.append(f"def {fname}({', '.join(self.param_names)}):")
@@ -369,7 +373,7 @@ class _Codegen(Structurer, MixedValues):
             lines.append(f"def {self.name}({params}):")
             if scratch:  # nothing carved yet in this call
                 lines.append(f"    {SCRATCH_PARAMS[1]}[0] = {SCRATCH_PARAMS[1]}[1] = 0")
-            lines.extend(_render(body, 1))
+            lines.extend(loop + _render(body, 1))
         return "\n".join(lines) + "\n"
 
 
@@ -490,4 +494,5 @@ def generate(schedule, name: str | None = None, decorator: str = "", callees: di
         return _Codegen(schedule, fname, callees, callee).function(decorator)
     finally:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.regions, EMIT_STATE.scratch = {}, set(), {}, {}
+        EMIT_STATE.hoisted = {}
         EMIT_STATE.callees, EMIT_STATE.uncounted = {}, False

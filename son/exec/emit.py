@@ -117,7 +117,7 @@ from ..nodes.memory import TapeGrow
 from ..nodes.pairwise import block_sum, pairwise_blocks, pairwise_sum
 from ..nodes.types import INT64_MIN, ArrayType, bounds
 from .hypot import HYPOT as _HYPOT
-from .scratch import scratch_array
+from .scratch import FILL_HELPER, hoisted_array, scratch_array
 
 
 # ====================================================================== the table
@@ -267,6 +267,7 @@ def _pairwise_sum(n: Node, ops: list[str]) -> str:
 
 HELPERS = {
     **_PAIRWISE,
+    "_son_fill": FILL_HELPER,
     "_tape_grow": '''
 def _tape_grow(a, n):
     if n < len(a):
@@ -545,7 +546,8 @@ _NP_DTYPE = {"float64": "np.float64", "int64": "np.int64", "bool": "np.bool_"}
 
 def _new_array(n: Node, ops: list[str]) -> str:
     length = _as_int(n.inputs[1], ops[0])
-    return scratch_array(n, length, EMIT_STATE) or f"np.{n.fill}({length}, dtype={_NP_DTYPE[n.dtype]})"
+    return (hoisted_array(n, EMIT_STATE) or scratch_array(n, length, EMIT_STATE)
+            or f"np.{n.fill}({length}, dtype={_NP_DTYPE[n.dtype]})")
 
 
 def _new_list(n: Node, ops: list[str]) -> str:

@@ -38,8 +38,8 @@ import numpy as np
 from ..nodes import ArrayLen, Call, Load, NewArray, PairwiseSum, Phi, Refine, Store
 from ..nodes.types import ArrayType
 
-__all__ = ["SCRATCH_HELPERS", "SCRATCH_MARK", "SCRATCH_PARAMS", "Scratch", "scratch_array",
-           "scratch_slots", "scratch_used"]
+__all__ = ["HOIST_LIMIT", "SCRATCH_HELPERS", "SCRATCH_MARK", "SCRATCH_PARAMS", "Scratch", "hoisted_array",
+           "hoisted_slots", "scratch_array", "scratch_slots", "scratch_used"]
 
 #: the line of a kernel's source saying it takes scratch buffers
 SCRATCH_MARK = "# son: scratch arrays "
@@ -64,13 +64,51 @@ def scratch_slots(schedule) -> dict:
     return out
 
 
-def _stays(a) -> bool:
-    """Does every use of array ``a`` (through Phis and refinements) only read or write
-    its elements or length?  O(uses reached)."""
+#: the most elements an array made in a loop may have to be made once before it
+HOIST_LIMIT = 8192
+
+
+def hoisted_slots(schedule) -> dict:
+    """{NewArray node: variable} of the arrays made in a loop that the function makes once,
+    at its start, and each round of the loop reuses: a constant length of at most
+    ``HOIST_LIMIT`` elements, and an array that never leaves its round (every use reads
+    or writes its elements or its length, or sums it; no Phi carries it to the next round
+    or out of a merge, so no two rounds' arrays are ever alive together).  An
+    ``np.empty`` array's contents are unspecified, so the last round's do as well; a
+    ``np.zeros``/``np.ones`` array is filled again each round.  numpy's pairwise sum in a
+    loop (two stacks per sum, 64 floats and 384 ints) is the case that made this
+    measurable.  O(N)."""
+    block_of = schedule.block_of
+    out = {}
+    for n in block_of:
+        if type(n) is NewArray and block_of[n].depth > 0 and _stays(n, phis=False):
+            t = n.inputs[1].type
+            if t.is_constant and t.kind == "int" and 0 <= t.con <= HOIST_LIMIT:
+                out[n] = f"_hoisted{len(out)}"
+    return out
+
+
+def hoisted_array(n, state) -> str | None:
+    """The text that takes hoisted array ``n`` (refilled for np.zeros/np.ones), or None
+    where ``n`` is not one of the function's hoisted arrays (``state.hoisted``)."""
+    name = getattr(state, "hoisted", {}).get(n)
+    if name is None:
+        return None
+    if n.fill == "empty":
+        return name
+    state.helpers.add("_son_fill")
+    return f"_son_fill({name}, {_FILLS[n.fill] - 1})"
+
+
+def _stays(a, phis: bool = True) -> bool:
+    """Does every use of array ``a`` (through refinements, and Phis unless ``phis`` is
+    false) only read or write its elements or length?  O(uses reached)."""
     seen, work = {a}, [a]
     while work:
         x = work.pop()
         for u in x.outputs:
+            if type(u) is Phi and not phis:
+                return False
             if type(u) in (Phi, Refine) and isinstance(u.type, ArrayType):
                 if u not in seen:
                     seen.add(u)
@@ -97,6 +135,13 @@ def _son_scratch_{name}(buf, meta, n, fill):
         a[:] = 0
     elif fill == 2:
         a[:] = 1
+    return a
+'''
+
+#: a hoisted np.zeros/np.ones array filled again (``hoisted_array``)
+FILL_HELPER = '''
+def _son_fill(a, v):
+    a[:] = v
     return a
 '''
 

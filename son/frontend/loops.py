@@ -15,7 +15,20 @@ import ast
 from dataclasses import dataclass, field
 
 from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
-from ..nodes.types import BOOL, BOTTOM, CTRL, FLOAT, INT, NONE, NUMBER, TOP, Type
+from ..nodes.types import (
+    BOOL,
+    BOTTOM,
+    CTRL,
+    FLOAT,
+    INT,
+    INT64_MAX,
+    INT64_MIN,
+    NONE,
+    NUMBER,
+    TOP,
+    Type,
+    bounds,
+)
 from .core import assigned_names
 from .scope import Aggregate, Fn, Opt, Pack, Rng, Scope, describe, flag, shape
 
@@ -138,7 +151,8 @@ class Loops:
         counter = self.temp()
         self.scope.set(counter, start)
         zero = self.con(0)
-        sign = step.type.con > 0 if step.type.is_constant else None
+        sb, tb = bounds(step.type), bounds(stop.type)
+        sign = (True if sb[0] > 0 else False if sb[1] < 0 else None) if sb is not None else None
         up = None if sign is not None else self.op(it, GT, step, zero).keep()
 
         def before(i, bound):
@@ -157,10 +171,11 @@ class Loops:
         # exceeds the step (is below it, stepping down), or when d wrapped, being more
         # than any step; no intermediate leaves int64 except d, in that one case.  The
         # counter stays a plain induction variable (start + k*step) for later passes.
-        if step.type.is_constant and stop.type.is_constant:
-            needs_flag = not -2**63 <= stop.type.con + step.type.con < 2**63
-        else:
-            needs_flag = not (step.type.is_constant and abs(step.type.con) == 1)
+        # The lattice decides where no step can: an element i < stop rising is at most
+        # stop.hi - 1, and i + step then at most stop.hi - 1 + step.hi (falling alike), so
+        # a step of 1, or any step whose stop's range leaves room for it, needs no flag.
+        needs_flag = not (sign is not None and tb is not None and (
+            tb[1] - 1 + sb[1] <= INT64_MAX if sign else tb[0] + 1 + sb[0] >= INT64_MIN))
         more = None
         if needs_flag:
             more = self.temp()
