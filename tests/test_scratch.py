@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import son
-from son.exec.scratch import scratch_slots
+from son.exec.scratch import hoisted_slots, scratch_slots
 from son.nodes import NewArray
 from son.schedule import schedule
 
@@ -89,6 +89,34 @@ def test_arrays_made_in_a_loop_and_a_negative_length_behave_as_in_cpython():
     with pytest.raises(ValueError, match="negative dimensions"):
         g(-1)
     assert g(2) == 2.0  # the buffer is still good after the error
+
+
+def small_arrays_in_a_loop(x: np.ndarray, n: int) -> float:
+    s = 0.0
+    last = np.zeros(2)
+    for i in range(n):
+        w = np.zeros(3)  # a round's own: made once, filled again each round
+        w[i % 3] += x[i % len(x)]
+        t = np.empty(2)  # a round's own, its contents written before they are read
+        t[0] = w[0] + w[1]
+        t[1] = w[2]
+        s += t[0] * 2.0 + t[1] + np.sum(w)
+        last = np.ones(2)  # carried out of the loop by a Phi: made each round
+        last[0] = s
+    return s + last[0] + last[1]
+
+
+def test_small_arrays_made_in_a_loop_are_made_once_unless_a_phi_carries_them():
+    g, _ = son.optimize(son.parse(small_arrays_in_a_loop, argtypes={"x": "float64[]", "n": "int"}),
+                        "combined")
+    assert sorted(n.fill for n in hoisted_slots(schedule(g))) == ["empty", "zeros"]
+    assert sorted(n.fill for n in hoisted_slots(schedule(son.optimize(
+        son.parse(allocates_in_a_loop, argtypes={"n": "int"}), "combined")[0]))) == []
+    f = son.jit(small_arrays_in_a_loop)
+    x = np.array([0.5, -1.25, 3.0, 2.0])
+    for n in (0, 1, 5, 17):
+        assert f(x, n) == small_arrays_in_a_loop(x, n)
+    assert "_hoisted0 = np.empty(" in f.source and "_son_fill(" in f.source
 
 
 def test_threads_never_share_a_buffer():
