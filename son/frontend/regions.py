@@ -367,8 +367,8 @@ _CALL_KINDS = {"len": "int", "int": "int", "ord": "int", "round": "int", "hash":
 def _region_code(src, run, ins, outs, kinds, frame, unbound, why, decl: dict, exits: bool = False,
                  rebuilds: list[str] = (), backs: list = ()) -> RegionCode:
     """Compile the region's function: ``fn(frame, *ins)`` returning ``(0, *outs)``, or
-    where control leaves it ``(1, value)`` (a return), ``(2,)`` (a break), ``(3,)`` (a
-    continue); run_region pads those to the declared tuple.  Frame variables are saved
+    where control leaves it ``(1, value)`` (a return), ``(2, locals())`` (a break),
+    ``(3, locals())`` (a continue); run_region pads those to the declared tuple.  Frame variables are saved
     in a ``finally``, so also when control leaves."""
     first, last = run[0].lineno + src.line0, run[-1].end_lineno + src.line0
     reads, writes = _names_in(run)
@@ -552,10 +552,15 @@ def _exits(run: list[ast.stmt]) -> dict:
 
 def _leave_with_status(body: list[ast.stmt]) -> None:
     """Rewrite, in place, each way out of ``body`` as a return of its status:
-    ``return (1, X)``, ``return (2,)``, ``return (3,)``."""
+    ``return (1, X)``, and ``return (2, locals())`` and ``return (3, locals())`` for a
+    ``break`` and a ``continue``, whose variables the loop goes on with (run_region
+    takes the live-outs from them; one still unbound there stays unbound)."""
     for items, k, status in list(_exit_sites(body)):
         n = items[k]
-        value = [ast.Constant(1), n.value] if status == 1 else [ast.Constant(status)]
+        if status == 1:
+            value = [ast.Constant(1), n.value]
+        else:
+            value = [ast.Constant(status), ast.Call(ast.Name("locals", ast.Load()), [], [])]
         items[k] = ast.copy_location(ast.Return(ast.Tuple(value, ast.Load())), n)
 
 

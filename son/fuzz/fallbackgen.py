@@ -19,7 +19,9 @@ anywhere in ``f`` (in loops and branches too):
 * ``print`` of live values, of f-strings (``{x:.3f}``), of ``tag``;
 * dict bookkeeping: ``seen[k] = seen.get(k, 0) + 1``, ``last[k] = v``,
   ``cnt_py = seen.get(k, 0)``, ``cnt_py: int = last.get(k, -1)``, ``cnt_py = len(seen)``;
-* ``try: quo_py = a / b except ZeroDivisionError: quo_py = <literal>`` (sometimes ``finally``);
+* ``try: quo_py = a / b except ZeroDivisionError: quo_py = <literal>`` (sometimes ``finally``;
+  in a loop, sometimes a count bumped first and a handler that ends in ``continue`` or
+  ``break``, whose variables the loop goes on with);
 * strings built and measured: ``tag = tag + str(x)``, ``len_py = len(str(x))``;
 * ``raise FuzzError(f"...")`` under a compiled condition; ``assert`` with an f-string;
 * ``CALLS += 1`` and ``cnt_py: int = CALLS``;
@@ -171,6 +173,12 @@ class FallbackPrograms:
                         "ArithmeticError"])
         out = ["try:", f"    quo_py = {a} {op} {b}", f"except {exc}:",
                f"    quo_py = {r.choice(['-1.0', '0.0', 'math.inf'])}"]
+        if fn.loops and r.random() < 0.3:  # the handler leaves the round: the loop goes on with
+            # the variables as the region left them (a count bumped before the fault)
+            leave = f"    {r.choice(['continue', 'break'])}"
+            if r.random() < 0.5:  # the handler runs
+                out[1] = f"    quo_py = {a} {op} 0"
+            return out[:1] + ["    cnt_py = cnt_py + 1"] + out[1:] + [leave]
         if r.random() < 0.2:
             out += ["finally:", "    seen[-1] = seen.get(-1, 0) + 1"]
         return out

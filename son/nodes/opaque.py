@@ -117,7 +117,10 @@ def run_region(key: str, *values):
         given = dict(zip(code.outs, out[1:]))
     elif status == 1:  # a return: its value alone
         given = {code.outs[-1]: out[1]}
-    else:  # a break, a continue, an exception
+    elif status in (2, 3):  # a break, a continue: the variables bound there, which the loop
+        # goes on with (seed: a try/except in a loop whose handler continues kept 0 for the sum)
+        given = {name: out[1][name] for name in code.outs if name in out[1]}
+    else:  # an exception
         given = {}
     return ((status,) + tuple(_checked(code, name, t, given[name]) if name in given else _UNUSED[t.kind]
                               for name, t in zip(code.outs, code.kinds))
