@@ -109,7 +109,20 @@ def decorated(a):
     return numba_helper(a) * son_helper(a)
 
 
+def two_levels_in(x, y):
+    a = y * 2.0
+
+    def outer(z):
+        def inner(w):
+            return w * a + z  # a: the outermost function's local, read two levels in
+
+        return inner(z) + (lambda v: (lambda u: u - a)(v))(x)
+
+    return outer(x)
+
+
 CASES = [
+    (two_levels_in, ["float", "float"], st.tuples(FLOATS, FLOATS)),
     (higher_order, ["float", "int"], st.tuples(FLOATS, SMALL)),
     (closures, ["float", "float"], st.tuples(FLOATS, FLOATS)),
     (mapped, ["float", "float", "float"], st.tuples(FLOATS, FLOATS, FLOATS)),

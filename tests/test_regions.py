@@ -345,6 +345,44 @@ def runs_whole_in_cpython(fn, args, warning: str, printed: str) -> None:
     assert out.getvalue() == printed * 2 and not f.kernels
 
 
+def reads_a_rebound_variable(n):
+    s = 0.0
+
+    def g():
+        return s
+
+    t = 0.0
+    for i in range(n):
+        s = i + 1.0
+        t += g()
+    print("t", t)
+    return t
+
+
+def changes_a_nonlocal(n):
+    c = 0
+
+    def inc(k):
+        nonlocal c
+        c += k
+
+    for i in range(n):
+        inc(i)
+    print("c", c)
+    return c
+
+
+def test_a_closure_over_a_rebound_or_nonlocal_variable_runs_whole_in_cpython():
+    """A function made or called in a region would see the region's copy of a variable
+    compiled code goes on changing (it returned 3.0 for 6.0, silently): such refusals
+    make no region, the function runs in CPython."""
+    for fn in (reads_a_rebound_variable, changes_a_nonlocal):
+        with pytest.raises(son.SonSyntaxError, match="cannot run it with CPython in the middle"):
+            son.parse(fn, fallback="region")
+    runs_whole_in_cpython(reads_a_rebound_variable, (3,), "binds more than once", "t 6.0\n")
+    runs_whole_in_cpython(changes_a_nonlocal, (4,), "nonlocal", "c 6\n")
+
+
 def test_fallback_modes():
     with pytest.raises(son.SonSyntaxError, match="print"):
         son.parse(prints_in_a_loop)  # son.parse's default is "error"

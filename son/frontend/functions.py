@@ -169,9 +169,15 @@ class Functions:
         enclosing = self.local_names
         captured, values = [], []
         recursive = False
+        own_free = None
         for name in _free_names(fdef):
             if name not in enclosing:
-                continue  # a global, a builtin or a closure cell: read as the function's
+                if own_free is None:
+                    own_free = set(_free_names(self.src.tree)) if hasattr(self.src.tree, "args") else set()
+                if name not in own_free or self.scope.get(name) is None:
+                    continue  # a global, a builtin or a closure cell: read as the function's
+                # else a value this (nested) function captured itself, captured again: a
+                # function two levels in reads the outermost one's local
             if isinstance(at, ast.FunctionDef) and name == fdef.name:
                 recursive = True  # it calls itself: lifted below
                 continue

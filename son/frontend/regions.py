@@ -88,7 +88,7 @@ def parse_with_regions(build, src):
             s = getattr(e, "statement", None)
             if s is None or id(s) in opaque:
                 raise
-            why = _cannot_fall_back(s)
+            why = _cannot_fall_back(s) or _SHARED_CELLS.get(e.construct)
             if why:
                 raise SonSyntaxError(f"{e.message} (and son cannot run it with CPython in the middle of "
                                      f"compiled code: {why})", e.filename, e.lineno, e.col,
@@ -674,6 +674,15 @@ def _refuse_recursion(g, src) -> None:
 
 def _count_statements(tree: ast.FunctionDef) -> int:
     return sum(isinstance(n, ast.stmt) for n in ast.walk(tree))
+
+
+#: refusals about variables a nested function shares with its enclosing one, which a
+#: region cannot fix: a function made (or called) in a region would read or write the
+#: region's own copy of the variable, not the one compiled code goes on changing (a
+#: closure over a rebound variable read its first value: a silent wrong answer)
+_SHARED_CELLS = {"closure": "a function made there would keep the variable's value of that moment, "
+                            "where Python reads the variable as it changes",
+                 "nonlocal statement": "the nested function would change a copy of the variable"}
 
 
 def _cannot_fall_back(s: ast.stmt) -> str | None:

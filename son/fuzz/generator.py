@@ -4,7 +4,8 @@
 ``Program`` in every process (``random.Random`` seeded with a string is independent of
 ``PYTHONHASHSEED``).  A program is a module text with 0-2 helper functions (inlined by son,
 or, when one calls itself, a graph of its own; in a share ``NESTED_SHARE`` nested in ``f``
-and reading one of its values, lambda-lifted by son where one calls itself) and
+and reading one of its values, sometimes two levels in through a lambda, lambda-lifted by
+son where one calls itself) and
 the function ``f``; its parameters are annotated (``int``, ``float``, ``bool``, ``np.ndarray``
 for float64 and ``npt.NDArray[np.int64]``), and ``args`` holds a few argument tuples (ints at
 the int64 extremes, NaN, infinities, -0.0, empty arrays).
@@ -649,6 +650,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         body = []
         if captured is not None:  # w9: a closure's read of f's value
             body.append(f"w9 = {captured}")
+            if r.random() < 0.3:  # and a lambda in it reading f's value two levels in
+                body.append(f"w9 = (lambda u9: u9 + {captured})(w9) - {captured}")
             fn.vars["int"].append("w9")
             fn.mutable.append("w9")
         for i, k in enumerate(params):
