@@ -120,3 +120,17 @@ def test_a_nested_functions_own_keyword_and_positional_only_parameters_are_not_c
         return r + q2
 
     assert son.interpret(son.parse(f), 1.5) == f(1.5)
+
+
+def scaled(a, b, *, scale=2.0, shift=1):
+    return (a + b) * scale + shift
+
+
+def test_example_arguments_may_omit_defaulted_parameters():
+    """``son.parse(f, args=[...])`` types the parameters the examples omit by their
+    defaults (it said '4 parameters but 2 example arguments')."""
+    g = son.parse(scaled, args=[1.0, 2.0])
+    assert [str(t) for _, t in g.params] == ["float", "float", "float", "int"]
+    assert son.interpret(g, 1.0, 2.0, 0.5, -3) == scaled(1.0, 2.0, scale=0.5, shift=-3)
+    with pytest.raises(son.SonError, match="4 parameters but 1 example arguments"):
+        son.parse(scaled, args=[1.0])  # b has no default

@@ -213,6 +213,9 @@ def param_types(names: list[str], annotations: dict, argtypes=None, args=None,
     if argtypes is not None and args is not None:
         raise SonError("give argtypes= or example args=, not both")
     if args is not None:
+        missing = names[len(args):]
+        if missing and all(n in (defaults or {}) for n in missing):  # omitted: typed by the default
+            args = list(args) + [defaults[n] for n in missing]
         if len(args) != len(names):
             raise SonError(f"{where}: {len(names)} parameters but {len(args)} example arguments")
         return [_empty_list_type(annotations.get(n), where) if type(a) is list and not a
