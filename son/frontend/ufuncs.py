@@ -334,9 +334,7 @@ class Ufuncs:
                     stretch = self.op(at, BitOr, one_a, self.op(at, EQ, d, self.con(1)))
                     bad = self.op(at, BitAnd, self.op(at, NE, cur, d), self.op(at, Not, stretch))
                     self.guard(bad, ValueError, "operands could not be broadcast together")
-                    # d where cur is 1, else cur, as max(cur * (cur != 1), d * (cur == 1)): two
-                    # lengths' products with 0 or 1, whose range is a length's (a sum of
-                    # differences may wrap), so loops over the result keep non-negative indices
+                    # d where cur is 1, else cur: a max of lengths times 0 or 1 has a length's range
                     keep_cur = self.op(at, Mul, cur, self.op(at, ToInt, self.op(at, Not, one_a))).keep()
                     dims[axis] = self.op(at, Max, keep_cur, self.op(at, Mul, d, self.op(at, ToInt, one_a)))
                     keep_cur.unkeep()
