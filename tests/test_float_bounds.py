@@ -85,6 +85,25 @@ def test_a_folded_guard_never_hides_cpythons_error(fn, expr, x, y, k):
     assert run_son(graph, [x, y, k]) == run_python(f, [x, y, k]), (fn, expr)
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["sqrt", "log", "log1p", "acosh", "asin", "exp", "cos"]),
+       st.sampled_from(["<", "<=", ">", ">=", "==", "!="]),
+       st.sampled_from(["0.0", "-0.0", "1.0", "-1.0", "700.0", "1e-300", "math.inf", "math.nan"]),
+       st.booleans(), st.sampled_from(["x", "x - 1.0", "x * x", "1.0 - x", "-x", "x + y"]),
+       FLOATS, FLOATS)
+def test_a_guard_folded_under_a_dominating_test_never_hides_cpythons_error(fn, op, c, negate, arg, x, y):
+    test = f"not (x {op} {c})" if negate else f"x {op} {c}"
+    f = _function(f"(-2.0 if {test} else math.{fn}({arg}))")
+    g = _function_of(f"    if {test}:\n        return -2.0\n    return math.{fn}({arg})")
+    for fun in (f, g):
+        graph = son.parse(fun, argtypes=[float, float, int])
+        assert run_son(graph, [x, y, 1]) == run_python(fun, [x, y, 1]), (fn, test, arg)
+
+
+def _function_of(body: str):
+    return function_from_text(_DIR, f"import math\n\n\ndef f(x, y, k):\n{body}\n")
+
+
 def _guards(graph) -> int:
     return sum(type(n) is MathError for n in graph.nodes())
 
@@ -103,6 +122,11 @@ def _guards(graph) -> int:
     ("math.cos(x / 7)", 1),              # cos(inf) is a domain error
     ("math.sqrt(abs(x))", 0),
     ("math.asin(math.tanh(x))", 0),
+    ("math.log(x) if x > 0.0 else 0.0", 0),          # the dominating test bounds x
+    ("math.log(x) if x >= 0.0 else 0.0", 1),         # log(0.0) still raises
+    ("math.sqrt(x - 1.0) if not x <= 1.0 else 0.0", 0),
+    ("math.exp(x) if x < 700.0 else 0.0", 0),
+    ("math.acosh(x + y) if x >= 1.0 else 0.0", 1),   # y is unknown
 ])
 def test_guards_each_shape_keeps(tmp_path, body, guards):
     f = function_from_text(tmp_path, f"import math\n\n\ndef f(x, y, k):\n    return {body}\n")

@@ -102,6 +102,9 @@ FIRES = [
      "%8 if (a!=b)  [from start]\n%10 false(%8)\n%9 true(%8)\n%19 region(%9, %10)\n"
      "  %21 = phi((a+1), 0)\nreturn %21  [from %19]"),
     ("math_error_impossible", "def f(a: float): return math.exp(-a * a)", "return exp((a*(-a)))"),
+    ("math_guard_decided_by_a_dominating_test", "def f(a: float): return math.log(a) if a > 0.0 else 0.0",
+     "%8 if (a>0.0)  [from start]\n%10 false(%8)\n%9 true(%8)\n%21 region(%9, %10)\n"
+     "  %23 = phi(log(a), 0.0)\nreturn %23  [from %21]"),
     ("commute", "def f(a: int): return 2 + a", "return (a+2)"),
     ("commute", "def f(a: int, b: int): return b * a", "return (a*b)"),
     ("commute", "def f(a: float, b: float): return (b == a) != (a == b)", "return False"),
@@ -192,6 +195,8 @@ def test_rule_fires(rule, src, want):
 DOES_NOT_FIRE = [
     ("refine_adds_nothing", "def f(a: int): return a + 1 if a < 5 else 0", "return %20"),
     ("math_error_impossible", "def f(a: float): return math.sqrt(a * a - 1.0)", "return %9"),
+    ("math_guard_decided_by_a_dominating_test", "def f(a: float): return math.log(a) if a >= 0.0 else 0.0",
+     "return %21"),
     ("commute", "def f(a: int): return 2 - a", "return (2-a)"),
     ("commute", "def f(a: int): return a + 2", "return (a+2)"),
     ("constant_right", "def f(a: float): return a < 2.0", "return (a<2.0)"),

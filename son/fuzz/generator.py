@@ -16,20 +16,21 @@ them, reductions of arrays and generator expressions (``loopgen.py``); ``break``
 and early ``return`` at any depth; int/float/bool mixes; wrap-around-prone int arithmetic (large
 constants, ``*``, shifts, ``**``); ``/ // %`` whose divisor may be zero; ``math`` calls in and
 out of their domain, a quarter of them on an argument whose sign its shape decides (``x * x``,
-``-x * x``, ``1.0 + x * x``, ``tanh(x)``: the float bounds that fold guards); chained
-comparisons, ``and/or/not``, conditional expressions; array reads and writes with negative and
-out-of-range indices; ``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is
-read); ``len``; helper calls; tuple assignment; tuple, optional and complex locals; ``math``,
-``operator``, ``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``,
-``dist``, complex powers...); function values (lambdas, helpers chosen at run time, ``map``,
-``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); a module-level array ``G0``
-that ``f`` reads; complex and nested-tuple results; list locals of one element kind, their
-methods, indexing, slicing, searches, reductions, loops over them and lists returned
-(``listgen.py``); numpy's whole-array expressions, reductions and in-place updates, arrays
-returned (``arraygen.py``); statements son runs with CPython (fallback regions: ``print``,
-dicts, ``try``, a global counter, ``fallbackgen.py``). It is biased towards what optimizers
-prove: constants carried through loop phis, dead branches, congruent expressions, twin induction
-variables, loop-invariant expressions.
+``-x * x``, ``1.0 + x * x``, ``tanh(x)``: the float bounds that fold guards) or under a test of
+it (``log(x) if x > 0.0 else ...``); chained comparisons, ``and/or/not``, conditional
+expressions; array reads and writes with negative and out-of-range indices;
+``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is read); ``len``; helper
+calls; tuple assignment; tuple, optional and complex locals; ``math``, ``operator``, ``cmath``
+and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``, ``dist``, complex
+powers...); function values (lambdas, helpers chosen at run time, ``map``, ``functools.reduce``,
+a helper as ``f``'s own parameter ``fn0=h0``); a module-level array ``G0`` that ``f`` reads;
+complex and nested-tuple results; list locals of one element kind, their methods, indexing,
+slicing, searches, reductions, loops over them and lists returned (``listgen.py``); numpy's
+whole-array expressions, reductions and in-place updates, arrays returned (``arraygen.py``);
+statements son runs with CPython (fallback regions: ``print``, dicts, ``try``, a global counter,
+``fallbackgen.py``). It is biased towards what optimizers prove: constants carried through loop
+phis, dead branches, congruent expressions, twin induction variables, loop-invariant
+expressions.
 
 With the gradient oracle on (``generate(..., grad=True)``, the default) a share ``GRAD_SHARE``
 of the indices (drawn from the pair by a stream of its own, so the other indices give exactly
@@ -364,6 +365,9 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
             return f"float({e(fn, 'int', depth)})"
         if form == "math1":
             x = e(fn, "float", depth)
+            if r.random() < 0.15:  # under a test of its argument, which may decide the guard
+                op, c = r.choice([">", ">=", "<", "<=", "!="]), r.choice(["0.0", "1.0", "-1.0", "700.0"])
+                return f"({r.choice(MATH1)}({x}) if {x} {op} {c} else {e(fn, 'float', depth)})"
             if r.random() < 0.25:  # a shape whose sign decides the guard (son/nodes/fbounds.py)
                 y = e(fn, "float", depth)
                 x = r.choice([f"({x} * {x})", f"(-{x} * {x})", f"({x} * {x} + {y} * {y})",

@@ -88,18 +88,23 @@ def _abs(b: Bounds) -> Bounds:
     return 0.0, max(-lo, hi)
 
 
-def float_bounds(x: Node, depth: int = DEPTH, memo: dict | None = None) -> Bounds:
+def float_bounds(x: Node, depth: int = DEPTH, memo: dict | None = None, facts: dict | None = None) -> Bounds:
     """``(lo, hi)`` bounding every non-NaN value of ``x`` (a float, int or bool node);
-    ``(-inf, inf)`` when nothing is known."""
+    ``(-inf, inf)`` when nothing is known.  ``facts``: node -> bounds the tests that
+    dominate the place of the question prove (``dominating_facts``)."""
     memo = {} if memo is None else memo
     got = memo.get(x)
     if got is None:
         memo[x] = FULL  # a cycle (loop phi) reached again knows nothing
-        got = memo[x] = _bounds(x, depth, memo)
+        got = _bounds(x, depth, memo, facts)
+        fact = facts.get(x) if facts else None
+        if fact is not None:
+            got = (max(got[0], fact[0]), min(got[1], fact[1]))
+        memo[x] = got
     return got
 
 
-def _bounds(x: Node, depth: int, memo: dict) -> Bounds:
+def _bounds(x: Node, depth: int, memo: dict, facts: dict | None) -> Bounds:
     t = x.type
     b = bounds(t)
     if b is not None:
@@ -114,7 +119,7 @@ def _bounds(x: Node, depth: int, memo: dict) -> Bounds:
     ins = x.inputs
 
     def of(i: int) -> Bounds:
-        return float_bounds(ins[i], depth - 1, memo)
+        return float_bounds(ins[i], depth - 1, memo, facts)
 
     if cls is Refine:
         return of(1)
@@ -155,7 +160,7 @@ def _bounds(x: Node, depth: int, memo: dict) -> Bounds:
     if cls is Phi:
         if type(ins[0]) is Loop:
             return FULL
-        parts = [float_bounds(v, depth - 1, memo) for v in ins[1:] if v is not None]
+        parts = [float_bounds(v, depth - 1, memo, facts) for v in ins[1:] if v is not None]
         return (min(p[0] for p in parts), max(p[1] for p in parts)) if parts else FULL
     r = _RANGES.get(cls.__name__)
     return r if r is not None and cls in MATH_NODES.values() else FULL
@@ -187,13 +192,54 @@ _SAFE = {
 }
 
 
-def math_call_safe(call: Node, which: str) -> bool:
+def math_call_safe(call: Node, which: str, facts: dict | None = None) -> bool:
     """Whether the one-argument math node ``call`` cannot make the error ``which``
-    ('domain', 'range' or 'any') of CPython's ``math`` on its argument's bounds."""
+    ('domain', 'range' or 'any') of CPython's ``math`` on its argument's bounds (under
+    ``facts``, see ``float_bounds``)."""
     tests = _SAFE.get(type(call).__name__)
     if tests is None or type(call) not in MATH_NODES.values() or len(call.inputs) != 2:
         return False
-    lo, hi = float_bounds(call.inputs[1])
+    lo, hi = float_bounds(call.inputs[1], facts=facts)
     domain, rng = tests
     need = {"domain": (domain,), "range": (rng,), "any": (domain, rng)}[which]
     return all(test is not None and test(lo, hi) for test in need)
+
+
+#: how many tests up the chain of single-entry control ``dominating_facts`` looks
+CHAIN = 16
+#: an order test ``x op c`` that holds -> the bounds it gives x (NaN never satisfies one)
+_HOLDS = {"LT": lambda c: (-INF, math.nextafter(c, -INF)), "LE": lambda c: (-INF, c),
+          "GT": lambda c: (math.nextafter(c, INF), INF), "GE": lambda c: (c, INF),
+          "EQ": lambda c: (c, c)}
+#: the test that holds, but for NaN, where ``x op c`` is false
+_FALSE = {"LT": "GE", "LE": "GT", "GT": "LE", "GE": "LT", "NE": "EQ"}
+
+
+def dominating_facts(ctrl: Node) -> dict:
+    """Bounds on float values that the tests dominating control ``ctrl`` prove: up the
+    chain of ``If`` projections (at most ``CHAIN`` tests, stopping at a merge), each
+    ``x op c`` of a float ``x`` and a constant ``c`` bounds ``x`` on the arm taken.  The
+    false arm counts too: ``not (x <= 0.0)`` is ``x > 0.0`` or a NaN, and bounds never
+    speak of NaN.  ``not`` of a test is looked through.  O(CHAIN)."""
+    from .arith import Not
+    from .control import CProj, If
+
+    facts: dict = {}
+    for _ in range(CHAIN):
+        if type(ctrl) is not CProj or type(ctrl.inputs[0]) is not If:
+            break
+        branch = ctrl.inputs[0]
+        cond, holds = branch.inputs[1], ctrl.index == 0
+        while type(cond) is Not:
+            cond, holds = cond.inputs[1], not holds
+        op = type(cond).__name__
+        if not holds:
+            op = _FALSE.get(op)
+        if op in _HOLDS and len(cond.inputs) == 3:
+            x, c = cond.inputs[1], cond.inputs[2].type
+            if x.type.kind == "float" and c.is_constant and c.kind in ("float", "int") and c.con == c.con:
+                lo, hi = _HOLDS[op](float(c.con))
+                old = facts.get(x, FULL)
+                facts[x] = (max(old[0], lo), min(old[1], hi))
+        ctrl = branch.inputs[0]
+    return facts

@@ -63,7 +63,7 @@ from ..nodes import (
     constant,
     unrefined,
 )
-from ..nodes.fbounds import math_call_safe
+from ..nodes.fbounds import dominating_facts, math_call_safe
 from ..nodes.types import CTRL, XCTRL
 from .ruleset import RuleSet
 
@@ -521,4 +521,24 @@ def math_error_impossible(n):
     if (isinstance(r, MathCall) and len(n.inputs) == 3 and len(r.inputs) == 2
             and r.inputs[1] is n.inputs[2] and math_call_safe(r, n.which)):
         return K(n, False)
+    return None
+
+
+@rule(If)
+def math_guard_decided_by_a_dominating_test(n):
+    """if math_error(f(x), x) -> if False where the tests dominating the guard bound x
+    where f cannot fail: ``if x > 0.0: log(x)``, ``if x <= 1.0: return ...`` then
+    ``sqrt(x - 1.0)`` (son/nodes/fbounds.py, ``dominating_facts``).  Valid because the
+    If's control is reached only where those tests went the way they record."""
+    cond = n.inputs[1]
+    if type(cond) is not MathError or cond.type.is_constant:
+        return None
+    r = cond.inputs[1]
+    if not (isinstance(r, MathCall) and len(cond.inputs) == 3 and len(r.inputs) == 2
+            and r.inputs[1] is cond.inputs[2]):
+        return None
+    facts = dominating_facts(n.inputs[0])
+    if facts and math_call_safe(r, cond.which, facts):
+        n.set_input(1, K(n, False))
+        return n
     return None
