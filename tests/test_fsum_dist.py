@@ -1,4 +1,5 @@
-"""``math.fsum`` and ``math.dist`` (son/frontend/pylib.py), against CPython.
+"""``math.fsum``, ``math.dist``, ``math.ulp`` and ``math.remainder``
+(son/frontend/pylib.py), against CPython.
 
 ``pylib.fsum`` is first checked as plain Python on many sums built to stress the
 partials (cancelling huge values, tiny ones, infinities, NaN, signed zeros); then
@@ -43,6 +44,23 @@ def test_pylib_fsum_rounds_half_even_across_partials():
         assert _outcome(pylib.fsum, xs) == _outcome(math.fsum, xs), xs
 
 
+@settings(max_examples=3000, deadline=None)
+@given(ITEMS, ITEMS)
+def test_pylib_remainder_and_ulp_are_cpythons(x, y):
+    assert _outcome(pylib.remainder, x, y) == _outcome(math.remainder, x, y)
+    assert _outcome(pylib.ulp, x) == _outcome(math.ulp, x)
+
+
+def test_pylib_remainder_rounds_halfway_quotients_to_even():
+    for x in range(-12, 13):
+        for y in (2.0, 4.0, -2.0, 0.5, 3.0):
+            assert _outcome(pylib.remainder, x + 0.0, y) == _outcome(math.remainder, x + 0.0, y)
+
+
+def remainder_and_ulp(x, y):
+    return math.remainder(x, y) + math.ulp(y) * 0.5
+
+
 def fsum_array(a):
     return math.fsum(a)
 
@@ -78,6 +96,7 @@ def dist_tuples(x, y):
     (dist_arrays, [np.ndarray, np.ndarray], st.tuples(ARRAYS, ARRAYS)),
     (dist_arrays, [np.ndarray, np.ndarray], ARRAYS.map(lambda a: (a, a[::-1].copy()))),
     (dist_tuples, [float, float], st.tuples(ITEMS, ITEMS)),
+    (remainder_and_ulp, [float, float], st.tuples(ITEMS, ITEMS)),
 ], ids=lambda v: getattr(v, "__name__", "") if callable(v) else "")
 def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
     check_every_stage(fn, argtypes, strategy.map(list), max_examples=40)

@@ -582,3 +582,18 @@ def test_hessian_vector_product_through_a_loop_is_jvp_of_grad():
     dgdx = son.grad(orbit, interpret=True)
     _, h = hvp((1.0, 2.0), (1.0, 0.0))
     assert close(h, fd(dgdx, [1.0, 2.0], 0, h=1e-5), tol=1e-4)
+
+
+def powered(x, c=2.5, n=3):
+    return x ** c + x * n
+
+
+def test_jvp_leaves_omitted_defaults_constant():
+    """son.jvp called with fewer primals than parameters takes the rest from their
+    defaults, as constants (it said '3 parameters but 1 argtypes'); son.grad agrees."""
+    value, tangent = son.jvp(powered)((1.3,), (1.0,))
+    assert value == powered(1.3)
+    assert tangent == pytest.approx(2.5 * 1.3 ** 1.5 + 3, rel=1e-14)
+    assert son.jvp(powered, argnums=0)((1.3,), (1.0,)) == (value, tangent)
+    assert son.jvp(powered)((1.3, 2.5), (1.0, 0.0))[1] == pytest.approx(tangent, rel=1e-14)
+    assert son.grad(powered)(1.3) == pytest.approx(tangent, rel=1e-14)

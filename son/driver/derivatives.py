@@ -92,6 +92,8 @@ class GradFunction(Specialized):
         self._graphs: dict[tuple, Graph] = {}
         self._runners: dict[tuple, Callable] = {}
         self._kernels: dict[tuple, Any] = {}
+        #: son.jvp with argnums=None called with defaults left out: the jvp of the given ones
+        self._siblings: dict[int, GradFunction] = {}
 
     # ------------------------------------------------------------------ graphs
     def _nvalues(self, graph: Graph) -> int:
@@ -169,8 +171,14 @@ class GradFunction(Specialized):
         primals, tangents = tuple(args[0]), tuple(args[1])
         nt = len(primals) if self.argnums is None else len(self.argnums)
         full = self.bind(primals, {}) if len(primals) < self.nparams else primals
-        if all(_is_function(a) for a in full[len(primals):]):  # trailing functions left to their defaults
-            primals = full  # (the graph is built for them: no tangent, son.nodes.control.FunctionForm)
+        if self.argnums is None and not all(_is_function(a) for a in full[len(primals):]):
+            # values left to their defaults: constants, the tangents are the given ones'
+            sibling = self._siblings.get(len(primals))
+            if sibling is None:
+                sibling = self._siblings[len(primals)] = GradFunction(
+                    self.inner, "jvp", tuple(range(len(primals))), self.interpret, self.pipeline)
+            return sibling._call_jvp(full, tangents)
+        primals = full  # functions left to their defaults: the graph is built for them, no tangent
         if len(tangents) != nt:
             raise SonError(f"{self.py_func.__name__}: {nt} tangents expected (one per "
                            f"{'argument' if self.argnums is None else 'argnum'}), got {len(tangents)}")

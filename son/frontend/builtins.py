@@ -26,7 +26,8 @@
   inverse, ValueError where there is none), ``pylib.pow3``.
 - ``math.gcd``, ``math.lcm``, ``math.isqrt``, ``math.factorial``, ``math.comb``,
   ``math.perm``, ``math.frexp``, ``math.ldexp``, ``math.modf``, ``math.nextafter``,
-  ``math.gamma``, ``math.lgamma``: CPython's (or libm's) definitions written in Python
+  ``math.ulp``, ``math.remainder``, ``math.gamma``, ``math.lgamma``: CPython's (or
+  libm's) definitions written in Python
   (``pylib.py``) and inlined; the float ones exactly (scalings with powers of two and
   at most one rounding; gamma and lgamma as CPython's own Lanczos sum, with libm's
   ``exp``/``pow``/``log`` through ``libm.py``).
@@ -427,6 +428,8 @@ BUILTIN_CALLS: dict = {
     math.modf: lambda p, e, n: p.call_pylib_float(e, n, pylib.modf, 1),
     math.ldexp: lambda p, e, n: p.call_pylib_float(e, n, pylib.ldexp, 2, ints=(1,)),
     math.nextafter: lambda p, e, n: p.call_pylib_float(e, n, pylib.nextafter, 2),
+    math.ulp: lambda p, e, n: p.call_pylib_float(e, n, pylib.ulp, 1),
+    math.remainder: lambda p, e, n: p.call_pylib_float(e, n, pylib.remainder, 2),
     math.fsum: lambda p, e, n: p.call_pylib_iterables(e, n, pylib.fsum, 1),
     math.dist: lambda p, e, n: p.call_pylib_iterables(e, n, pylib.dist, 2),
     isinstance: lambda p, e, n: p.call_isinstance(e, n),

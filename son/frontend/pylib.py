@@ -678,6 +678,53 @@ def round_number(x, n):
     return x if n >= 0 else round_int(x, n)
 
 
+# -- math.ulp and math.remainder (mathmodule.c: math_ulp, m_remainder)
+
+def ulp(x):
+    """``math.ulp(x)``: the gap from ``|x|`` to the next float away from zero (towards
+    zero at the largest finite float); NaN and infinities are themselves."""
+    x = float(x)
+    if x != x:
+        return x
+    x = math.fabs(x)
+    if math.isinf(x):
+        return x
+    x2 = nextafter(x, _INF)
+    if math.isinf(x2):
+        return x - nextafter(x, -_INF)
+    return x2 - x
+
+
+def remainder(x, y):
+    """``math.remainder(x, y)``: IEEE 754's remainder, ``x - n*y`` for the integer ``n``
+    nearest ``x / y`` (halves to even), computed exactly as CPython does (``fmod`` and a
+    comparison with the complement, never ``0.5 * |y|``); ValueError for a zero ``y`` or
+    an infinite ``x`` (a NaN from no NaN)."""
+    x = float(x)
+    y = float(y)
+    if math.isfinite(x) and math.isfinite(y):
+        if y == 0.0:
+            raise ValueError("math domain error")
+        absx = math.fabs(x)
+        absy = math.fabs(y)
+        m = math.fmod(absx, absy)
+        c = absy - m
+        if m < c:
+            r = m
+        elif m > c:
+            r = -c
+        else:  # halfway: m if the multiple below is even, -m if odd
+            r = m - 2.0 * math.fmod(0.5 * (absx - m), absy)
+        return math.copysign(1.0, x) * r
+    if x != x:
+        return x
+    if y != y:
+        return y
+    if math.isinf(x):
+        raise ValueError("math domain error")
+    return x
+
+
 # -- math.fsum: CPython's msum (Shewchuk's non-overlapping partials), its specials and
 # its final half-even correction across partials (mathmodule.c, math_fsum)
 

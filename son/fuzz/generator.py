@@ -21,8 +21,8 @@ it (``log(x) if x > 0.0 else ...``); chained comparisons, ``and/or/not``, condit
 expressions; array reads and writes with negative and out-of-range indices;
 ``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is read); ``len``; helper
 calls; tuple assignment; tuple, optional and complex locals; ``math``, ``operator``, ``cmath``
-and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``, ``dist``, complex
-powers...); function values (lambdas, helpers chosen at run time, ``map``, ``functools.reduce``,
+and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``, ``dist``,
+``remainder``, ``ulp``, complex powers...); function values (lambdas, helpers chosen at run time, ``map``, ``functools.reduce``,
 a helper as ``f``'s own parameter ``fn0=h0``); a module-level array ``G0`` that ``f`` reads;
 complex and nested-tuple results; list locals of one element kind, their methods, indexing,
 slicing, searches, reductions, loops over them and lists returned (``listgen.py``); numpy's
@@ -345,6 +345,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                 return r.choice([f"math.frexp({x})[0]", f"math.modf({x})[{r.randint(0, 1)}]",
                                  f"math.nextafter({x}, {y})", f"math.gamma({x})", f"math.lgamma({x})",
                                  f"math.fsum(({x}, {y}, 1e16, -{x}))", f"math.dist(({x}, {y}), (0.5, {x}))",
+                                 f"math.remainder({x}, {y})", f"math.ulp({x})",
                                  f"round(float({x}), {r.choice(ROUND_DIGITS)})",
                                  f"math.ldexp({x}, {r.choice(['-1074', '3', '-2', '1023', '1100'])})"])
             return f"float({r.choice(['inf', '-inf', 'nan', '-0.0', '1e308'])!r})"
