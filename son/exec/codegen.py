@@ -361,7 +361,7 @@ class _Codegen(Structurer, MixedValues):
                 # or raises on every path): numba infers a recursive function's type from a
                 # return that does not depend on it, so it gets one it cannot prove unreachable
                 lines.append(f"{pad}    if _depth < 0:")
-                lines.append(f"{pad}        return {_never_value(self.calls)}")
+                lines.append(f"{pad}        return {_never_value(self.calls, self.g.result)}")
             lines.extend(_render(body, at))
             lines.extend(["", ""] + ([decorator] if decorator else []))
             lines.append(f"def {self.name}({params}):")
@@ -412,10 +412,13 @@ def _from_own_call(r: Node) -> bool:
     return not all(x in free for x in r.inputs[2:] if x is not None)
 
 
-def _never_value(calls: list) -> str:
-    """A value of the kind a function that never returns is assumed to give (its own
-    calls' result type; an int, as a caller assumes, where it has none)."""
-    t = next((c.result for c in calls if c.target is None), INT)
+def _never_value(calls: list, result: Type | None = None) -> str:
+    """A value of the kind a function that never returns is assumed to give: the result
+    its callers assume (``Graph.result``: a helper that returns a pair on a path that
+    passes made constant its callers' argument removed), else its own calls' result type,
+    else an int, as a caller assumes (fuzz seed 112705 i2262: ``return 0`` where callers
+    read a pair, which numba refused)."""
+    t = result or next((c.result for c in calls if c.target is None), INT)
     ts = t.elems if isinstance(t, TupleType) else (t,)
     zeros = ["None" if x is NONE else {"float": "0.0", "bool": "False"}.get(x.kind, "0") for x in ts]
     return f"({', '.join(zeros)},)" if isinstance(t, TupleType) else zeros[0]

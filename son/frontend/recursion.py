@@ -218,6 +218,7 @@ class Recursion:
         # the kind, never a constant: a call runs for what it writes and raises, and the
         # callee's graph is optimized further (a return of -1 on the only path that returns)
         module[key] = (g, INT if result is None else _widen(result))
+        g.result = module[key][1]
         return module[key]
 
 

@@ -26,6 +26,9 @@ class Graph:
         #: None, or per Python parameter its ``control.flatten`` form when a parameter is a
         #: tuple or a complex number (then ``params`` are the flat values)
         self.arg_forms: list | None = None
+        #: a recursive helper's graph: the result type its callers' ``Call`` nodes assume
+        #: (kept when passes specialize the graph until it never returns)
+        self.result: Type | None = None
         self._next_id = 0
         #: value-numbering table owned by the peephole engine: key -> node
         self.gvn: dict[tuple, Node] = {}
@@ -164,6 +167,7 @@ class Graph:
         """A deep copy with the same node ids (so diffs match nodes by id)."""
         g = Graph.__new__(Graph)
         g.name, g.params, g.source, g.arg_forms = self.name, list(self.params), self.source, self.arg_forms
+        g.result = self.result
         g._next_id = self._next_id
         g.line, g.lines = None, dict(self.lines)
         g.gvn = {}
