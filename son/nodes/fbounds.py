@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import math
 
-from .arith import Add, Div, IEEEDiv, Mul, Neg, Sub, ToFloat
-from .control import Loop, Phi
+from .arith import Add, Div, IEEEDiv, Mul, Neg, Not, Sub, ToFloat
+from .control import CProj, If, Loop, Phi
 from .mathfn import MATH_NODES, Abs, Max, Min
 from .node import Node
 from .refine import Refine
@@ -221,9 +221,6 @@ def dominating_facts(ctrl: Node) -> dict:
     ``x op c`` of a float ``x`` and a constant ``c`` bounds ``x`` on the arm taken.  The
     false arm counts too: ``not (x <= 0.0)`` is ``x > 0.0`` or a NaN, and bounds never
     speak of NaN.  ``not`` of a test is looked through.  O(CHAIN)."""
-    from .arith import Not
-    from .control import CProj, If
-
     facts: dict = {}
     for _ in range(CHAIN):
         if type(ctrl) is not CProj or type(ctrl.inputs[0]) is not If:

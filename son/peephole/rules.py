@@ -517,10 +517,16 @@ def math_error_impossible(n):
     have: ``exp(-x * x)`` cannot overflow, ``sqrt(a * a + b * b)`` has no domain error,
     ``cos(k / n)`` of ints sees no infinity (son/nodes/fbounds.py).  Valid because the
     bounds hold every non-NaN value of x and a NaN argument is never an error."""
-    r = n.inputs[1]
-    if (isinstance(r, MathCall) and len(n.inputs) == 3 and len(r.inputs) == 2
-            and r.inputs[1] is n.inputs[2] and math_call_safe(r, n.which)):
-        return K(n, False)
+    r = _guarded_call(n)
+    return K(n, False) if r is not None and math_call_safe(r, n.which) else None
+
+
+def _guarded_call(guard: Node) -> Node | None:
+    """The one-argument math node that ``math_error`` ``guard`` tests, or None."""
+    r = guard.inputs[1]
+    if isinstance(r, MathCall) and len(guard.inputs) == 3 and len(r.inputs) == 2 \
+            and r.inputs[1] is guard.inputs[2]:
+        return r
     return None
 
 
@@ -533,9 +539,8 @@ def math_guard_decided_by_a_dominating_test(n):
     cond = n.inputs[1]
     if type(cond) is not MathError or cond.type.is_constant:
         return None
-    r = cond.inputs[1]
-    if not (isinstance(r, MathCall) and len(cond.inputs) == 3 and len(r.inputs) == 2
-            and r.inputs[1] is cond.inputs[2]):
+    r = _guarded_call(cond)
+    if r is None:
         return None
     facts = dominating_facts(n.inputs[0])
     if facts and math_call_safe(r, cond.which, facts):
