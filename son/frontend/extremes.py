@@ -1,8 +1,9 @@
-"""numpy's elementwise ``np.maximum``, ``np.minimum`` and ``np.clip`` of two (three)
-numbers, written in the Python son compiles and inlined per element of a whole-array
-chain (son/frontend/ufuncs.py ``_EXTREMES``) or of numbers: NaN wins, and where numpy's
-SIMD kernels decide which of two zeros of different signs to return, NotImplementedError
-instead of a guess.  O(1) each."""
+"""numpy's elementwise ``np.maximum``, ``np.minimum``, ``np.fmax``, ``np.fmin`` and
+``np.clip`` of two (three) numbers, written in the Python son compiles and inlined per
+element of a whole-array chain (son/frontend/composites.py ``EXTREMES``) or of numbers:
+NaN wins (loses, for fmax and fmin), and where numpy's SIMD kernels decide which of two
+zeros of different signs to return, NotImplementedError instead of a guess.  O(1)
+each."""
 
 from __future__ import annotations
 
@@ -29,6 +30,23 @@ def _either_float(x, y, larger):
         raise NotImplementedError("np.maximum/minimum/clip of 0.0 and -0.0 (numpy's result depends on "
                                   "its SIMD kernels)")
     return x if (x >= y if larger else x <= y) else y
+
+
+def fmax_float(x, y):
+    return _ignoring_nan(x, y, True)
+
+
+def fmin_float(x, y):
+    return _ignoring_nan(x, y, False)
+
+
+def _ignoring_nan(x, y, larger):
+    """numpy's fmax (``larger``) or fmin of two floats: a NaN loses to a number."""
+    if x != x:
+        return y
+    if y != y:
+        return x
+    return _either_float(x, y, larger)
 
 
 def clip_float(x, lo, hi):

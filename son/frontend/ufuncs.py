@@ -12,21 +12,23 @@ Operands are evaluated left to right as Python does; before an operand that may 
 an effect (any call but a ufunc's) is evaluated, the chains waiting to its left are
 materialized, so that operand cannot change an array they read before they read it.
 
-Each element follows numpy 2 (NEP 50: a Python scalar takes the array's dtype):
-``bool + bool`` is ``or`` and ``bool * bool`` ``and``; ``/`` divides as floats with
-IEEE results (``1/0`` is inf, no ZeroDivisionError); an int array's ``//`` and ``%``
-give 0 for a zero divisor; ``a ** c`` for a float array and a constant ``c`` in
-{2, 0.5, -1, 0, 1} is numpy's fast path (``np.square``, ``np.sqrt``, ...); an int to a
-negative int power is numpy's ValueError; comparisons of ints with floats compare
-float64 values; a ufunc of floats (``np.sqrt``, ``np.exp``, ...) gives NaN where
-``math`` raises.  Refused with a located error, where numpy's result would be of a
-dtype son does not have or depends on a value known only at run time: float ``//``
-and ``%``, ``bool - bool``, ``-`` of a bool array, a float ufunc of a bool array
-(float16), a float array to a power that is not a constant, shifts.  Broadcasting
-follows numpy: shapes aligned on the right, a dimension of 1 stretched, numpy's
-ValueError where two differ otherwise.  An n-D operand must be C-contiguous where the
-chain is made into an array (numpy would give the result another memory order, which
-a later sum would see): ``NotImplementedError`` otherwise.
+Each element follows numpy 2 (NEP 50: a Python scalar takes the array's dtype): ``bool
++ bool`` is ``or`` and ``bool * bool`` ``and``; ``/`` divides as floats with IEEE
+results (``1/0`` is inf, no ZeroDivisionError); an int array's ``//`` and ``%`` give 0
+for a zero divisor, a float array's Python's results but IEEE's for a zero divisor
+(son/frontend/composites.py, which also writes the ufuncs that are no single node:
+``np.maximum``, ``np.logaddexp``, ``np.sinc``, ...); ``a ** c`` for a float array and
+a constant ``c`` in {2, 0.5, -1, 0, 1} is numpy's fast path (``np.square``,
+``np.sqrt``, ...); an int to a negative int power is numpy's ValueError; comparisons
+of ints with floats compare float64 values; a ufunc of floats (``np.sqrt``,
+``np.exp``, ...) gives NaN where ``math`` raises. Refused with a located error, where
+numpy's result would be of a dtype son does not have or depends on a value known only
+at run time: ``//`` and ``%`` of bools, ``bool - bool``, ``-`` of a bool array, a
+float ufunc of a bool array (float16), a float array to a power that is not a
+constant, shifts. Broadcasting follows numpy: shapes aligned on the right, a dimension
+of 1 stretched, numpy's ValueError where two differ otherwise. An n-D operand must be
+C-contiguous where the chain is made into an array (numpy would give the result
+another memory order, which a later sum would see): ``NotImplementedError`` otherwise.
 
 O(nodes of the chain) nodes per materialized chain; each element costs the chain's
 operations, its loads and no bounds check (the indices are in range by construction).
@@ -75,8 +77,8 @@ from ..nodes import (
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType
-from . import extremes as ex
 from .arrayfns import gradient_parse
+from .composites import COMPOSITES, EXTREMES, ElementFunctions
 from .core import _kind, dtype_of
 from .scope import Chain, Grid, View, layout, may_alias
 
@@ -97,10 +99,6 @@ _ABS = (abs, np.abs, np.absolute)
 _ARITH = {np.add: Add, np.subtract: Sub, np.multiply: Mul, np.divide: IEEEDiv, np.floor_divide: FloorDiv,
           np.remainder: Mod, np.power: Pow, np.bitwise_and: BitAnd, np.bitwise_or: BitOr,
           np.bitwise_xor: BitXor}
-#: np.maximum / np.minimum / np.clip: element functions by result kind (son/frontend/arrayfns.py)
-_EXTREMES = {np.maximum: {"float": ex.maximum_float, "int": ex.maximum_int, "bool": ex.maximum_bool},
-             np.minimum: {"float": ex.minimum_float, "int": ex.minimum_int, "bool": ex.minimum_bool},
-             np.clip: {"float": ex.clip_float, "int": ex.clip_int}}
 #: numpy 2's np.floor of an int array is the array itself (int64); earlier numpys gave floats
 _INT_ROUNDING_IS_IDENTITY = np.floor(np.int64(1)).dtype.kind != "f"
 
@@ -131,11 +129,6 @@ class Lazy:
         self.held = []
 
 
-def _common_kind(kinds) -> str:
-    """The kind numpy gives operands of ``kinds`` together: float, else bool, else int."""
-    return "float" if "float" in kinds else "bool" if set(kinds) == {"bool"} else "int"
-
-
 def _is_array(v) -> bool:
     """An array, a view or an n-D array; not a value of dead code (TOP), which the
     scalar paths take."""
@@ -160,7 +153,7 @@ def _pure(e: ast.expr) -> bool:
     return True
 
 
-class Ufuncs:
+class Ufuncs(ElementFunctions):
     """FunctionParser's whole-array expressions (a mixin, ahead of Expressions, Calls
     and Statements in the parser's bases: it takes their operators on arrays)."""
 
@@ -235,7 +228,8 @@ class Ufuncs:
     @staticmethod
     def is_ufunc(fn) -> bool:
         try:
-            if fn in _ABS or fn in _PREDICATES or fn is np.where or fn in _EXTREMES or fn in _ARITH:
+            if fn in _ABS or fn in _PREDICATES or fn is np.where or fn in EXTREMES or fn in _ARITH \
+                    or fn in COMPOSITES:
                 return True
             spec = MATH_FUNCTIONS.get(fn)
         except TypeError:  # unhashable
@@ -552,9 +546,10 @@ class Ufuncs:
         if op is Sub and both_bool:
             raise self.error(at, "numpy boolean subtract, the `-` operator, is not supported (use ^ or "
                                  "logical_xor)", "operator")
-        if op in (FloorDiv, Mod) and (floats or both_bool):
-            raise self.unsupported(at, f"{sym} of {'float' if floats else 'bool'} arrays (numpy's result "
-                                       "differs from Python's for a zero divisor, or is int8)")
+        if op in (FloorDiv, Mod) and both_bool:
+            raise self.unsupported(at, f"{sym} of bool arrays (numpy's result is int8)")
+        if op in (FloorDiv, Mod) and floats:
+            return self.combine(at, parts, "float64", lambda p, x, y: p.float_division(at, op, x, y))
         if op in (BitAnd, BitOr, BitXor) and floats:
             raise self.error(at, f"ufunc for {sym} not supported for float arrays", "operator")
         if op is IEEEDiv:
@@ -658,8 +653,9 @@ class Ufuncs:
     def ew_call(self, e: ast.Call, fn, name: str):
         if e.keywords:
             raise self.error(e, f"{name}() with keyword arguments on arrays", name)
-        arity = 3 if fn in (np.where, np.clip) else 2 if fn in _EXTREMES or fn in _ARITH else 1 \
-            if fn in _ABS or fn in _PREDICATES else MATH_FUNCTIONS[fn][0].arity
+        arity = 3 if fn in (np.where, np.clip) else 2 if fn in EXTREMES or fn in _ARITH else 1 \
+            if fn in _ABS or fn in _PREDICATES else COMPOSITES[fn].arity if fn in COMPOSITES \
+            else MATH_FUNCTIONS[fn][0].arity
         if len(e.args) != arity:
             return super().call_object(e, fn, name)
         vals = self.operands(list(e.args))
@@ -668,8 +664,9 @@ class Ufuncs:
                 raise self.unsupported(e, f"{name}() of numbers (numpy's scalar rules: write the "
                                           "operator)")
             return self.arith_chain(e, _ARITH[fn], [self.as_part(e, v) for v in vals], e.args[1])
-        if fn in _EXTREMES and not any(_is_arrayish(v) for v in vals):  # of numbers
-            return self.extreme(e, fn, name, vals, [self.scalar_kind(e, v, name) for v in vals])
+        if (fn in EXTREMES or fn in COMPOSITES) and not any(_is_arrayish(v) for v in vals):  # of numbers
+            kinds = [self.scalar_kind(e, v, name) for v in vals]
+            return (self.extreme if fn in EXTREMES else self.composite)(e, fn, name, vals, kinds)
         if not any(_is_arrayish(v) for v in vals):
             for v in vals:
                 if isinstance(v, Node):
@@ -684,9 +681,11 @@ class Ufuncs:
         kinds = self.kinds(e, parts, name)
         if fn is np.where:
             return self.where_chain(e, parts, kinds)
-        if fn in _EXTREMES:
+        if fn in EXTREMES:
             return self.combine(e, parts, _DTYPE[self.extreme_kind(e, fn, name, kinds)],
                                 lambda p, *xs: p.extreme(e, fn, name, list(xs), kinds))
+        if fn in COMPOSITES:
+            return self.combine(e, parts, "float64", lambda p, *xs: p.composite(e, fn, name, list(xs), kinds))
         if fn in _ABS:
             return self.combine(e, parts, parts[0].dtype, lambda p, x: self.op(e, Abs, x))
         if fn in _PREDICATES:
@@ -702,48 +701,6 @@ class Ufuncs:
             raise self.unsupported(e, f"{name}() of int arrays (C's integer remainder)")
         return self.combine(e, parts, "float64",
                             lambda p, *xs: self.op(e, cls, *(self.float_of(e, x) for x in xs), np=True))
-
-    def converter(self, kind: str):
-        """``(at, value) -> value`` of kind ``kind`` (a bool stays as it is)."""
-        return {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
-
-    def extreme_kind(self, e: ast.Call, fn, name: str, kinds: list[str]) -> str:
-        kind = _common_kind(kinds)
-        if kind not in _EXTREMES[fn] or (fn is np.clip and kinds[0] == "bool"):
-            raise self.unsupported(e, f"{name}() of bools (numpy's result is not a bool)")
-        return kind
-
-    def extreme(self, e: ast.Call, fn, name: str, vals: list[Node], kinds: list[str]) -> Node:
-        """``np.maximum``/``minimum``/``clip`` of numbers (elements): their kind's element
-        function (son/frontend/arrayfns.py) of the values converted to that kind."""
-        kind = self.extreme_kind(e, fn, name, kinds)
-        conv = self.converter(kind)
-        done: list[Node] = []
-        with kept(*vals):
-            for v in vals:
-                with kept(*done):
-                    done.append(conv(e, v).keep())
-        try:
-            return self.inline(e, _EXTREMES[fn][kind], done)
-        finally:
-            for x in done:
-                x.unkeep()
-
-    def where_chain(self, e: ast.Call, parts: list, kinds: list[str]) -> Lazy:
-        """``np.where(c, x, y)``: ``x``'s element where ``c``'s is true, else ``y``'s, in
-        the dtype numpy gives the two."""
-        kind = _common_kind(kinds[1:])
-        conv = self.converter(kind)
-
-        def pick(p, c, x, y):
-            with kept(c):
-                x = conv(e, x)
-                with kept(x):
-                    y = conv(e, y)
-                    with kept(y):
-                        return p.choose(p.truth(c, e), x, y)
-
-        return self.combine(e, parts, _DTYPE[kind], pick)
 
     # -- in place -----------------------------------------------------------------------
     def in_place(self, s: ast.AugAssign, target: Node) -> None:

@@ -6,13 +6,14 @@ are exactly those of a generator without this module; never the mixed-kind,
 unannotated or recursive ones, whose scalars son may not type) write numpy's
 elementwise expressions on whole arrays (son/frontend/ufuncs.py):
 
-* chains of ``+ - * /`` on float, int and bool arrays, views (``a[1:]``, ``a[:-1]``,
+* chains of ``+ - * / // %`` on float, int and bool arrays, views (``a[1:]``, ``a[:-1]``,
   ``a[::2]``, ``a[::-1]``, ``a[:1]``...) and the program's scalars, with numpy 2's
   result dtypes; ``//``, ``%``, ``& | ^``, ``~`` and ``**`` (small and, rarely,
   negative exponents) on int arrays; ``**`` of float arrays to the constants numpy
   computes exactly (``FAST_POWERS``); unary ``-``; ``abs``/``np.abs``, ``np.sqrt``,
-  ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``/``clip``, ``np.isnan``/``isinf``/
-  ``isfinite``; comparisons,
+  ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``/``fmax``/``fmin``/``clip``,
+  ``np.logaddexp``/``logaddexp2``, ``np.deg2rad``/``rad2deg``/``reciprocal``,
+  ``np.isnan``/``isinf``/``isfinite``; comparisons,
   ``& | ^ ~`` of bool arrays and ``np.where``;
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
   ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.prod``,
@@ -209,12 +210,13 @@ class ArrayPrograms(GridPrograms):
         c = lambda: self.chain(fn, "float64", g, d)  # noqa: E731
         form = choice(r, [("arith", 6), ("scalar", 4), ("mixed", 2), ("unary", 3), ("power", 1),
                           ("where", 1), ("centre", 1), ("extreme", 1)])
-        op = r.choice(["+", "-", "*", "/"])
+        op = r.choice(["+", "-", "*", "/"] * 3 + ["//", "%"])  # floats: IEEE's for a zero divisor
         if form == "extreme":  # (two zeros of different signs: son's NotImplementedError, a refusal)
             other = c() if r.random() < 0.6 else self.scalar(fn, r.choice(["float", "int"]))
             if r.random() < 0.3:
                 return f"np.clip({c()}, {self.scalar(fn, 'float')}, {other})"
-            return f"np.{r.choice(['maximum', 'minimum'])}({c()}, {other})"
+            return f"np.{r.choice(['maximum', 'minimum', 'fmax', 'fmin', 'logaddexp', 'logaddexp2'])}" \
+                   f"({c()}, {other})"
         if form == "arith":
             return f"({c()} {op} {c()})"
         if form == "scalar":
@@ -226,7 +228,8 @@ class ArrayPrograms(GridPrograms):
                 return f"({ints} / {other})"
             return self._either(c(), op, ints)
         if form == "unary":
-            f = r.choice(["-", "abs", "np.abs", "np.sqrt", "np.floor", "np.ceil", "np.trunc"])
+            f = r.choice(["-", "abs", "np.abs", "np.sqrt", "np.floor", "np.ceil", "np.trunc", "np.deg2rad",
+                          "np.rad2deg", "np.reciprocal"])
             return f"(-{c()})" if f == "-" else f"{f}({c()})"
         if form == "power":
             return f"({c()} ** {r.choice(FAST_POWERS)})"

@@ -1,0 +1,113 @@
+"""numpy's elementwise functions that son writes as code rather than as one node:
+``np.maximum``/``minimum``/``fmax``/``fmin``/``clip`` (son/frontend/extremes.py),
+``np.where``, the composite ufuncs of son/frontend/elements.py (``logaddexp``,
+``logaddexp2``, ``sinc``, ``deg2rad``, ``reciprocal``, ...) and a float array's ``//``
+and ``%``.  Each element function is inlined once per element of a whole-array chain
+(the chain's loop body), or once for a call on numbers, so the peephole, SCCP and the
+gradients see its primitives (NNVM's SimplifyInference, done while parsing).
+
+O(size of the element function) nodes per chain or call.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Callable, NamedTuple
+
+import numpy as np
+
+from ..nodes import FloorDiv, Node, kept
+from . import elements as el
+from . import extremes as ex
+from .lists import DTYPE_OF_KIND
+
+#: np.maximum / minimum / fmax / fmin / clip: element functions by result kind
+EXTREMES = {np.maximum: {"float": ex.maximum_float, "int": ex.maximum_int, "bool": ex.maximum_bool},
+            np.minimum: {"float": ex.minimum_float, "int": ex.minimum_int, "bool": ex.minimum_bool},
+            np.fmax: {"float": ex.fmax_float, "int": ex.maximum_int, "bool": ex.maximum_bool},
+            np.fmin: {"float": ex.fmin_float, "int": ex.minimum_int, "bool": ex.minimum_bool},
+            np.clip: {"float": ex.clip_float, "int": ex.clip_int}}
+
+
+class Composite(NamedTuple):
+    """A ufunc of floats (ints converted as numpy converts them) with a float64
+    result; ``bools``: it takes bools too, as floats (numpy computes most float
+    ufuncs of bools in float16, which son refuses)."""
+
+    element: Callable
+    arity: int
+    bools: bool = False
+
+
+COMPOSITES = {np.logaddexp: Composite(el.logaddexp, 2), np.logaddexp2: Composite(el.logaddexp2, 2),
+              np.sinc: Composite(el.sinc, 1, bools=True), np.reciprocal: Composite(el.reciprocal, 1),
+              np.deg2rad: Composite(el.deg2rad, 1), np.radians: Composite(el.deg2rad, 1),
+              np.rad2deg: Composite(el.rad2deg, 1), np.degrees: Composite(el.rad2deg, 1)}
+
+
+def common_kind(kinds) -> str:
+    """The kind numpy gives operands of ``kinds`` together: float, else bool, else int."""
+    return "float" if "float" in kinds else "bool" if set(kinds) == {"bool"} else "int"
+
+
+class ElementFunctions:
+    """The Ufuncs mixin's functions that inline element code (FunctionParser's bases)."""
+
+    def converter(self, kind: str):
+        """``(at, value) -> value`` of kind ``kind`` (a bool stays as it is)."""
+        return {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+
+    def element_call(self, at: ast.AST, fn: Callable, vals: list[Node], kind: str) -> Node:
+        """``fn``'s body inlined on ``vals`` converted to ``kind``, as a call located at ``at``."""
+        conv = self.converter(kind)
+        done: list[Node] = []
+        with kept(*vals):
+            for v in vals:
+                with kept(*done):
+                    done.append(conv(at, v).keep())
+        name = ast.copy_location(ast.Name(fn.__name__, ast.Load()), at)
+        call = ast.copy_location(ast.Call(name, [], []), at)
+        try:
+            return self.inline(call, fn, done)
+        finally:
+            for x in done:
+                x.unkeep()
+
+    def extreme_kind(self, e: ast.Call, fn, name: str, kinds: list[str]) -> str:
+        kind = common_kind(kinds)
+        if kind not in EXTREMES[fn] or (fn is np.clip and kinds[0] == "bool"):
+            raise self.unsupported(e, f"{name}() of bools (numpy's result is not a bool)")
+        return kind
+
+    def extreme(self, e: ast.Call, fn, name: str, vals: list[Node], kinds: list[str]) -> Node:
+        """``np.maximum``/``minimum``/``fmax``/``fmin``/``clip`` of numbers (elements):
+        their kind's element function of the values converted to that kind."""
+        kind = self.extreme_kind(e, fn, name, kinds)
+        return self.element_call(e, EXTREMES[fn][kind], vals, kind)
+
+    def composite(self, e: ast.Call, fn, name: str, vals: list[Node], kinds: list[str]) -> Node:
+        """A ``COMPOSITES`` ufunc of numbers (elements): its element function of floats."""
+        if "bool" in kinds and not COMPOSITES[fn].bools:
+            raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16)")
+        return self.element_call(e, COMPOSITES[fn].element, vals, "float")
+
+    def float_division(self, at: ast.AST, op: type, x: Node, y: Node) -> Node:
+        """numpy's float ``x // y`` (``op`` FloorDiv) or ``x % y``: Python's, but IEEE's
+        for a zero divisor (no ZeroDivisionError)."""
+        return self.element_call(at, el.floor_divide if op is FloorDiv else el.remainder, [x, y], "float")
+
+    def where_chain(self, e: ast.Call, parts: list, kinds: list[str]):
+        """``np.where(c, x, y)``: ``x``'s element where ``c``'s is true, else ``y``'s, in
+        the dtype numpy gives the two."""
+        kind = common_kind(kinds[1:])
+        conv = self.converter(kind)
+
+        def pick(p, c, x, y):
+            with kept(c):
+                x = conv(e, x)
+                with kept(x):
+                    y = conv(e, y)
+                    with kept(y):
+                        return p.choose(p.truth(c, e), x, y)
+
+        return self.combine(e, parts, DTYPE_OF_KIND[kind], pick)

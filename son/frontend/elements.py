@@ -1,0 +1,78 @@
+"""numpy's elementwise functions that are no single node of son's, written in the
+Python son compiles and inlined per element of a whole-array chain, or called on
+numbers (son/frontend/composites.py ``COMPOSITES``): NNVM's SimplifyInference, a
+composite operator rewritten into primitives, done while parsing.  Each follows
+numpy's own C code (``npy_logaddexp``, ``npy_divmod``, ``np.sinc``) step for step, so
+its result is numpy's bit for bit wherever the primitives are (``np.sin``'s SIMD
+loops aside, see docs/decisions.md).  O(1) each."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: numpy's NPY_LOGE2 and NPY_LOG2E (the doubles nearest to ln 2 and 1 / ln 2)
+LOGE2 = 0.6931471805599453
+LOG2E = 1.4426950408889634
+
+
+def logaddexp(x, y):
+    """``log(exp(x) + exp(y))`` without overflow, as numpy's ``npy_logaddexp``."""
+    if x == y:  # equal infinities among them
+        return x + LOGE2
+    tmp = x - y
+    if tmp > 0.0:
+        return x + math.log1p(math.exp(-tmp))
+    if tmp <= 0.0:
+        return y + math.log1p(math.exp(tmp))
+    return tmp  # NaN
+
+
+def logaddexp2(x, y):
+    """``log2(2**x + 2**y)``, as numpy's ``npy_logaddexp2``."""
+    if x == y:
+        return x + 1.0
+    tmp = x - y
+    if tmp > 0.0:
+        return x + LOG2E * math.log1p(math.exp2(-tmp))
+    if tmp <= 0.0:
+        return y + LOG2E * math.log1p(math.exp2(tmp))
+    return tmp
+
+
+def sinc(x):
+    """numpy's ``sinc``: ``sin(pi x) / (pi x)``, 1e-20 standing for a zero ``x``."""
+    y = math.pi * (1.0e-20 if x == 0.0 else x)
+    return np.sin(y) / y
+
+
+def deg2rad(x):
+    return x * (math.pi / 180.0)
+
+
+def rad2deg(x):
+    return x * (180.0 / math.pi)
+
+
+def reciprocal(x):
+    """IEEE ``1 / x``: a signed infinity for a zero."""
+    if x == 0.0:
+        return math.copysign(math.inf, x)
+    return 1.0 / x
+
+
+def floor_divide(x, y):
+    """numpy's float ``x // y``: Python's, but IEEE ``x / y`` for a zero divisor."""
+    if y == 0.0:
+        if x != x or x == 0.0:
+            return math.nan
+        return math.copysign(math.inf, x) * math.copysign(1.0, y)
+    return x // y
+
+
+def remainder(x, y):
+    """numpy's float ``x % y``: Python's, but NaN (C's ``fmod``) for a zero divisor."""
+    if y == 0.0:
+        return math.nan
+    return x % y
