@@ -91,6 +91,10 @@ def gammas(x):
     return math.gamma(x), math.lgamma(x)
 
 
+def cube_roots(x):
+    return math.cbrt(x), math.cbrt(-x * 8.0), math.cbrt(3) * x
+
+
 def combinatorics(n, k):
     return math.comb(n, k), math.perm(n, k), math.perm(n & 31), math.perm(n, None)
 
@@ -139,6 +143,7 @@ CASES = [
     (operators_int, ["int", "int"], st.tuples(INTS, INTS)),
     (operators_float, ["float", "float"], st.tuples(FLOATS, FLOATS)),
     (angles, ["float"], st.tuples(FLOATS)),
+    (cube_roots, ["float"], st.tuples(FLOATS)),
     (rounding, ["float"], st.tuples(FLOATS)),
     (closeness, ["float", "float"], st.tuples(FLOATS, FLOATS)),
     (tolerances, ["float", "float"], st.tuples(FLOATS, FLOATS)),

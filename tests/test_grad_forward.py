@@ -224,7 +224,7 @@ def r_exp_variants(x, y):
 
 
 def r_special(x, y):
-    return math.fabs(x) + math.erf(x) + math.erfc(y)
+    return math.fabs(x) + math.erf(x) + math.erfc(y) + math.cbrt(y + 4.0)
 
 
 def r_piecewise_constant(x, y):

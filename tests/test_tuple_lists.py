@@ -141,7 +141,18 @@ def annotated_local(n):
     return s, t0
 
 
+def plus_an_empty_literal(ps: list[tuple[int, float]], n):
+    """``+ []`` and ``+= []`` add nothing to a list of tuples, whose kind the empty
+    literal cannot tell (fuzz seed 777 i196: ``t0 += []`` was refused)."""
+    ps += []
+    qs = ps + []
+    rs = [] + qs
+    rs.append((n, 0.5))
+    return ps, qs, rs
+
+
 CASES = [
+    (plus_an_empty_literal, None, st.tuples(PAIRS, st.integers(-3, 3))),
     (annotated_local, ["int"], st.tuples(st.integers(0, 5))),
     (slices_and_keys, None, st.tuples(PAIRS, SMALL, SMALL, st.integers(-2, 2))),
     (build_and_read, ["int", "float"], st.tuples(st.integers(0, 5), FLOATS)),

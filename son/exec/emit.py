@@ -459,8 +459,9 @@ def _float_predicate(name: str, for_ints: str) -> Callable[[Node, list[str]], st
     return fn
 
 
-#: math functions numba lacks or types differently: written with numpy's (exact) equivalent
-_MATH_ALIASES = {"fmod": "np.fmod"}
+#: math functions numba lacks or types differently: written with numpy's equivalent, which
+#: numba computes with the same C function (numba's np.cbrt is libm's cbrt, as math.cbrt)
+_MATH_ALIASES = {"fmod": "np.fmod", "cbrt": "np.cbrt"}
 #: math functions CPython computes with its own algorithm instead of libm's (which numba
 #: calls): written with a port of CPython's, in HELPERS
 _MATH_HELPERS = {"hypot": "_hypot"}

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import ast
 
-from ..nodes import EQ, GE, GT, LE, LT, NE, Add, BitAnd, ListOp, Load, Node, Not, Store, kept
+from ..nodes import EQ, GE, GT, LE, LT, NE, Add, BitAnd, ListOp, Load, NewList, Node, Not, Store, kept
 from ..nodes.types import NONE, TOP
 from .core import _kind, is_list
 from .iteration import Counted
@@ -314,6 +314,12 @@ class TupleLists:
         sees it) of lists of tuples."""
         if not (isinstance(a, TupleList) or isinstance(b, TupleList)):
             return super().arith(at, cls, a, b)
+        rows = a if isinstance(a, TupleList) else b
+        if cls is Add and _fresh_empty(b if rows is a else a):  # xs + [], [] + xs, xs += []
+            if isinstance(at, ast.AugAssign) and rows is a:
+                return a
+            with kept(a, b):
+                return self.list_of(at, self.list_items(at, rows), rows.dtype)
         if cls is not Add or not (isinstance(a, TupleList) and isinstance(b, TupleList)):
             raise self.unsupported(at, f"this operator on a list of tuples ({ast.unparse(at)[:40]})",
                                    instead="build the list with append or extend")
@@ -392,3 +398,9 @@ def sort_rows_by(xs, key):
     rows = xs.copy()
     for o in range(n):
         xs[o] = rows[order[o]]
+
+
+def _fresh_empty(x) -> bool:
+    """A list literal ``[]`` nothing has touched since it was made (of any kind: the
+    kind of an empty list is a guess)."""
+    return type(x) is NewList and x.inputs[1].type.is_con(0) and not x.outputs

@@ -102,7 +102,8 @@ GLOBAL_SHARE = 0.12
 
 #: math functions of one float argument (domain errors included on purpose)
 MATH1 = ["math.sqrt", "math.exp", "math.log", "math.sin", "math.cos", "math.tan", "math.tanh",
-         "math.atan", "math.log10", "math.fabs", "math.asin", "math.cosh", "math.log1p", "math.expm1"]
+         "math.atan", "math.log10", "math.fabs", "math.asin", "math.cosh", "math.log1p", "math.expm1",
+         "math.cbrt"]
 MATH2 = ["math.atan2", "math.hypot", "math.fmod", "math.copysign"]
 
 INT_BINOPS = [("+", 6), ("-", 5), ("*", 5), ("//", 2), ("%", 2), ("<<", 1), (">>", 1),

@@ -379,6 +379,7 @@ _MATH_UNARY: dict[str, Callable] = {
     "Log10": lambda b, x, o: _recip(b, b.node(Mul, x, b.const(_LN10))),
     "Log1p": lambda b, x, o: _recip(b, b.node(Add, x, b.const(1.0))),
     "Sqrt": lambda b, x, o: b.node(IEEEDiv, b.const(0.5), o),
+    "Cbrt": lambda b, x, o: _recip(b, b.node(Mul, b.const(3.0), _sq(b, o))),
     "Fabs": lambda b, x, o: _sign(b, x),
     "Erf": lambda b, x, o: b.node(Mul, b.const(_TWO_OVER_SQRT_PI), _m("Exp", b.node(Neg, _sq(b, x)), b=b)),
     "Erfc": lambda b, x, o: b.node(Mul, b.const(-_TWO_OVER_SQRT_PI), _m("Exp", b.node(Neg, _sq(b, x)), b=b)),

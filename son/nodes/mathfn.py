@@ -89,6 +89,7 @@ MATH_TABLE = {
     "Log10": ("log10", "log10", 1, False),
     "Log1p": ("log1p", "log1p", 1, False),
     "Sqrt": ("sqrt", "sqrt", 1, False),
+    "Cbrt": ("cbrt", "cbrt", 1, False),
     "Fabs": ("fabs", "fabs", 1, False),
     "Erf": ("erf", None, 1, False),
     "Erfc": ("erfc", None, 1, False),
@@ -114,7 +115,7 @@ def _make(name, math_name, np_name, arity, can_overflow):
 MATH_NODES: dict[str, type] = {n: _make(n, *spec) for n, spec in MATH_TABLE.items()}
 
 #: functions that return a value for every argument (no guard needed after them)
-TOTAL = frozenset({"Fabs", "Copysign", "Atan", "Tanh", "Asinh", "Atan2", "Erf", "Erfc", "Hypot",
+TOTAL = frozenset({"Fabs", "Copysign", "Atan", "Tanh", "Asinh", "Atan2", "Erf", "Erfc", "Hypot", "Cbrt",
                    "Floor", "Ceil", "Trunc", "Rint"})
 #: functions whose result is NaN only for a NaN argument (no domain error possible)
 NAN_FREE = frozenset({"Sinh", "Cosh", "Exp", "Exp2", "Expm1"})
