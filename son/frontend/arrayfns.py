@@ -37,6 +37,7 @@ import numpy as np
 from ..nodes import LT, MATH_NODES, GradVia, IEEEDiv, Max, NewArray, Node, PairwiseSum, Sub, ToFloat, kept
 from ..nodes.pairwise import pairwise_blocks, pairwise_sum
 from ..nodes.types import TOP
+from .axes import AXES_CALLS, AXES_METHODS
 from .core import DTYPES, _kind, dtype_of, is_array_value
 from .scope import Grid, View
 from .sorting import median_float, median_int, sort_bool, sort_float, sort_int
@@ -103,6 +104,12 @@ class ArrayFunctions:
                 return None
             with kept(a):
                 return self.reshape_call(e, a, f.attr, e.args)
+        if isinstance(f, ast.Attribute) and f.attr in AXES_METHODS and self.is_value(f.value):
+            a = self.expr(f.value) if a is None else a
+            if not (isinstance(a, Grid) or is_array_value(a)):
+                return None
+            with kept(a):
+                return AXES_METHODS[f.attr](self, e, a)
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
@@ -390,6 +397,7 @@ NUMPY_CALLS = {
     np.ravel: lambda p, e, n: p.call_reshape(e, n),
     np.amax: lambda p, e, n: p.call_numpy_on_array(e, n, np.max),
     np.amin: lambda p, e, n: p.call_numpy_on_array(e, n, np.min),
+    **AXES_CALLS,
 }
 
 

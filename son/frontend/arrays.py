@@ -41,6 +41,7 @@ from ..nodes import (
 )
 from ..nodes.types import NONE, ArrayType
 from . import pylib
+from .axes import is_new_axis
 from .core import DTYPES, _is_array, _kind, array_hint, dtype_of, is_array_value
 from .iteration import Counted
 from .lists import _a, is_list
@@ -68,6 +69,10 @@ class Arrays:
             return self.fault(TypeError, "'NoneType' object is not subscriptable")
         if isinstance(arr, Grid):
             return self.grid_subscript(e, arr)
+        if is_array_value(arr) and (isinstance(e.slice, ast.Tuple) or is_new_axis(self, e.slice) or (
+                isinstance(e.slice, ast.Constant) and e.slice.value is Ellipsis)):
+            with kept(arr):  # a[i, None], a[:, None], a[...]: indexed as a 1-D grid
+                return self.grid_subscript(e, self.as_grid(e, arr))
         if isinstance(arr, Chain):
             return self.chain_item(e, arr)
         if isinstance(arr, Pack):

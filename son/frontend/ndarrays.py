@@ -39,6 +39,7 @@ from ..nodes import (
     kept,
 )
 from . import pylib
+from .axes import expand_items, is_new_axis
 from .core import _kind, dtype_of
 from .iteration import Counted
 from .scope import Grid, View
@@ -215,19 +216,27 @@ class NDArrays:
         """The guard's control and the element's index in the base, for as many int
         indices as dimensions; else the view the indices and slices select."""
         items = e.slice.elts if isinstance(e.slice, ast.Tuple) else [e.slice]
-        if len(items) > a.ndim:
-            raise self.error(e, f"too many indices for a {a.ndim}-D array ({len(items)})", "subscript")
-        if any(isinstance(x, ast.Starred) or (isinstance(x, ast.Constant) and x.value in (None, Ellipsis))
-               for x in items):
-            raise self.unsupported(e.slice, "None, ... or a starred index of an n-D array",
+        if any(isinstance(x, ast.Starred) for x in items):
+            raise self.unsupported(e.slice, "a starred index of an n-D array",
                                    instead="index every axis with an int or a slice")
+        items = expand_items(self, e, items, a.ndim)
+        used = sum(1 for x in items if not is_new_axis(self, x))
+        if used > a.ndim:
+            raise self.error(e, f"too many indices for a {a.ndim}-D array ({used})", "subscript")
         start, dims, strides = a.start, [], []
         held = [a, start]
         for x in held:
             x.keep()
+        axis = 0
         try:
-            for axis, item in enumerate(items):
+            for item in items:
+                if is_new_axis(self, item):  # numpy's new axis: length 1, stride 0
+                    dims.append(self.con(1).keep())
+                    strides.append(self.con(0).keep())
+                    held += [dims[-1], strides[-1]]
+                    continue
                 d, s = a.dims[axis], a.strides[axis]
+                axis += 1
                 if isinstance(item, ast.Slice):
                     first, step, length = self.axis_slice(item, d)
                     start = self.op(e, Add, start, self.op(e, Mul, first, s)).keep()
@@ -239,13 +248,11 @@ class NDArrays:
                 i = self.axis_index(item, d)
                 start = self.op(e, Add, start, self.op(e, Mul, i, s)).keep()
                 held.append(start)
-            dims += a.dims[len(items):]
-            strides += a.strides[len(items):]
+            dims += a.dims[axis:]
+            strides += a.strides[axis:]
             if not dims:
                 return self.scope.ctrl, start
-            if len(dims) == 1:
-                return View(self.g, a.base, start, strides[0], dims[0])
-            return Grid(self.g, a.base, start, *dims, *strides)
+            return self.shaped(e, a.base, start, dims, strides)
         finally:
             for x in held:
                 x.unkeep()

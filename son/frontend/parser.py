@@ -51,6 +51,7 @@ from .arraymore import ArrayMore
 from .arrayops import ArrayOps
 from .arrays import Arrays
 from .arrayutils import ArrayUtilities
+from .axes import Axes
 from .builtins import Builtins
 from .calls import Calls
 from .complexes import Complexes
@@ -79,7 +80,7 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayExtra,
+                     Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayExtra,
                      ArrayUtilities, ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples, Complexes,
                      Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""

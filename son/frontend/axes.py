@@ -1,0 +1,194 @@
+"""Views that add, remove or exchange axes: ``a[:, None]``, ``a[None]``, ``a[..., 0]``,
+``np.expand_dims``, ``np.atleast_1d/2d/3d``, ``np.squeeze`` and ``a.squeeze()``,
+``np.swapaxes`` and ``a.swapaxes()``, ``np.moveaxis``.
+
+Each is a view of the same base as its operand, as in numpy (son/frontend/ndarrays.py:
+a ``Grid`` of dims and strides, a ``View`` when one axis is left): a new axis has
+length 1 and stride 0, so nothing is copied and a write through the view is a write
+to its base.  The axes must be constants (numpy's result shape depends on them); an
+axis out of range is numpy's AxisError as a located error.  ``np.squeeze`` without
+``axis=`` removes the axes the parse knows have length 1 and is refused where an
+axis's length is known only at run time (the result's number of dimensions would
+depend on it); with ``axis=`` it checks the length at run time (numpy's ValueError).
+A result of 0 or more than 3 dimensions is refused (son's arrays are 1-D to 3-D).
+O(ndim) nodes each.
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ..nodes import NE, Node, kept
+from .core import is_array_value
+from .scope import Grid, View
+
+
+def is_new_axis(p, x: ast.expr) -> bool:
+    """``None`` or ``np.newaxis`` as an index."""
+    if isinstance(x, ast.Constant):
+        return x.value is None
+    return isinstance(x, ast.Attribute) and x.attr == "newaxis" and p.resolve_quiet(x) is None
+
+
+def expand_items(p, at: ast.AST, items: list[ast.expr], ndim: int) -> list[ast.expr]:
+    """An index's items with ``...`` replaced by the full slices it stands for."""
+    dots = [i for i, x in enumerate(items) if isinstance(x, ast.Constant) and x.value is Ellipsis]
+    if not dots:
+        return items
+    if len(dots) > 1:
+        raise p.error(at, "an index can only have a single ellipsis ('...')", "subscript")
+    used = sum(1 for x in items if not is_new_axis(p, x)) - 1
+    full = [ast.copy_location(ast.Slice(None, None, None), at) for _ in range(max(ndim - used, 0))]
+    return items[:dots[0]] + full + items[dots[0] + 1:]
+
+
+class Axes:
+    """FunctionParser's axis views (a mixin)."""
+
+    def shaped(self, at: ast.AST, base: Node, start: Node, dims: list[Node], strides: list[Node]):
+        """The view of ``base`` with these dims and strides: a ``View`` for one axis."""
+        if not 1 <= len(dims) <= 3:
+            raise self.unsupported(at, f"an array of {len(dims)} dimensions (son takes 1-D to 3-D arrays)")
+        if len(dims) == 1:
+            return View(self.g, base, start, strides[0], dims[0])
+        return Grid(self.g, base, start, *dims, *strides)
+
+    def grid_of(self, at: ast.AST, a: Node, what: str) -> Grid:
+        """``a`` (an array, a view or an n-D array) as a ``Grid`` of its own ndim."""
+        if isinstance(a, Grid):
+            return a
+        if is_array_value(a):
+            return self.as_grid(at, a)
+        raise self.unsupported(at, f"{what} of {a.type.widen()} (son takes arrays here)")
+
+    def axis_constant(self, e: ast.expr, ndim: int, what: str) -> int:
+        """A constant axis in ``[-ndim, ndim)``, made non-negative."""
+        v = self.expr(e)
+        if not (v.type.is_constant and type(v.type.con) is int):
+            raise self.unsupported(e, f"{what} with an axis that is not a constant int")
+        k = v.type.con
+        if not -ndim <= k < ndim:
+            raise self.error(e, f"axis {k} is out of bounds for array of dimension {ndim}", "axis")
+        return k % ndim
+
+    def axes_argument(self, e: ast.expr, ndim: int, what: str) -> list[int]:
+        """One constant axis or a tuple of them, distinct, made non-negative."""
+        items = e.elts if isinstance(e, ast.Tuple) else [e]
+        axes = [self.axis_constant(x, ndim, what) for x in items]
+        if len(set(axes)) != len(axes):
+            raise self.error(e, "repeated axis", "axis")
+        return axes
+
+    # -- numpy's functions ------------------------------------------------------------
+    def call_expand_dims(self, e: ast.Call, name: str):
+        a, axis = self.axis_call(e, name, ["a", "axis"])
+        g = self.grid_of(e, a, name)
+        with kept(g):
+            new = self.axes_argument(axis, g.ndim + len(axis.elts if isinstance(axis, ast.Tuple) else [0]),
+                                     name)
+            dims, strides = list(g.dims), list(g.strides)
+            for k in sorted(new):
+                dims.insert(k, self.con(1))
+                strides.insert(k, self.con(0))
+            return self.shaped(e, g.base, g.start, dims, strides)
+
+    def call_atleast(self, e: ast.Call, name: str):
+        (a,) = self.axis_call(e, name, ["arys"])
+        g = self.grid_of(e, a, name)
+        want = int(name[-2])
+        if g.ndim >= want:
+            return a
+        with kept(g):
+            one, zero = self.con(1), self.con(0)
+            dims, strides = list(g.dims), list(g.strides)
+            if g.ndim == 1:  # (n,) -> (1, n) -> (1, n, 1)
+                dims, strides = [one] + dims, [zero] + strides
+            if want == 3:
+                dims, strides = dims + [one], strides + [zero]
+            return self.shaped(e, g.base, g.start, dims, strides)
+
+    def call_squeeze(self, e: ast.Call, name: str, a: Node | None = None):
+        names = ["axis"] if a is not None else ["a", "axis"]
+        got = self.axis_call(e, name, names, optional={"axis"}, given=a)
+        a, axis = got if len(got) == 2 else (got[0], None)
+        g = self.grid_of(e, a, name)
+        with kept(g):
+            if axis is None:
+                drop = []
+                for k, d in enumerate(g.dims):
+                    if not d.type.is_constant:
+                        raise self.unsupported(e, f"{name}() of an axis whose length is known only at "
+                                                  "run time (the result's dimensions would depend on it)",
+                                               instead="name the axes: squeeze(axis=...)")
+                    if d.type.con == 1:
+                        drop.append(k)
+            else:
+                drop = self.axes_argument(axis, g.ndim, name)
+                for k in drop:
+                    self.guard(self.op(e, NE, g.dims[k], self.con(1)), ValueError,
+                               "cannot select an axis to squeeze out which has size not equal to one")
+            keep = [k for k in range(g.ndim) if k not in drop]
+            return self.shaped(e, g.base, g.start, [g.dims[k] for k in keep], [g.strides[k] for k in keep])
+
+    def call_swapaxes(self, e: ast.Call, name: str, a: Node | None = None):
+        names = ["axis1", "axis2"] if a is not None else ["a", "axis1", "axis2"]
+        got = self.axis_call(e, name, names, given=a)
+        g = self.grid_of(e, got[0], name)
+        with kept(g):
+            i, j = (self.axis_constant(x, g.ndim, name) for x in got[1:])
+            order = list(range(g.ndim))
+            order[i], order[j] = order[j], order[i]
+            return self.permuted(e, g, order)
+
+    def call_moveaxis(self, e: ast.Call, name: str):
+        a, src, dst = self.axis_call(e, name, ["a", "source", "destination"])
+        g = self.grid_of(e, a, name)
+        with kept(g):
+            i, j = self.axis_constant(src, g.ndim, name), self.axis_constant(dst, g.ndim, name)
+            order = [k for k in range(g.ndim) if k != i]
+            order.insert(j, i)
+            return self.permuted(e, g, order)
+
+    def permuted(self, at: ast.AST, g: Grid, order: list[int]):
+        return self.shaped(at, g.base, g.start, [g.dims[k] for k in order], [g.strides[k] for k in order])
+
+    def axis_call(self, e: ast.Call, name: str, params: list[str], optional=frozenset(),
+                  given: Node | None = None) -> list:
+        """The array (evaluated; ``given`` for a method's ``self``) and the other
+        arguments' syntax, by position or keyword, as numpy names them."""
+        if any(isinstance(x, ast.Starred) for x in e.args):
+            raise self.unsupported(e, f"{name}() with *args")
+        got: dict[str, ast.expr] = dict(zip(params, e.args))
+        if len(e.args) > len(params):
+            raise self.error(e, f"{name}() takes {len(params)} arguments ({len(e.args)} given)", name)
+        for k in e.keywords:
+            if k.arg not in params or k.arg in got:
+                raise self.error(e, f"{name}() got an unexpected or repeated argument {k.arg!r}", name)
+            got[k.arg] = k.value
+        missing = [x for x in params if x not in got and x not in optional]
+        if missing:
+            raise self.error(e, f"{name}() missing argument {missing[0]!r}", name)
+        out = [given if given is not None else None]
+        rest = params if given is not None else params[1:]
+        if given is None:
+            out[0] = self.expr(got[params[0]])
+        out += [got[x] for x in rest if x in got]
+        return out
+
+
+AXES_CALLS = {
+    np.expand_dims: lambda p, e, n: p.call_expand_dims(e, n),
+    np.atleast_1d: lambda p, e, n: p.call_atleast(e, n),
+    np.atleast_2d: lambda p, e, n: p.call_atleast(e, n),
+    np.atleast_3d: lambda p, e, n: p.call_atleast(e, n),
+    np.squeeze: lambda p, e, n: p.call_squeeze(e, n),
+    np.swapaxes: lambda p, e, n: p.call_swapaxes(e, n),
+    np.moveaxis: lambda p, e, n: p.call_moveaxis(e, n),
+}
+#: methods of an array: name -> ``(parser, call, the array) -> view``
+AXES_METHODS = {
+    "squeeze": lambda p, e, a: p.call_squeeze(e, "squeeze", a),
+    "swapaxes": lambda p, e, a: p.call_swapaxes(e, "swapaxes", a),
+}

@@ -1,0 +1,116 @@
+"""Views that add, remove or exchange axes (son/frontend/axes.py): ``a[:, None]``,
+``a[None]``, ``a[..., 0]``, ``np.expand_dims``, ``np.atleast_*d``, ``np.squeeze``,
+``np.swapaxes``, ``np.moveaxis`` and their methods.  numpy is the oracle in every stage;
+a write through such a view is a write to its base."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import check_every_stage, finite_differences, function_from_text
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import son
+from son.errors import SonSyntaxError
+
+F, F2, F3 = "float64[]", "float64[:, :]", "float64[:, :, :]"
+ELEMENTS = st.floats(-100, 100) | st.sampled_from([0.0, -0.0, np.nan, np.inf])
+
+
+def vectors(n=st.integers(0, 4)):
+    return n.flatmap(lambda k: hnp.arrays(np.float64, k, elements=ELEMENTS))
+
+
+def matrices():
+    return st.tuples(st.integers(0, 3), st.integers(0, 3)).flatmap(
+        lambda s: hnp.arrays(np.float64, s, elements=ELEMENTS))
+
+
+def cubes():
+    return st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)).flatmap(
+        lambda s: hnp.arrays(np.float64, s, elements=ELEMENTS))
+
+
+def new_axes(x, y, a):
+    outer = x[:, None] * y[None, :]
+    return (outer, x[None], x[..., None], a[:, None, :], a[None], x[np.newaxis, :] + 1.0,
+            np.sum(a[:, :, None] * 2.0), outer.shape)
+
+
+def ellipses(a):
+    """IndexError where an axis is empty, as numpy."""
+    return a[..., 0], a[-1, ...], a[...], a[..., None, 0]
+
+
+def functions(x, a, c):
+    return (np.expand_dims(x, 0), np.expand_dims(x, -1), np.expand_dims(x, (0, -1)), np.atleast_1d(x),
+            np.atleast_2d(x), np.atleast_3d(x), np.atleast_3d(a), np.atleast_2d(a),
+            np.squeeze(np.expand_dims(a, 1), axis=1), np.swapaxes(c, 0, 2), c.swapaxes(1, -1),
+            np.moveaxis(c, 0, -1), np.moveaxis(c, -1, 0), np.expand_dims(x, 1).squeeze(1),
+            np.squeeze(x[None, :, None], axis=(0, 2)))
+
+
+def writes_through(x, a):
+    v = x[:, None]
+    if len(x):
+        v[0, 0] = 7.5
+    w = np.expand_dims(a, 0)
+    if a.size:
+        w[0, -1, -1] += 1.0
+    s = np.swapaxes(a, 0, 1)
+    if a.size:
+        s[0, 0] = -2.0
+    return x, a
+
+
+def test_new_axes_are_numpys_views_in_every_stage():
+    check_every_stage(new_axes, [F, F, F2], st.tuples(vectors(), vectors(), matrices()), max_examples=40)
+
+
+def test_an_ellipsis_stands_for_the_axes_not_indexed():
+    check_every_stage(ellipses, [F2], st.tuples(matrices()), max_examples=30)
+
+
+def test_axis_functions_are_numpys_in_every_stage():
+    check_every_stage(functions, [F, F2, F3], st.tuples(vectors(), matrices(), cubes()), max_examples=40)
+
+
+def test_writes_through_an_axis_view_reach_its_base():
+    check_every_stage(writes_through, [F, F2], st.tuples(vectors(), matrices()), max_examples=30)
+
+
+def test_squeeze_of_an_axis_longer_than_one_is_numpys_value_error():
+    def f(a):
+        return np.squeeze(a, axis=0)
+
+    g = son.jit(f, fallback="error")
+    assert g(np.ones((1, 3))).tolist() == [1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match="size not equal to one"):
+        g(np.ones((2, 3)))
+
+
+def loss(x, y, a):
+    d = x[:, None] - y[None, :]
+    return np.sum(d * d * a[None, 1]) + np.sum(np.expand_dims(x, 1) * a) + np.swapaxes(a, 0, 1)[0, 1] * x[2]
+
+
+def test_gradients_go_through_axis_views():
+    rng = np.random.default_rng(7)
+    x, y, a = rng.standard_normal(3), rng.standard_normal(3), rng.standard_normal((3, 3))
+    grads = son.grad(loss, argnums=(0, 1, 2))(x.copy(), y.copy(), a.copy())
+    for k, g in enumerate(grads):
+        np.testing.assert_allclose(g, finite_differences(loss, [x, y, a], k), rtol=1e-6, atol=1e-8)
+
+
+@pytest.mark.parametrize("body, words", [
+    ("return np.squeeze(a)", "known only at run time"),
+    ("return np.expand_dims(a, 4)", "out of bounds"),
+    ("return a[:, None, :, None]", "4 dimensions"),
+    ("return a[..., 0, ...]", "single ellipsis"),
+    ("return np.swapaxes(a, 0, k)", "not a constant"),
+])
+def test_refusals_are_located(tmp_path, body, words):
+    f = function_from_text(tmp_path, f"def f(a, k):\n    {body}\n")
+    with pytest.raises(SonSyntaxError, match=words):
+        son.parse(f, argtypes=[F2, int])
