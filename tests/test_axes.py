@@ -18,8 +18,8 @@ F, F2, F3 = "float64[]", "float64[:, :]", "float64[:, :, :]"
 ELEMENTS = st.floats(-100, 100) | st.sampled_from([0.0, -0.0, np.nan, np.inf])
 
 
-def vectors(n=st.integers(0, 4)):
-    return n.flatmap(lambda k: hnp.arrays(np.float64, k, elements=ELEMENTS))
+def vectors():
+    return st.integers(0, 4).flatmap(lambda k: hnp.arrays(np.float64, k, elements=ELEMENTS))
 
 
 def matrices():
