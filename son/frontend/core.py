@@ -184,15 +184,24 @@ def _strip_not(n: Node) -> tuple[Node, bool]:
 
 def assigned_names(stmts: list[ast.stmt]) -> list[str]:
     """Local names a block of statements may assign (a nested ``def`` binds its name;
-    what its body assigns is its own), in order of appearance."""
+    what its body assigns is its own), in order of appearance.  Each statement's names
+    are kept on it (``son_assigned``): a loop parsed again, or inlined once per call,
+    walks its statements once.  O(statements) after the first call, O(AST nodes) then."""
     out: dict[str, None] = {}
     for s in stmts:
-        for n in _walk_outside_functions(s):
-            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
-                out[n.id] = None
-            elif isinstance(n, ast.FunctionDef):
-                out[n.name] = None
+        names = getattr(s, "son_assigned", None)
+        if names is None:
+            names = s.son_assigned = tuple(dict.fromkeys(_assigned_in(s)))
+        out.update(dict.fromkeys(names))
     return list(out)
+
+
+def _assigned_in(s: ast.AST):
+    for n in _walk_outside_functions(s):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            yield n.id
+        elif isinstance(n, ast.FunctionDef):
+            yield n.name
 
 
 def _walk_outside_functions(node: ast.AST):
