@@ -49,7 +49,7 @@ def dotted(a, b):
 
 
 def mm(a, b):
-    return a @ b, np.matmul(a, b), np.dot(a, b)
+    return a @ b, np.matmul(a, b), np.dot(a, b), a.dot(b)
 
 
 def mm_views(a, b):
@@ -57,7 +57,7 @@ def mm_views(a, b):
 
 
 def mv(a, x):
-    return a @ x, np.dot(a, x), (a @ x).sum()
+    return a @ x, np.dot(a, x), (a @ x).sum(), a.dot(x)
 
 
 def vm(x, a):
@@ -65,7 +65,7 @@ def vm(x, a):
 
 
 def vv(x, y):
-    return x @ y, np.dot(x, y), np.inner(x, y), np.vdot(x, y), np.dot(2, x), np.dot(x, 0.5)
+    return x @ y, np.dot(x, y), np.inner(x, y), np.vdot(x, y), np.dot(2, x), np.dot(x, 0.5), x.dot(y)
 
 
 def outer(x, y):

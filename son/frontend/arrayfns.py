@@ -240,16 +240,34 @@ class ArrayFunctions:
         """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.max(a, axis=k)``: over all of a 1-D
         array (k 0 or -1), or over one axis of a 2-D array in numpy's order (axis 1: each
         row's pairwise sum; axis 0: the rows added in order), its operands in C-like order
-        at run time; a max or min of each row or column (``extreme_axis``)."""
+        at run time; a max or min of each row or column (``extreme_axis``).  With
+        ``keepdims=True`` a 2-D array's reduction is seen with the axis kept (length 1)."""
         given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
-        if len(given) != 1 or any(k.arg != "axis" for k in keywords):
-            raise self.error(e, f"{name}() with arguments other than the array and axis=", name)
+        if len(given) != 1 or any(k.arg not in ("axis", "keepdims") for k in keywords):
+            raise self.error(e, f"{name}() with arguments other than the array, axis= and keepdims=", name)
         axis = self.expr(given[0])
         ndim = a.ndim if isinstance(a, Grid) else 1
         if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
             raise self.unsupported(given[0], f"{name}() with an axis that is not a constant of this "
                                              f"{ndim}-D array's axes")
         k = axis.type.con % ndim
+        keep = [x.value for x in keywords if x.arg == "keepdims"]
+        flag = self.expr(keep[0]) if keep else self.con(False)
+        if not (flag.type.is_constant and type(flag.type.con) is bool):
+            raise self.unsupported(keep[0], f"{name}() with keepdims= that is not a constant bool")
+        out = self.reduce_axis(e, fn, name, a, ndim, k)
+        if not flag.type.con:
+            return out
+        if ndim != 2:
+            raise self.unsupported(e, f"{name}(keepdims=True) of a 1-D array (its result would be a "
+                                      "1-element array)")
+        with kept(out):
+            n = self.length(e, out)
+            one, zero = self.con(1), self.con(0)
+            dims, strides = ([n, one], [self.con(1), zero]) if k == 1 else ([one, n], [zero, self.con(1)])
+            return self.shaped(e, out, zero, dims, strides)
+
+    def reduce_axis(self, e: ast.Call, fn, name: str, a: Node, ndim: int, k: int) -> Node:
         if ndim == 1:
             return self.array_function(e, fn, name, a, [])
         if ndim != 2:

@@ -48,15 +48,17 @@ class ArrayUtilities:
         if not (isinstance(f, ast.Attribute) and f.attr in ("fill", "dot") and self.is_value(f.value)):
             return super().array_method(e, a)
         a = self.expr(f.value) if a is None else a
-        if not is_array_value(a) or isinstance(a, Grid):
-            return None if not isinstance(a, Grid) else self._refuse_nd(e, f.attr)
+        if isinstance(a, Grid) and f.attr == "fill":
+            self._refuse_nd(e, f.attr)
+        if not (is_array_value(a) or isinstance(a, Grid)):
+            return None
         if len(e.args) != 1 or e.keywords:
             raise self.error(e, f"{f.attr}() takes one value", f.attr)
         with kept(a):
             v = self.expr(e.args[0])
             with kept(v):
                 if f.attr == "dot":
-                    return self.matmul(e, [a, v], "dot")
+                    return self.matmul(e, [a, v], "dot", "dot")
                 self.inline(e, _FILL[dtype_of(a)], [a, self.cast_value(e, v, dtype_of(a))])
         return self.con(None)
 

@@ -366,6 +366,8 @@ class _Instrument(ast.NodeTransformer):
         self.generic_visit(node)
         method = isinstance(node.func, ast.Attribute) and node.func.attr in _NP_METHODS \
             and getattr(node.func.value, "id", None) not in ("np", "math", "operator")
+        if method and node.func.attr == "dot" and len(node.args) == 1 and not node.keywords:
+            return _hook("product", ast.Constant("dot"), node.func.value, node.args[0])  # a.dot(b)
         if func in _NP_SCALARS or method:
             return _hook("item", node)  # decisions.md: numpy's reductions give Python scalars
         hook = _CALL_HOOKS.get(func)

@@ -5,13 +5,14 @@ program's 1-D chains by numpy's broadcasting, reduced back to 1-D chains and sca
 A grid of groups ``(g1, g2)`` (son.fuzz.arraygen: a group is a set of arrays of one
 length) has ``len(g1)`` rows and ``len(g2)`` columns:
 
-* made by broadcasting a column against a row (``c1.reshape(-1, 1) * c2``), by
+* made by broadcasting a column against a row (``c1.reshape(-1, 1) * c2``,
+  ``c1[:, None] * c2[None, :]``, ``np.expand_dims(c1, 1) * np.atleast_2d(c2)``), by
   ``np.outer``, or by a matrix product of two grids through a middle group (``G @ H``);
 * combined elementwise with grids of its shape, with 1-D chains of ``g2`` (broadcast
   over the rows), with scalars, ``np.sqrt``/``abs``/``-``/``np.where``;
 * read back as 1-D chains of a group (``G.sum(axis=1)``, ``np.mean(G, axis=0)``,
-  ``G @ c``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
-  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``G[0, -1]``...).
+  ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
+  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``...).
 
 A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
 dimension ValueError; an empty group numpy's IndexError or empty reductions.  Float
@@ -41,8 +42,11 @@ class GridPrograms:
         op = r.choice(_OPS[dt])
         if d <= 0 or r.random() < 0.4:
             form = choice(r, [("bcast", 5), ("outer", 2), ("product", 1 if d > 0 else 0)])
-            if form == "bcast":
-                return f"(({self.made(fn, dt, g1, d)}).reshape(-1, 1) {op} {self.chain(fn, dt, g2, d)})"
+            if form == "bcast":  # a column (three spellings) against a row (three)
+                col = r.choice(["({}).reshape(-1, 1)", "({})[:, None]", "np.expand_dims({}, 1)"])
+                row = r.choice(["{}", "{}", "({})[None, :]", "np.atleast_2d({})"])
+                col, row = col.format(self.made(fn, dt, g1, d)), row.format(self.chain(fn, dt, g2, d))
+                return f"({col} {op} {row})"
             if form == "outer":
                 return f"np.outer({self.chain(fn, dt, g1, d)}, {self.chain(fn, dt, g2, d)})"
             mid = self.pick_group(fn)
@@ -78,7 +82,8 @@ class GridPrograms:
         if form == "mean":
             return f"np.mean({self.grid(fn, dt, g, other, d)}, axis={r.choice([1, -1])})"
         if form == "matvec":
-            return f"({self.grid(fn, dt, g, other, d)} @ {self.chain(fn, dt, other, d)})"
+            a, x = self.grid(fn, dt, g, other, d), self.chain(fn, dt, other, d)
+            return f"({a} @ {x})" if r.random() < 0.7 else f"({a}).dot({x})"
         if form == "vecmat":
             return f"({self.chain(fn, dt, other, d)} @ {self.grid(fn, dt, other, g, d)})"
         if form == "transposed":
@@ -96,7 +101,8 @@ class GridPrograms:
             return f"np.{r.choice(['any', 'all'])}({x} > {self.scalar(fn, 'int')})"
         dt = "float64" if kind == "float" else "int64"
         if r.random() < 0.25:
-            return f"({self.chain(fn, dt, g, d)} @ {self.chain(fn, dt, g, d)})"
+            x, y = self.chain(fn, dt, g, d), self.chain(fn, dt, g, d)
+            return f"({x} @ {y})" if r.random() < 0.7 else f"({x}).dot({y})"
         x = self.grid(fn, dt, g, other, d)
         if kind == "float":
             return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",
