@@ -93,7 +93,8 @@ def test_squeeze_of_an_axis_longer_than_one_is_numpys_value_error():
 def kept_axes(a):
     """keepdims=True: the reduced axis stays, of length 1, so the result broadcasts back."""
     return (a / np.sum(a, axis=1, keepdims=True), a - a.max(axis=0, keepdims=True),
-            np.mean(a, axis=-1, keepdims=True), a.sum(0, keepdims=False), np.min(a, axis=1, keepdims=True).shape)
+            np.mean(a, axis=-1, keepdims=True), a.sum(0, keepdims=False),
+            np.min(a, axis=1, keepdims=True).shape)
 
 
 def test_reductions_keep_their_axis_where_asked():
