@@ -90,6 +90,18 @@ def test_squeeze_of_an_axis_longer_than_one_is_numpys_value_error():
         g(np.ones((2, 3)))
 
 
+def diagonals(v, a):
+    d = np.diag(a)
+    if a.size:
+        a[0, 0] = 9.5  # the diagonal is a view: it sees the write
+    return (np.diag(v), np.diag(v, 1), np.diag(v, -2), d, np.diag(a, 1), np.diag(a, -1), np.diagonal(a),
+            a.diagonal(1), np.diag(a, 5), np.trace(a), a.T.diagonal(-1))
+
+
+def test_diagonals_are_numpys_views_or_new_arrays_in_every_stage():
+    check_every_stage(diagonals, [F, F2], st.tuples(vectors(), matrices()), max_examples=30)
+
+
 def kept_axes(a):
     """keepdims=True: the reduced axis stays, of length 1, so the result broadcasts back."""
     return (a / np.sum(a, axis=1, keepdims=True), a - a.max(axis=0, keepdims=True),

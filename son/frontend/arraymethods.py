@@ -32,10 +32,10 @@ import ast
 
 import numpy as np
 
-from ..nodes import EQ, LE, Abs, Add, BitAnd, BitOr, IsFinite, IsNan, Min, Mul, Node, Sub, kept
+from ..nodes import EQ, LE, Abs, Add, BitAnd, BitOr, IsFinite, IsNan, Mul, Node, Sub, kept
 from .arrayfns import all_true
 from .core import dtype_of, is_array_value
-from .scope import Grid, View
+from .scope import Grid
 from .sorting import sort_bool, sort_float, sort_int
 from .ufuncs import Lazy
 
@@ -84,10 +84,7 @@ class ArrayMethods:
         if not isinstance(a, Grid) or a.ndim != 2:
             raise self.unsupported(e.args[0], f"{name}() of anything but a 2-D array")
         with kept(a):
-            n = self.op(e, Min, a.dims[0], a.dims[1])
-            with kept(n):
-                step = self.op(e, Add, a.strides[0], a.strides[1])
-            diagonal = View(self.g, a.base, a.start, step, n)
+            diagonal = self.diagonal_view(e, a, 0)
         with kept(diagonal):
             call = ast.copy_location(ast.Call(e.func, [e.args[0]], []), e)
             return self.array_function(call, np.sum, name, diagonal, [])

@@ -1,6 +1,9 @@
 """Views that add, remove or exchange axes: ``a[:, None]``, ``a[None]``, ``a[..., 0]``,
 ``np.expand_dims``, ``np.atleast_1d/2d/3d``, ``np.squeeze`` and ``a.squeeze()``,
-``np.swapaxes`` and ``a.swapaxes()``, ``np.moveaxis``.
+``np.swapaxes`` and ``a.swapaxes()``, ``np.moveaxis``; and diagonals: ``np.diag`` and
+``np.diagonal``/``a.diagonal()`` of a 2-D array (a strided view, as numpy's, which
+is read-only there: son does not refuse a write to it), ``np.diag`` of a 1-D array (a
+new square array with it on a diagonal).
 
 Each is a view of the same base as its operand, as in numpy (son/frontend/ndarrays.py:
 a ``Grid`` of dims and strides, a ``View`` when one axis is left): a new axis has
@@ -20,8 +23,8 @@ import ast
 
 import numpy as np
 
-from ..nodes import NE, Node, kept
-from .core import is_array_value
+from ..nodes import NE, Abs, Add, Max, Min, Mul, Node, Sub, kept
+from .core import dtype_of, is_array_value
 from .scope import Grid, View
 
 
@@ -151,6 +154,49 @@ class Axes:
             order.insert(j, i)
             return self.permuted(e, g, order)
 
+    def call_diag(self, e: ast.Call, name: str, a: Node | None = None):
+        """``np.diag(v, k)`` (a 1-D ``v``: a new array; 2-D: its diagonal, a view),
+        ``np.diagonal(a, offset)`` and ``a.diagonal(offset)`` (2-D only)."""
+        diag = a is None and name.endswith("diag")
+        params = (["v", "k"] if diag else ["a", "offset"])[1 if a is not None else 0:]
+        got = self.axis_call(e, name, params, optional=set(params[-1:]), given=a)
+        a = got[0]
+        with kept(a):
+            k = self.expr(got[1]) if len(got) > 1 else self.con(0)
+            if not (k.type.is_constant and type(k.type.con) is int):
+                raise self.unsupported(e, f"{name}() with an offset that is not a constant int")
+            if isinstance(a, Grid) and a.ndim == 2:
+                return self.diagonal_view(e, a, k.type.con)
+            if not (diag and is_array_value(a)):
+                what = "a 3-D array" if isinstance(a, Grid) else a.type.widen()
+                raise self.unsupported(e, f"{name}() of {what} (son takes a 2-D array, or a 1-D one for "
+                                          "np.diag)")
+            with kept(k):
+                size = self.op(e, Add, self.length(e, a), self.op(e, Abs, k))
+                with kept(size):
+                    out = self.new_grid(e, [size, size], dtype_of(a), "zeros")
+                    with kept(out):
+                        self.inline(e, diag_fill, [out.base, a, size, k])
+            return out
+
+    def diagonal_view(self, at: ast.AST, g: Grid, k: int) -> View:
+        """Diagonal ``k`` of the 2-D ``g`` (above the main one for ``k > 0``): elements
+        ``g[i, i + k]``, ``max(0, min(n, m - k))`` of them (``g[i - k, i]`` below)."""
+        (n, m), (s0, s1) = g.dims, g.strides
+        with kept(g):
+            if k >= 0:
+                first = self.op(at, Add, g.start, self.op(at, Mul, self.con(k), s1))
+                with kept(first):
+                    length = self.op(at, Min, n, self.op(at, Sub, m, self.con(k)))
+            else:
+                first = self.op(at, Add, g.start, self.op(at, Mul, self.con(-k), s0))
+                with kept(first):
+                    length = self.op(at, Min, self.op(at, Add, n, self.con(k)), m)
+            with kept(first):
+                length = self.op(at, Max, length, self.con(0))
+                with kept(length):
+                    return View(self.g, g.base, first, self.op(at, Add, s0, s1), length)
+
     def permuted(self, at: ast.AST, g: Grid, order: list[int]):
         return self.shaped(at, g.base, g.start, [g.dims[k] for k in order], [g.strides[k] for k in order])
 
@@ -186,9 +232,22 @@ AXES_CALLS = {
     np.squeeze: lambda p, e, n: p.call_squeeze(e, n),
     np.swapaxes: lambda p, e, n: p.call_swapaxes(e, n),
     np.moveaxis: lambda p, e, n: p.call_moveaxis(e, n),
+    np.diag: lambda p, e, n: p.call_diag(e, n),
+    np.diagonal: lambda p, e, n: p.call_diag(e, n),
 }
 #: methods of an array: name -> ``(parser, call, the array) -> view``
 AXES_METHODS = {
     "squeeze": lambda p, e, a: p.call_squeeze(e, "squeeze", a),
     "swapaxes": lambda p, e, a: p.call_swapaxes(e, "swapaxes", a),
+    "diagonal": lambda p, e, a: p.call_diag(e, "diagonal", a),
 }
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def diag_fill(base, v, size, k):
+    """``v`` on diagonal ``k`` of a zero ``size`` x ``size`` array in C order."""
+    for i in range(len(v)):
+        if k >= 0:
+            base[i * size + i + k] = v[i]
+        else:
+            base[(i - k) * size + i] = v[i]
