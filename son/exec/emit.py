@@ -311,6 +311,18 @@ def _int_truediv(a, b):
     return -q if (a < 0) != (b < 0) else q
 ''',
     "_hypot": _HYPOT,
+    "_int_pow": '''
+def _int_pow(a, b):
+    """a ** b of int64s wrapping around (b >= 0: the graph guards it), by squaring.
+    numba's own int ** int switches to float pow for b > 65536."""
+    r = 1
+    while b > 0:
+        if b & 1:
+            r *= a
+        a *= a
+        b >>= 1
+    return r
+''',
     "_overlaps": '''
 def _overlaps(a, b):
     """numpy's may_share_memory of two arrays: their byte ranges meet."""
@@ -383,7 +395,11 @@ def _floordiv(n: Node, ops: list[str]) -> str:
 
 
 def _pow(n: Node, ops: list[str]) -> str:
-    """Ints: wrap-around power (the graph guards negative exponents).  Floats: both
+    """Ints: wrap-around power (the graph guards negative exponents), by squaring in
+    ``_int_pow`` unless the exponent is a constant numba squares by itself (numba's
+    ``int ** int`` takes a float ``pow`` for an exponent above 65536: ``(-1) ** (2**53 + 1)``
+    was 1, and ``3 ** 65537`` INT64_MIN, in kernels where CPython gives -1 and son's
+    interpreter the wrapped value; son.fuzz's ``big_power`` draws them).  Floats: both
     operands as floats, so that numba calls ``pow`` as CPython does (numba's
     ``float ** int`` multiplies repeatedly and can differ in the last bit), and a
     constant operand through ``opaque`` (son.exec.numba_ext), so that LLVM does
@@ -391,7 +407,10 @@ def _pow(n: Node, ops: list[str]) -> str:
     ``pow`` that CPython calls is not always)."""
     a, b = n.inputs[1], n.inputs[2]
     if _kind(n) == "int":
-        return f"{_as_int(a, ops[0])} ** {_as_int(b, ops[1])}"
+        c = _const(b)
+        if c is not None and 0 <= c <= 0x10000:  # numba squares too up to there (inline)
+            return f"{_as_int(a, ops[0])} ** {_as_int(b, ops[1])}"
+        return f"{_helper('_int_pow')}({_as_int(a, ops[0])}, {_as_int(b, ops[1])})"
     return _float_pow(n, ops)
 
 

@@ -402,7 +402,7 @@ def _region_code(src, run, ins, outs, kinds, frame, unbound, why, decl: dict, ex
     for s in body:
         ast.increment_lineno(s, src.line0)
     if exits:
-        _leave_with_status(body)
+        body = _leave_with_status(body)
     holder.body = body
     ast.fix_missing_locations(module)
     namespace: dict = {}
@@ -550,18 +550,37 @@ def _exits(run: list[ast.stmt]) -> dict:
     return out
 
 
-def _leave_with_status(body: list[ast.stmt]) -> None:
-    """Rewrite, in place, each way out of ``body`` as a return of its status:
-    ``return (1, X)``, and ``return (2, locals())`` and ``return (3, locals())`` for a
-    ``break`` and a ``continue``, whose variables the loop goes on with (run_region
-    takes the live-outs from them; one still unbound there stays unbound)."""
+def _leave_with_status(body: list[ast.stmt]) -> list[ast.stmt]:
+    """``body`` with each way out of it leaving with its status: ``return (1, X)``
+    for a return; a ``break`` or ``continue`` sets ``__son_leave`` to 2 or 3 and breaks
+    out of a one-round loop around ``body``, after which ``return (status, locals())``
+    gives the variables the loop goes on with (run_region takes the live-outs from
+    them; one still unbound there stays unbound).  The locals are read after the
+    ``finally`` blocks the jump ran through, which may assign them (a ``return`` of
+    the locals in place of the ``continue`` read them before: the finally's
+    assignments were lost)."""
+    leaves = False
     for items, k, status in list(_exit_sites(body)):
         n = items[k]
         if status == 1:
-            value = [ast.Constant(1), n.value]
+            items[k] = ast.copy_location(ast.Return(ast.Tuple([ast.Constant(1), n.value], ast.Load())), n)
         else:
-            value = [ast.Constant(status), ast.Call(ast.Name("locals", ast.Load()), [], [])]
-        items[k] = ast.copy_location(ast.Return(ast.Tuple(value, ast.Load())), n)
+            items[k] = _located(ast.parse(f"if True:\n    __son_leave = {status}\n    break").body[0], n)
+            leaves = True
+    if not leaves:
+        return body
+    text = ("__son_leave = 0\nfor __son_once in (0,):\n    pass\n"
+            "if __son_leave:\n    return (__son_leave, locals())")
+    wrapped = [_located(s, body[0]) for s in ast.parse(text).body]
+    wrapped[1].body = body
+    return wrapped
+
+
+def _located(made: ast.AST, at: ast.AST) -> ast.AST:
+    """Statements son made, every node of them located at ``at``."""
+    for n in ast.walk(made):
+        ast.copy_location(n, at)
+    return made
 
 
 # ---------------------------------------------------------------- syntax

@@ -21,7 +21,8 @@ anywhere in ``f`` (in loops and branches too):
   ``cnt_py = seen.get(k, 0)``, ``cnt_py: int = last.get(k, -1)``, ``cnt_py = len(seen)``;
 * ``try: quo_py = a / b except ZeroDivisionError: quo_py = <literal>`` (sometimes ``finally``;
   in a loop, sometimes a count bumped first and a handler that ends in ``continue`` or
-  ``break``, whose variables the loop goes on with);
+  ``break``, whose variables the loop goes on with, as a ``finally`` on the way out
+  leaves them);
 * strings built and measured: ``tag = tag + str(x)``, ``len_py = len(str(x))``;
 * ``raise FuzzError(f"...")`` under a compiled condition; ``assert`` with an f-string;
 * ``CALLS += 1`` and ``cnt_py: int = CALLS``;
@@ -178,7 +179,10 @@ class FallbackPrograms:
             leave = f"    {r.choice(['continue', 'break'])}"
             if r.random() < 0.5:  # the handler runs
                 out[1] = f"    quo_py = {a} {op} 0"
-            return out[:1] + ["    cnt_py = cnt_py + 1"] + out[1:] + [leave]
+            out = out[:1] + ["    cnt_py = cnt_py + 1"] + out[1:] + [leave]
+            if r.random() < 0.4:  # a finally on the way out changes what the loop goes on with
+                out += ["finally:", "    cnt_py = cnt_py * 3 + 1"]
+            return out
         if r.random() < 0.2:
             out += ["finally:", "    seen[-1] = seen.get(-1, 0) + 1"]
         return out

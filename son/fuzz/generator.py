@@ -302,8 +302,10 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
             got = self.call(fn, "int", depth)
             if got:
                 return got
-        if form == "pow":
-            return f"({e(fn, 'int', depth)} ** {r.randint(0, 4)})"
+        if form == "pow":  # exponents past 65536 too, where numba's own int power is a float pow
+            base, mask = e(fn, 'int', depth), r.choice(["262143", str(INT64_MAX), None, None, None, None])
+            exp = f"({e(fn, 'int', depth)} & {mask})" if mask else r.randint(0, 4)
+            return f"({base} ** {exp})"
         if form == "floor":
             return f"math.{r.choice(['floor', 'ceil', 'trunc'])}({e(fn, 'float', depth)})"
         if form == "bool":
