@@ -618,6 +618,21 @@ def test_a_function_son_cannot_compile_runs_in_cpython_and_warns_once():
     assert "dict" in reason and not f.kernels
 
 
+def exp_or_zero(x):
+    d = {0: 1.0}
+    return math.exp(x) * d[0]
+
+
+def test_a_function_run_in_cpython_raises_its_own_overflow_error():
+    """An OverflowError of the function itself is not taken for numba's refusal of an
+    argument (which looked for a kernel there is none of: KeyError)."""
+    f = son.jit(exp_or_zero, fallback="function")
+    with pytest.warns(son.FallbackWarning):
+        assert f(1.0) == math.exp(1.0)
+    with pytest.raises(OverflowError):
+        f(1000.0)
+
+
 def test_fallback_error_raises_sons_located_error(monkeypatch):
     with pytest.raises(son.SonSyntaxError, match="dict"):
         son.jit(uses_a_dict, fallback="error")(3)

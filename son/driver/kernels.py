@@ -89,8 +89,9 @@ class JitFunction(Specialized):
         try:
             return disp(*args)
         except Exception as e:
-            if _is_numba_typing_error(e):
-                self.kernels[key].check(args)  # raises SonError saying which argument is wrong
+            kernel = self.kernels.get(key)  # None: the function runs in CPython (a fallback)
+            if kernel is not None and _is_numba_typing_error(e):
+                kernel.check(args)  # raises SonError saying which argument is wrong
             raise
 
     def _specialize_or_fall_back(self, args: tuple, key: tuple) -> Callable:
