@@ -43,7 +43,7 @@ import hashlib
 import types
 
 from ..errors import SonSyntaxError
-from ..nodes import EQ, Call, ListOp, NewList, Node, Proj, Raise, Start, kept
+from ..nodes import EQ, Call, ListOp, Loop, NewList, Node, Phi, Proj, Raise, Start, kept
 from ..nodes.opaque import RAISED, RERAISE, PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
 from .core import is_list
@@ -69,6 +69,9 @@ class Opaque(dict):
     def __init__(self, items: dict):
         super().__init__(items)
         self.deferred: list[SonSyntaxError] = []
+        #: variables a region gave a value of a kind son cannot tell: Python objects in
+        #: the call's frame, so every statement that binds one runs with CPython too
+        self.python_only: set[str] = set()
 
 
 def parse_with_regions(build, src):
@@ -80,6 +83,18 @@ def parse_with_regions(build, src):
             g = build(opaque)
             if opaque.deferred:
                 raise opaque.deferred[0]
+            binding = _compiled_bindings(src.tree, opaque.python_only, opaque)
+            if binding:  # compiled code would bind a variable whose value lives in the frame
+                for s in binding:
+                    why = _cannot_fall_back(s)
+                    if why:
+                        raise SonSyntaxError(f"son runs the code that gives variable(s) "
+                                             f"{', '.join(sorted(opaque.python_only))} a value with CPython, "
+                                             f"and so this statement that assigns one too, but cannot: {why}",
+                                             src.filename, s.lineno + src.line0, s.col_offset, "fallback")
+                    opaque[id(s)] = (s, "it assigns a variable that code son runs with CPython gives a value "
+                                        "of a kind son cannot tell")
+                continue
             _refuse_recursion(g, src)
             return g
         except SonSyntaxError as e:
@@ -187,6 +202,7 @@ class Regions:
                 kinds.append(kind)
             else:
                 unknown.append(name)
+                self.learned[OPAQUE].python_only.add(name)
         if 1 in exits:  # the value a `return` in the region gives: the last live-out
             kind = self.result_kind(exits[1])
             if kind is None:
@@ -289,7 +305,11 @@ class Regions:
     def live_out_kind(self, run: list[ast.stmt], name: str):
         """The declared kind of live-out ``name``: an annotation in the region, else the
         kind it has where the region starts, else the kind every value the region assigns
-        it has by its syntax (``expression_kind``), else None (unknown)."""
+        it has by its syntax (``expression_kind``), else None (unknown).  A variable a
+        loop binds first has, where the region starts in that loop's body, a placeholder
+        whose kind is the loop's guess, made to be corrected by the value the back edge
+        brings: it says nothing (the region's value would be the back edge's, so the
+        guess confirmed itself, and a float was refused at run time as an int)."""
         seen = set()
         for s in run:
             for n in ast.walk(s):
@@ -303,6 +323,8 @@ class Regions:
                                                      for t in n.targets):
                     seen.add(self.expression_kind(n.value))
         before = self.scope.get(name)
+        if _guessed_in_loop(before, self.scope.get(flag(name))):
+            before = None
         if before is not None and before.type is not TOP:
             if isinstance(before, Aggregate) or isinstance(before.type, ArrayType) \
                     or before.type.widen().kind not in _KINDS:
@@ -364,6 +386,18 @@ _CALL_KINDS = {"len": "int", "int": "int", "ord": "int", "round": "int", "hash":
 
 
 # ---------------------------------------------------------------- the region's function
+def _guessed_in_loop(v: Node | None, bound: Node | None) -> bool:
+    """Is ``v`` the Phi, in a loop being parsed, of a variable unbound where the loop
+    (or one around it) was entered, so that its kind is a placeholder's?"""
+    def entry(x):
+        while type(x) is Phi and type(x.inputs[0]) is Loop and x.inputs[2] is None:
+            x = x.inputs[1]
+        return x
+
+    return (type(v) is Phi and type(v.inputs[0]) is Loop and v.inputs[2] is None and bound is not None
+            and entry(bound).type.is_con(False))
+
+
 def _region_code(src, run, ins, outs, kinds, frame, unbound, why, decl: dict, exits: bool = False,
                  rebuilds: list[str] = (), backs: list = ()) -> RegionCode:
     """Compile the region's function: ``fn(frame, *ins)`` returning ``(0, *outs)``, or
@@ -689,6 +723,40 @@ def _refuse_recursion(g, src) -> None:
                              f"region at {region.code.where}: {region.code.why}); son does not run such "
                              "code in recursive functions", region.code.filename, region.code.lines[0], 0,
                              "fallback")
+
+
+def _compiled_bindings(tree: ast.FunctionDef, names: set[str], opaque: dict) -> list[ast.stmt]:
+    """The innermost statements outside opaque ones that bind a name of ``names``
+    (compiled code giving a frame variable a value the frame would not see: a region
+    then read the frame's stale value).  O(statements)."""
+    out: list[ast.stmt] = []
+    if not names:
+        return out
+    stack = list(tree.body)
+    while stack:
+        s = stack.pop()
+        if id(s) in opaque:
+            continue
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if s.name in names:
+                out.append(s)
+            continue
+        handlers = getattr(s, "handlers", []) or []
+        inner = [x for f in ("body", "orelse", "finalbody") for x in getattr(s, f, []) or []
+                 if isinstance(x, ast.stmt)] + [x for h in handlers for x in h.body]
+        header = [x for f, v in ast.iter_fields(s) if f not in ("body", "orelse", "finalbody", "handlers")
+                  for x in (v if isinstance(v, list) else [v]) if isinstance(x, ast.AST)]
+        caught = any(h.name in names for h in handlers)
+        if caught or _binds(header, names) or (not inner and _binds([s], names)):
+            out.append(s)
+        else:
+            stack.extend(inner)
+    return out
+
+
+def _binds(nodes: list[ast.AST], names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)) and n.id in names
+               for x in nodes for n in ast.walk(x))
 
 
 def _count_statements(tree: ast.FunctionDef) -> int:

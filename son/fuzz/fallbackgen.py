@@ -19,6 +19,8 @@ anywhere in ``f`` (in loops and branches too):
 * ``print`` of live values, of f-strings (``{x:.3f}``), of ``tag``;
 * dict bookkeeping: ``seen[k] = seen.get(k, 0) + 1``, ``last[k] = v``,
   ``cnt_py = seen.get(k, 0)``, ``cnt_py: int = last.get(k, -1)``, ``cnt_py = len(seen)``;
+  ``pyv = last.get(k, x)`` on one arm of an ``if`` whose other arm is compiled code (the
+  kind of ``pyv`` is unknown, so every statement binding it runs with CPython);
 * ``try: quo_py = a / b except ZeroDivisionError: quo_py = <literal>`` (sometimes ``finally``;
   in a loop, sometimes a count bumped first and a handler that ends in ``continue`` or
   ``break``, whose variables the loop goes on with, as a ``finally`` on the way out
@@ -152,6 +154,10 @@ class FallbackPrograms:
     def region_dict(self, fn: Func) -> list[str]:
         r = self.rng
         k = self.rg_pick(fn, ("int", "bool"))
+        if r.random() < 0.12:  # a value of a kind son cannot tell on one path, compiled on the other:
+            x = self.rg_pick(fn, ("float",))  # all of pyv's bindings run with CPython (its frame)
+            return [f"if {k}:", f"    pyv = {x}", "else:", f"    pyv = last.get({k}, {x})",
+                    "quo_py = float(pyv) + quo_py"]
         x = r.random()
         if x < 0.35:
             return [f"seen[{k}] = seen.get({k}, 0) + 1"]
