@@ -1,7 +1,9 @@
 """numpy's ufuncs that son writes as code (son/frontend/composites.py and elements.py):
 a float array's ``//`` and ``%`` (IEEE results for a zero divisor), ``np.logaddexp``,
 ``np.logaddexp2``, ``np.deg2rad``/``radians``, ``np.rad2deg``/``degrees``,
-``np.reciprocal``, ``np.fmax``/``fmin`` and ``np.sinc``.  numpy is the oracle in every
+``np.reciprocal``, ``np.fmax``/``fmin``, ``np.sinc``, the comparison and logical
+ufuncs (``np.greater``, ``np.logical_and``, ...), ``np.signbit``, ``np.isposinf``,
+``np.nan_to_num``, ``np.heaviside`` and ``np.nextafter``.  numpy is the oracle in every
 stage (the raw parse, each pipeline and the kernel), on arrays and on numbers; the
 gradients go through the inlined element code."""
 
@@ -46,7 +48,43 @@ def composites(x, y, i):
 def numbers(a: float, b: float, k: int):
     """Of numbers the same functions give numbers (Python floats, docs/decisions.md)."""
     return (np.logaddexp(a, b), np.logaddexp2(a, k), np.deg2rad(k), np.rad2deg(a), np.reciprocal(b),
-            np.fmax(a, b), np.fmin(k, b))
+            np.fmax(a, 1.5), np.fmin(k, 2.5))
+
+
+def comparisons_and_logic(x, y, i, m):
+    return (np.greater(x, y), np.less_equal(i, x), np.equal(i, i), np.not_equal(m, x),
+            np.greater_equal(x, 0.5),
+            np.less(i, 3), np.logical_and(x, m), np.logical_or(i, y), np.logical_xor(m, x), np.logical_not(x),
+            np.logical_not(i), np.logical_not(m))
+
+
+def predicates_and_fixes(x, y, i, m):
+    return (np.signbit(x), np.signbit(i), np.isposinf(x), np.isneginf(m), np.nan_to_num(x), np.nan_to_num(i),
+            np.nan_to_num(m), np.positive(x), np.positive(i), np.heaviside(x, 0.5), np.heaviside(i, y),
+            np.nextafter(x, y), np.nextafter(i, 0.0))
+
+
+def of_numbers(a: float, b: float, k: int, t: bool):
+    return (np.greater(a, k), np.logical_and(t, a), np.logical_not(k), np.signbit(a), np.nan_to_num(b),
+            np.heaviside(a, b), np.nextafter(a, b), np.isposinf(b), np.equal(k, a))
+
+
+def four_arrays():
+    return st.integers(0, 5).flatmap(lambda n: st.tuples(
+        hnp.arrays(np.float64, n, elements=FLOATS), hnp.arrays(np.float64, n, elements=FLOATS),
+        hnp.arrays(np.int64, n, elements=INTS), hnp.arrays(np.bool_, n)))
+
+
+def test_comparison_and_logical_ufuncs_are_numpys_in_every_stage():
+    """ints compare with floats as float64 (numpy's loops), as the operators do."""
+    check_every_stage(comparisons_and_logic, [F, F, INT, B], four_arrays(), max_examples=40)
+
+
+def test_predicates_and_nan_to_num_are_numpys_in_every_stage():
+    with np.errstate(all="ignore"):
+        check_every_stage(predicates_and_fixes, [F, F, INT, B], four_arrays(), max_examples=40)
+        check_every_stage(of_numbers, [float, float, int, bool],
+                          st.tuples(FLOATS, FLOATS, st.integers(-3, 3), st.booleans()), max_examples=30)
 
 
 def nan_losing_extremes(x, y, i):

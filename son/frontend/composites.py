@@ -30,19 +30,45 @@ EXTREMES = {np.maximum: {"float": ex.maximum_float, "int": ex.maximum_int, "bool
 
 
 class Composite(NamedTuple):
-    """A ufunc of floats (ints converted as numpy converts them) with a float64
-    result; ``bools``: it takes bools too, as floats (numpy computes most float
-    ufuncs of bools in float16, which son refuses)."""
+    """A ufunc written as element code.  ``element``: its function, or a dict from the
+    operands' common kind to one (a kind it lacks is refused); ``convert``: the
+    operands as floats ("float": numpy's float loops, ints converted as numpy converts
+    them), as their common kind ("common": numpy's comparisons) or as they are (None);
+    ``result``: the dtype of an array result (None: the operands' common kind's);
+    ``bools``: it takes bool operands (numpy computes most float ufuncs of bools in
+    float16, which son refuses)."""
 
-    element: Callable
+    element: Callable | dict
     arity: int
     bools: bool = False
+    convert: str | None = "float"
+    result: str | None = "float64"
+
+
+def _compare(fn) -> Composite:
+    return Composite(fn, 2, bools=True, convert="common", result="bool")
+
+
+def _logical(fn, arity: int = 2) -> Composite:
+    return Composite(fn, arity, bools=True, convert=None, result="bool")
 
 
 COMPOSITES = {np.logaddexp: Composite(el.logaddexp, 2), np.logaddexp2: Composite(el.logaddexp2, 2),
               np.sinc: Composite(el.sinc, 1, bools=True), np.reciprocal: Composite(el.reciprocal, 1),
               np.deg2rad: Composite(el.deg2rad, 1), np.radians: Composite(el.deg2rad, 1),
-              np.rad2deg: Composite(el.rad2deg, 1), np.degrees: Composite(el.rad2deg, 1)}
+              np.rad2deg: Composite(el.rad2deg, 1), np.degrees: Composite(el.rad2deg, 1),
+              np.heaviside: Composite(el.heaviside, 2), np.nextafter: Composite(el.nextafter, 2),
+              np.signbit: Composite(el.signbit, 1, bools=True, result="bool"),
+              np.isposinf: Composite(el.isposinf, 1, bools=True, result="bool"),
+              np.isneginf: Composite(el.isneginf, 1, bools=True, result="bool"),
+              np.nan_to_num: Composite({"float": el.nan_to_num, "int": el.same, "bool": el.same}, 1,
+                                       bools=True, convert=None, result=None),
+              np.positive: Composite({"float": el.same, "int": el.same}, 1, convert=None, result=None),
+              np.greater: _compare(el.greater), np.greater_equal: _compare(el.greater_equal),
+              np.less: _compare(el.less), np.less_equal: _compare(el.less_equal),
+              np.equal: _compare(el.equal), np.not_equal: _compare(el.not_equal),
+              np.logical_and: _logical(el.logical_and), np.logical_or: _logical(el.logical_or),
+              np.logical_xor: _logical(el.logical_xor), np.logical_not: _logical(el.logical_not, 1)}
 
 
 def common_kind(kinds) -> str:
@@ -53,11 +79,12 @@ def common_kind(kinds) -> str:
 class ElementFunctions:
     """The Ufuncs mixin's functions that inline element code (FunctionParser's bases)."""
 
-    def converter(self, kind: str):
-        """``(at, value) -> value`` of kind ``kind`` (a bool stays as it is)."""
-        return {"float": self.float_of, "int": self.int_of, "bool": lambda at, v: v}[kind]
+    def converter(self, kind: str | None):
+        """``(at, value) -> value`` of kind ``kind`` (a bool stays as it is; None: any)."""
+        same = lambda at, v: v  # noqa: E731
+        return {"float": self.float_of, "int": self.int_of, "bool": same, None: same}[kind]
 
-    def element_call(self, at: ast.AST, fn: Callable, vals: list[Node], kind: str) -> Node:
+    def element_call(self, at: ast.AST, fn: Callable, vals: list[Node], kind: str | None) -> Node:
         """``fn``'s body inlined on ``vals`` converted to ``kind``, as a call located at ``at``."""
         conv = self.converter(kind)
         done: list[Node] = []
@@ -86,10 +113,16 @@ class ElementFunctions:
         return self.element_call(e, EXTREMES[fn][kind], vals, kind)
 
     def composite(self, e: ast.Call, fn, name: str, vals: list[Node], kinds: list[str]) -> Node:
-        """A ``COMPOSITES`` ufunc of numbers (elements): its element function of floats."""
-        if "bool" in kinds and not COMPOSITES[fn].bools:
-            raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16)")
-        return self.element_call(e, COMPOSITES[fn].element, vals, "float")
+        """A ``COMPOSITES`` ufunc of numbers (elements): its element function."""
+        spec, kind = COMPOSITES[fn], common_kind(kinds)
+        element = spec.element.get(kind) if isinstance(spec.element, dict) else spec.element
+        if ("bool" in kinds and not spec.bools) or element is None:
+            raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16, or "
+                                      "refuses it)")
+        return self.element_call(e, element, vals, {"float": "float", "common": kind}.get(spec.convert))
+
+    def composite_dtype(self, fn, kinds: list[str]) -> str:
+        return COMPOSITES[fn].result or DTYPE_OF_KIND[common_kind(kinds)]
 
     def float_division(self, at: ast.AST, op: type, x: Node, y: Node) -> Node:
         """numpy's float ``x // y`` (``op`` FloorDiv) or ``x % y``: Python's, but IEEE's

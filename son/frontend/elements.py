@@ -76,3 +76,83 @@ def remainder(x, y):
     if y == 0.0:
         return math.nan
     return x % y
+
+
+def heaviside(x, h0):
+    """numpy's ``npy_heaviside``: NaN for NaN, ``h0`` at zero, else 0 or 1."""
+    if x != x:
+        return math.nan
+    if x == 0.0:
+        return h0
+    return 1.0 if x > 0.0 else 0.0
+
+
+def nextafter(x, y):
+    return math.nextafter(x, y)
+
+
+def signbit(x):
+    return math.copysign(1.0, x) < 0.0
+
+
+def isposinf(x):
+    return x == math.inf
+
+
+def isneginf(x):
+    return x == -math.inf
+
+
+def nan_to_num(x):
+    """numpy's defaults: 0.0 for NaN, the largest finite float for an infinity."""
+    if x != x:
+        return 0.0
+    if x == math.inf:
+        return 1.7976931348623157e308
+    if x == -math.inf:
+        return -1.7976931348623157e308
+    return x
+
+
+def same(x):
+    return x
+
+
+def greater(x, y):
+    return x > y
+
+
+def greater_equal(x, y):
+    return x >= y
+
+
+def less(x, y):
+    return x < y
+
+
+def less_equal(x, y):
+    return x <= y
+
+
+def equal(x, y):
+    return x == y
+
+
+def not_equal(x, y):
+    return x != y
+
+
+def logical_and(x, y):
+    return x != 0 and y != 0
+
+
+def logical_or(x, y):
+    return x != 0 or y != 0
+
+
+def logical_xor(x, y):
+    return (x != 0) != (y != 0)
+
+
+def logical_not(x):
+    return x == 0

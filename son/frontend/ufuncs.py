@@ -685,7 +685,8 @@ class Ufuncs(ElementFunctions):
             return self.combine(e, parts, _DTYPE[self.extreme_kind(e, fn, name, kinds)],
                                 lambda p, *xs: p.extreme(e, fn, name, list(xs), kinds))
         if fn in COMPOSITES:
-            return self.combine(e, parts, "float64", lambda p, *xs: p.composite(e, fn, name, list(xs), kinds))
+            return self.combine(e, parts, self.composite_dtype(fn, kinds),
+                                lambda p, *xs: p.composite(e, fn, name, list(xs), kinds))
         if fn in _ABS:
             return self.combine(e, parts, parts[0].dtype, lambda p, x: self.op(e, Abs, x))
         if fn in _PREDICATES:

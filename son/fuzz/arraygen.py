@@ -13,7 +13,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   computes exactly (``FAST_POWERS``); unary ``-``; ``abs``/``np.abs``, ``np.sqrt``,
   ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``/``fmax``/``fmin``/``clip``,
   ``np.logaddexp``/``logaddexp2``, ``np.deg2rad``/``rad2deg``/``reciprocal``,
-  ``np.isnan``/``isinf``/``isfinite``; comparisons,
+  ``np.isnan``/``isinf``/``isfinite``/``signbit``/``isposinf``/``isneginf``,
+  ``np.nan_to_num``, ``np.positive``; comparisons (and ``np.greater``, ...),
+  ``np.logical_and``/``or``/``xor`` of any kinds,
   ``& | ^ ~`` of bool arrays and ``np.where``;
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
   ``a.sum()``, ``np.mean``/``a.mean()`` of floats, ``np.max``/``min``, ``np.prod``,
@@ -85,6 +87,8 @@ _CASTS = {"float64": (["int64", "bool"], ["np.float64", "float"]),
           "int64": (["bool", "int64"], ["np.int64", "int"]),
           "bool": (["float64", "int64"], ["bool", "np.bool_"])}
 _CMP = ["<", "<=", ">", ">=", "==", "!="]
+_CMP_UFUNCS = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal", "==": "equal",
+               "!=": "not_equal"}
 _SIDES = ["'left'", "'right'"]
 #: a bare array or view (``a0``, ``r1[::-1]``), and what makes one a new array
 _VIEW = re.compile(r"\w+(\[[^\]]*\])?")
@@ -229,7 +233,7 @@ class ArrayPrograms(GridPrograms):
             return self._either(c(), op, ints)
         if form == "unary":
             f = r.choice(["-", "abs", "np.abs", "np.sqrt", "np.floor", "np.ceil", "np.trunc", "np.deg2rad",
-                          "np.rad2deg", "np.reciprocal"])
+                          "np.rad2deg", "np.reciprocal", "np.nan_to_num", "np.positive"])
             return f"(-{c()})" if f == "-" else f"{f}({c()})"
         if form == "power":
             return f"({c()} ** {r.choice(FAST_POWERS)})"
@@ -276,14 +280,21 @@ class ArrayPrograms(GridPrograms):
             dt = r.choice(["float64", "float64", "int64"])
             other = r.choice([self.chain(fn, r.choice(["float64", "int64"]), g, d),
                               self.scalar(fn, r.choice(["float", "int"]))])
-            return f"({self.chain(fn, dt, g, d)} {r.choice(_CMP)} {other})"
+            op, left = r.choice(_CMP), self.chain(fn, dt, g, d)
+            if r.random() < 0.25:  # the comparison's ufunc
+                return f"np.{_CMP_UFUNCS[op]}({left}, {other})"
+            return f"({left} {op} {other})"
         if form == "logic":
             other = c() if r.random() < 0.7 else self.scalar(fn, "bool")
+            if r.random() < 0.25:  # numpy's logical ufuncs take numbers of any kind
+                other = other if r.random() < 0.5 else self.chain(fn, r.choice(["float64", "int64"]), g, d)
+                return f"np.logical_{r.choice(['and', 'or', 'xor'])}({c()}, {other})"
             return f"({c()} {r.choice(['&', '|', '^', '==', '!='])} {other})"
         if form == "not":
             return f"(~{c()})"
         if form == "pred":
-            return f"np.{r.choice(['isnan', 'isinf', 'isfinite'])}({self.chain(fn, 'float64', g, d)})"
+            return f"np.{r.choice(['isnan', 'isinf', 'isfinite', 'signbit', 'isposinf', 'isneginf'])}" \
+                   f"({self.chain(fn, 'float64', g, d)})"
         return f"np.where({c()}, {c()}, {c()})"
 
     def reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
