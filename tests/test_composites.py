@@ -9,6 +9,8 @@ gradients go through the inlined element code."""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from conftest import check_every_stage, finite_differences
@@ -85,6 +87,24 @@ def test_predicates_and_nan_to_num_are_numpys_in_every_stage():
         check_every_stage(predicates_and_fixes, [F, F, INT, B], four_arrays(), max_examples=40)
         check_every_stage(of_numbers, [float, float, int, bool],
                           st.tuples(FLOATS, FLOATS, st.integers(-3, 3), st.booleans()), max_examples=30)
+
+
+def nan_reductions(x, i, m, a):
+    """NaNs skipped: the sum of the others (numpy's pairwise sum of the array with zeros
+    in their place), their mean (NaN where there are none), their max and min."""
+    return (np.nansum(x), np.nanmean(x), np.nansum(i), np.nanmean(i), np.nansum(m), np.nansum(a),
+            np.nanmean(a), np.nanmax(x) if len(x) else 0.0, np.nanmin(i) if len(i) else 0)
+
+
+def test_nan_reductions_are_numpys_in_every_stage():
+    no_negative_zero = FLOATS.map(lambda v: v + 0.0)  # (np.nanmax of both zeros: NotImplementedError)
+    strategy = st.integers(0, 6).flatmap(lambda n: st.tuples(
+        hnp.arrays(np.float64, n, elements=no_negative_zero),
+        hnp.arrays(np.int64, n, elements=st.integers(-9, 9)), hnp.arrays(np.bool_, n),
+        hnp.arrays(np.float64, (2, n), elements=no_negative_zero)))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "Mean of empty slice"
+        check_every_stage(nan_reductions, [F, INT, B, "float64[:, :]"], strategy, max_examples=40)
 
 
 def nan_losing_extremes(x, y, i):

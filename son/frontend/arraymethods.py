@@ -29,6 +29,7 @@ inlined body."""
 from __future__ import annotations
 
 import ast
+import math
 
 import numpy as np
 
@@ -111,6 +112,22 @@ class ArrayMethods:
             if v.type.kind not in ("int", "float", "bool"):
                 raise self.error(e.args[1], f"{name}() of a {v.type.widen()} key", name)
             return self.inline(e, search_one, [a, v, self.con(right), self.con(floats)])
+
+    def call_nan_reduction(self, e: ast.Call, name: str, fn) -> Node:
+        """``np.nansum``/``nanmean``/``nanmax``/``nanmin`` of an array: of floats, numpy's
+        own composition (the NaNs replaced by 0 before numpy's sum; the mean divides by
+        the count of the others, NaN where there are none; max and min skip NaNs, NaN
+        only where all are, of 1-D arrays); of ints and bools, the plain reduction."""
+        a = self.one_array(e, name)
+        with kept(a):
+            if dtype_of(a.base if isinstance(a, Grid) else a) != "float64":
+                plain = {np.nansum: np.sum, np.nanmean: np.mean, np.nanmax: np.max, np.nanmin: np.min}[fn]
+                return self.array_function(e, plain, name, a, [])
+            if fn in (np.nanmax, np.nanmin) and isinstance(a, Grid):
+                raise self.unsupported(e, f"{name}() of an n-D float array (son takes 1-D ones here)")
+            helper = {np.nansum: nansum_float, np.nanmean: nanmean_float, np.nanmax: nanmax_float,
+                      np.nanmin: nanmin_float}[fn]
+            return self.inline(e, helper, [a])
 
     def call_eye(self, e: ast.Call, name: str, identity: bool) -> Node:
         most = 1 if identity else 3
@@ -234,10 +251,52 @@ SEARCH_CALLS = {
     np.searchsorted: lambda p, e, n: p.call_searchsorted(e, n),
     np.eye: lambda p, e, n: p.call_eye(e, n, identity=False),
     np.identity: lambda p, e, n: p.call_eye(e, n, identity=True),
+    **{fn: (lambda fn: lambda p, e, n: p.call_nan_reduction(e, n, fn))(fn)
+       for fn in (np.nansum, np.nanmean, np.nanmax, np.nanmin)},
 }
 
 
 # ---------------------------------------------------------------- inlined (son's Python)
+def nansum_float(a):
+    return np.sum(np.where(np.isnan(a), 0.0, a))
+
+
+def nanmean_float(a):
+    m = np.isnan(a)
+    total = np.sum(np.where(m, 0.0, a))
+    count = np.sum(~m)
+    return total / count if count else math.nan
+
+
+def nanmax_float(a):
+    return _nan_extreme(a, True)
+
+
+def nanmin_float(a):
+    return _nan_extreme(a, False)
+
+
+def _nan_extreme(a, larger):
+    """numpy's fmax/fmin.reduce: the NaNs skipped, NaN only where every element is one;
+    which of two zeros of different signs numpy's SIMD loop returns is its layout's
+    choice: NotImplementedError there, as for np.max."""
+    if len(a) == 0:
+        if larger:
+            raise ValueError("zero-size array to reduction operation fmax which has no identity")
+        raise ValueError("zero-size array to reduction operation fmin which has no identity")
+    best = math.nan
+    for i in range(len(a)):
+        x = a[i]
+        if x == x and (best != best or (x > best if larger else x < best)):
+            best = x
+    if best == 0.0:
+        for i in range(len(a)):
+            if a[i] == 0.0 and math.copysign(1.0, a[i]) != math.copysign(1.0, best):
+                raise NotImplementedError("np.nanmax/nanmin of 0.0 and -0.0 (numpy's result depends on its "
+                                          "SIMD kernels)")
+    return best
+
+
 def copy_into(a, s):
     for i in range(len(a)):
         a[i] = s[i]
