@@ -633,6 +633,46 @@ def test_a_function_run_in_cpython_raises_its_own_overflow_error():
         f(1000.0)
 
 
+def transposed_product(a, b):
+    return np.sum(a.T * b)  # numpy's result order is a's: son refuses it at run time
+
+
+def transposed_product_into(a, out):
+    out[0] = 1.0  # writes an argument before the refusal
+    return np.sum(a.T * 2.0)
+
+
+def local_work(a, n):
+    t = np.zeros(n)
+    t[0] = 2.0
+    xs = [1.0]
+    xs.append(a[0, 1])
+    return np.sum(a.T * t[0]) + xs[-1]
+
+
+def test_a_kernel_refusing_at_run_time_is_run_again_in_cpython_when_it_wrote_no_argument(monkeypatch):
+    """NotImplementedError from a kernel (son's refusal where numpy's answer depends on
+    what son does not model) runs the call in CPython, with one warning, where the
+    kernel writes only memory it allocates; else, and with fallback="error", it raises."""
+    a, b = np.arange(6.0).reshape(2, 3), np.arange(6.0).reshape(3, 2)
+    f = son.jit(transposed_product)
+    with pytest.warns(son.FallbackWarning, match="ran a call in CPython"):
+        assert f(a, b) == transposed_product(a, b)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert f(a, b) == transposed_product(a, b)
+    with pytest.warns(son.FallbackWarning, match="ran a call in CPython"):
+        assert son.jit(local_work)(a, 3) == local_work(a, 3)  # writes only its own array and list
+    out = np.zeros(1)
+    with pytest.raises(NotImplementedError, match="memory order"):
+        son.jit(transposed_product_into)(a, out)
+    with pytest.raises(NotImplementedError, match="memory order"):
+        son.jit(transposed_product, fallback="error")(a, b)
+    monkeypatch.setattr(son.config, "fallback", "error")
+    with pytest.raises(NotImplementedError):
+        son.jit(transposed_product)(a, b)
+
+
 def test_fallback_error_raises_sons_located_error(monkeypatch):
     with pytest.raises(son.SonSyntaxError, match="dict"):
         son.jit(uses_a_dict, fallback="error")(3)

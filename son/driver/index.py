@@ -152,7 +152,8 @@ def index_store(ikey: str, fn, deps: list, k: Kernel) -> None:
             record[(path, name)] = fp
     data = {"module": k.path.name, "name": k.dispatcher.__name__, "root": root,
             "deps": [[list(p), n, fp] for (p, n), fp in record.items()],
-            "params": [n for n, _ in k.params], "nodes": k.stats["nodes"], "blocks": k.stats["blocks"]}
+            "params": [n for n, _ in k.params], "nodes": k.stats["nodes"], "blocks": k.stats["blocks"],
+            "replayable": k.stats.get("replayable", False)}
     f = _index_file(ikey)
     try:
         f.parent.mkdir(exist_ok=True)
@@ -191,5 +192,6 @@ def index_load(ikey: str, fn, args: tuple, rebuild: Callable) -> Kernel | None:
     if len(data["params"]) != len(args):
         return None
     params = [(n, type_of_value(a, n)) for n, a in zip(data["params"], args)]
-    stats = {"nodes": data["nodes"], "blocks": data["blocks"], "index": True}
+    stats = {"nodes": data["nodes"], "blocks": data["blocks"], "index": True,
+             "replayable": data.get("replayable", False)}
     return load_kernel(cache_dir() / data["module"], data["name"], fn.__name__, params, stats, rebuild)

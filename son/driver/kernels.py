@@ -29,7 +29,7 @@ from .. import config
 from ..errors import FallbackWarning, SonError
 from ..exec.kernel import Kernel, compile_kernel
 from ..frontend import gradient_surrogates
-from ..nodes import Graph, PyRegion
+from ..nodes import Graph, ListOp, NewArray, NewList, Phi, PyRegion, Refine, Store
 from ..nodes.control import GlobalForm
 from ..nodes.opaque import RERAISE
 from .index import index_key, index_load, index_store
@@ -78,6 +78,7 @@ class JitFunction(Specialized):
         self.kernels: dict[tuple, Kernel] = {}
         self._dispatch: dict[tuple, Any] = {}
         self._graphs: dict[tuple, Graph] = {}
+        self._replayed: set[tuple] = set()
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self.nparams:
@@ -85,14 +86,35 @@ class JitFunction(Specialized):
         key = type_key(args)
         disp = self._dispatch.get(key)
         if disp is None:
-            return self._specialize_or_fall_back(args, key)(*args)
+            disp = self._specialize_or_fall_back(args, key)
+            try:
+                return disp(*args)
+            except NotImplementedError as e:
+                return self._replay(key, args, e)
         try:
             return disp(*args)
+        except NotImplementedError as e:
+            return self._replay(key, args, e)
         except Exception as e:
             kernel = self.kernels.get(key)  # None: the function runs in CPython (a fallback)
             if kernel is not None and _is_numba_typing_error(e):
                 kernel.check(args)  # raises SonError saying which argument is wrong
             raise
+
+    def _replay(self, key: tuple, args: tuple, e: NotImplementedError):
+        """A kernel raised NotImplementedError (son's refusal at run time, where numpy's
+        answer depends on what son does not model, or numba's): the call again in CPython,
+        with one warning per argument types, where the kernel writes no memory it did not
+        allocate (``replayable``: the arguments are as they were); else the error."""
+        k = self.kernels.get(key)
+        if (self.fallback or config.fallback) == "error" or k is None or not k.stats.get("replayable"):
+            raise e
+        if key not in self._replayed:
+            self._replayed.add(key)
+            name = getattr(self.py_func, "__qualname__", repr(self.py_func))
+            warnings.warn(f"son.jit({name}) ran a call in CPython: its kernel raised NotImplementedError "
+                          f"({e})", FallbackWarning, stacklevel=3)
+        return self.py_func(*args)
 
     def _specialize_or_fall_back(self, args: tuple, key: tuple) -> Callable:
         """The kernel for these argument types, or (fallback "function") the Python
@@ -139,6 +161,7 @@ class JitFunction(Specialized):
             regions = [n.code for n in graph.nodes() if type(n) is PyRegion and n.code is not RERAISE]
             k = compile_with(graph, p)
             k.stats = dict(k.stats, parse_s=t1 - t0, optimize_s=t2 - t1, pipeline=p.name,
+                           replayable=replayable(graph),
                            fallback_regions=[(c.where, c.why) for c in sorted(regions, key=_first_line)])
             # a region's code lives in this process only, and so does a global array
             if ikey and not regions and not any(isinstance(f, GlobalForm) for f in graph.arg_forms or ()):
@@ -196,6 +219,31 @@ class JitFunction(Specialized):
 
 def _first_line(code) -> tuple[int, int]:
     return code.lines
+
+
+def replayable(graph: Graph) -> bool:
+    """Can a call of ``graph``'s kernel that raised be made again, in CPython, with the
+    same arguments?  Where it writes no memory it did not allocate: every Store and
+    ListOp writes an array or a list the graph makes (through Phis and refinements), and
+    it has no region or call (either may write anything).  O(nodes)."""
+    for n in graph.nodes():
+        if not n.writes_memory:
+            continue
+        if type(n) not in (Store, ListOp):
+            return False
+        stack, seen = [n.inputs[2]], set()
+        while stack:
+            x = stack.pop()
+            if x is None or id(x) in seen:
+                continue
+            seen.add(id(x))
+            if type(x) is Phi:
+                stack.extend(x.inputs[1:])
+            elif type(x) is Refine:
+                stack.append(x.inputs[1])
+            elif type(x) not in (NewArray, NewList):
+                return False
+    return True
 
 
 def _needs_conversion(k: Kernel, args: tuple) -> bool:
