@@ -673,6 +673,44 @@ def test_a_kernel_refusing_at_run_time_is_run_again_in_cpython_when_it_wrote_no_
         son.jit(transposed_product)(a, b)
 
 
+class NegativeInput(ValueError):
+    pass
+
+
+def checked_total(a):
+    for i in range(len(a)):
+        if a[i] < 0.0:
+            raise NegativeInput("negative")
+        if a[i] > 1e9:
+            raise np.linalg.LinAlgError("too large")
+    return a.sum()
+
+
+def test_kernels_raise_exception_classes_they_can_import():
+    """numpy's LinAlgError, or a class at the top of the caller's module: the kernel
+    imports it by name (its module is on disk, maybe loaded by another process)."""
+    f = son.jit(checked_total, fallback="error")
+    assert f(np.ones(3)) == 3.0
+    with pytest.raises(NegativeInput, match="negative"):
+        f(np.array([1.0, -1.0]))
+    with pytest.raises(np.linalg.LinAlgError, match="too large"):
+        f(np.array([2e9]))
+    g = son.parse(checked_total, argtypes=["float64[]"])
+    with pytest.raises(NegativeInput):
+        son.interpret(g, np.array([-1.0]))
+
+    class Local(Exception):
+        pass
+
+    def local_raise(x):
+        if x > 0:
+            raise Local("no")
+        return x
+
+    with pytest.raises(son.SonSyntaxError, match="import"):
+        son.jit(local_raise, fallback="error")(1.0)
+
+
 def test_fallback_error_raises_sons_located_error(monkeypatch):
     with pytest.raises(son.SonSyntaxError, match="dict"):
         son.jit(uses_a_dict, fallback="error")(3)

@@ -299,6 +299,7 @@ class _Codegen(Structurer, MixedValues):
         ``uncounted``: write that copy."""
         fname = f"_{self.name}_fast" if uncounted else f"_{self.name}_calls"
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), fname
+        EMIT_STATE.exceptions = set()
         EMIT_STATE.uncounted = uncounted
         EMIT_STATE.callees = self.callees
         EMIT_STATE.regions = {}
@@ -314,7 +315,7 @@ class _Codegen(Structurer, MixedValues):
         body: list = []
         _drive(self.level(self.blocks[0], body, []))
         _finish(body)
-        lines = []
+        lines = sorted(EMIT_STATE.exceptions) + ([""] if EMIT_STATE.exceptions else [])
         for h in sorted(EMIT_STATE.helpers):
             if decorator:
                 lines.append(decorator)

@@ -75,7 +75,7 @@ from ..nodes import (
     ToBool,
 )
 from ..nodes.types import INT64_MAX, INT64_MIN, MEM, NONE, bounds
-from .emit import EMIT, _const, _kind, _paren, _strip, _unparen
+from .emit import EMIT, EMIT_STATE, _const, _kind, _paren, _strip, _unparen
 from .render import _Comment, _Exit, _If, _Lazy, _negate, _Set, _While
 
 #: Python rejects more than 20 nested loops
@@ -699,4 +699,13 @@ def _outside_range(p1: Node, p2: Node, text: Callable[[Node], str]) -> str | Non
 
 
 def _raise_text(r: Raise) -> str:
-    return f"raise {r.exc.__name__}({r.message!r})"
+    """``raise E('message')``; a class not builtin is imported at the top of the
+    kernel's module under an alias (``EMIT_STATE.exceptions``)."""
+    cls = r.exc
+    if cls.__module__ == "builtins":
+        return f"raise {cls.__name__}({r.message!r})"
+    alias = f"_son_exc_{cls.__module__.replace('.', '_')}_{cls.__qualname__}"
+    imports = getattr(EMIT_STATE, "exceptions", None)  # None: text for a listing, not a module
+    if imports is not None:
+        imports.add(f"from {cls.__module__} import {cls.__qualname__} as {alias}")
+    return f"raise {alias}({r.message!r})"

@@ -11,6 +11,7 @@ read").  O(1) per statement besides its expressions and merges."""
 from __future__ import annotations
 
 import ast
+import sys
 
 from ..errors import SonSyntaxError
 from ..nodes import Node, Not, Raise, Return, kept
@@ -311,8 +312,9 @@ class Statements:
             msg = exc.args[0].value if exc.args else ""
             exc = exc.func
         cls = self.resolve(exc) if exc is not None else None
-        if not (isinstance(cls, type) and issubclass(cls, Exception) and cls.__module__ == "builtins"):
-            raise self.unsupported(s, "raise of anything but a builtin exception class",
+        if not (isinstance(cls, type) and issubclass(cls, Exception) and _importable(cls)):
+            raise self.unsupported(s, "raise of anything but an exception class a kernel can import (a "
+                                      "builtin one, or one defined at the top of an importable module)",
                                    instead="raise one such as ValueError or IndexError")
         self.exit(Raise(self.g, self.scope.ctrl, self.scope.mem, cls, msg))
         self.scope.ctrl = self.xctrl()
@@ -328,3 +330,14 @@ class Statements:
             raise self.error(s, "'continue' not properly in loop", "continue")
         self.loops[-1].continues.append(self.scope.dup())
         self.scope.ctrl = self.xctrl()
+
+
+def _importable(cls: type) -> bool:
+    """Can a kernel module (loaded from the disk cache, maybe by another process) import
+    exception class ``cls`` by name?  A builtin, or a top-level class of a module other
+    than ``__main__`` (numpy.linalg.LinAlgError, a library's or the user's own)."""
+    if cls.__module__ == "builtins":
+        return True
+    mod = sys.modules.get(cls.__module__)
+    return (mod is not None and cls.__module__ != "__main__" and cls.__qualname__.isidentifier()
+            and getattr(mod, cls.__qualname__, None) is cls)
