@@ -106,7 +106,7 @@ def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=r
 
     graphs = {p: son.optimize(son.parse(fn, argtypes=argtypes), p)[0] for p in STAGES}
     graphs["none"] = son.parse(fn, argtypes=argtypes, peephole=False)
-    kernel = son.jit(fn)
+    kernel = son.jit(fn, fallback="error")  # the kernel itself, not a fallback to CPython
 
     @settings(max_examples=max_examples, deadline=None)
     @given(strategy)

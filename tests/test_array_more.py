@@ -182,9 +182,9 @@ def percent(a, q: float):
 
 
 def test_percentile_of_a_zero_beside_the_other_zero_is_not_guessed():
-    assert son.jit(percent)(np.array([-0.0, 5.0, 0.0, 6.0]), 100.0) == 6.0
+    assert son.jit(percent, fallback="error")(np.array([-0.0, 5.0, 0.0, 6.0]), 100.0) == 6.0
     with pytest.raises(NotImplementedError):
-        son.jit(percent)(np.array([-0.0, 5.0, 0.0]), 0.0)
+        son.jit(percent, fallback="error")(np.array([-0.0, 5.0, 0.0]), 0.0)
 
 
 def ranges(n: int, x: float, s: int):

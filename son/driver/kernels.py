@@ -78,7 +78,8 @@ class JitFunction(Specialized):
         self.kernels: dict[tuple, Kernel] = {}
         self._dispatch: dict[tuple, Any] = {}
         self._graphs: dict[tuple, Graph] = {}
-        self._replayed: set[tuple] = set()
+        #: argument types of calls a kernel refused at run time and CPython ran (``_replay``)
+        self.replayed: set[tuple] = set()
 
     def __call__(self, *args, **kwargs):
         if kwargs or len(args) != self.nparams:
@@ -109,8 +110,8 @@ class JitFunction(Specialized):
         k = self.kernels.get(key)
         if (self.fallback or config.fallback) == "error" or k is None or not k.stats.get("replayable"):
             raise e
-        if key not in self._replayed:
-            self._replayed.add(key)
+        if key not in self.replayed:
+            self.replayed.add(key)
             name = getattr(self.py_func, "__qualname__", repr(self.py_func))
             warnings.warn(f"son.jit({name}) ran a call in CPython: its kernel raised NotImplementedError "
                           f"({e})", FallbackWarning, stacklevel=3)
