@@ -62,6 +62,7 @@ from .linalg import LINALG_CALLS
 from .lists import LIST_CALLS
 from .recursion import SEPARATE
 from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList
+from .solvers import SOLVER_CALLS
 from .source import source_of
 
 #: numpy functions with integer loops: an int argument gives an int result (floor,
@@ -479,6 +480,7 @@ _CALLS: dict = {
     **UTILITY_CALLS,
     **ARRAY_OPS,
     **LINALG_CALLS,
+    **SOLVER_CALLS,
     **COMPLEX_CALLS,
     **FUNCTION_CALLS,
     **LIST_CALLS,

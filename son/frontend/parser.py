@@ -70,6 +70,7 @@ from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList
 from .selection import Selection
 from .signature import NDArraySpec, RowsSpec, function_defaults, param_types
+from .solvers import Solvers
 from .source import FunctionSource, parameter_names
 from .statements import Statements
 from .tuplelists import TupleLists
@@ -81,8 +82,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
                      Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayExtra,
-                     ArrayUtilities, ArrayFunctions, ArrayOps, LinearAlgebra, Selection, Tuples, Complexes,
-                     Functions, Recursion, Calls, Builtins, ParserCore):
+                     ArrayUtilities, ArrayFunctions, ArrayOps, LinearAlgebra, Solvers, Selection, Tuples,
+                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
