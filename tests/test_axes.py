@@ -115,6 +115,19 @@ def test_reductions_keep_their_axis_where_asked():
     check_every_stage(kept_axes, [F2], st.tuples(matrices(ELEMENTS.map(lambda v: v + 0.0))), max_examples=30)
 
 
+def shaped_like(a, x):
+    """A shape given as a tuple value (``a.shape``) to np.zeros/ones/empty/full."""
+    z = np.zeros(a.shape)
+    e = np.empty(a.T.shape, dtype=np.int64)
+    if len(e):
+        e[0] = 3  # a row: a view assigned
+    return z + a, np.ones(x.shape, dtype=np.int64), e.shape, np.full(a.shape, 2.5), np.zeros(x[None].shape)
+
+
+def test_a_shape_value_makes_arrays():
+    check_every_stage(shaped_like, [F2, F], st.tuples(matrices(), vectors()), max_examples=20)
+
+
 def loss(x, y, a):
     d = x[:, None] - y[None, :]
     return np.sum(d * d * a[None, 1]) + np.sum(np.expand_dims(x, 1) * a) + np.swapaxes(a, 0, 1)[0, 1] * x[2]
@@ -134,6 +147,7 @@ def test_gradients_go_through_axis_views():
     ("return a[:, None, :, None]", "4 dimensions"),
     ("return a[..., 0, ...]", "single ellipsis"),
     ("return np.swapaxes(a, 0, k)", "not a constant"),
+    ("return a[..., 0, 1]", "0-d array"),
 ])
 def test_refusals_are_located(tmp_path, body, words):
     f = function_from_text(tmp_path, f"def f(a, k):\n    {body}\n")

@@ -175,6 +175,7 @@ def test_gradients_go_through_the_element_code():
     ("return np.logaddexp(m, m)", "float16"),
     ("return m // m", "int8"),
     ("return m % m", "int8"),
+    ("return np.reciprocal(m * 3)", "float\\(\\)"),
 ])
 def test_bool_operands_numpy_computes_in_other_dtypes_are_refused(tmp_path, body, words):
     path = tmp_path / "case.py"

@@ -162,7 +162,7 @@ def test_matmul_kernel_is_exact_and_has_no_bounds_checks_left_in_the_inner_loop(
 
 @pytest.mark.parametrize("text, argtypes, message", [
     ("def f(a):\n    return a[0, 0, 0]\n", [F2], "too many indices"),
-    ("def f(a):\n    return a[None]\n", [F2], "None"),
+    ("def f(a):\n    return a[None, None]\n", [F2], "4 dimensions"),
     ("def f(n):\n    return np.zeros((n, n, n, n))\n", [int], "4-D"),
 ])
 def test_refusals_are_located(text, argtypes, message):

@@ -362,19 +362,9 @@ class ArrayFunctions:
         exactly (an int or bool to float64, a bool to int64)."""
         if len(e.args) != 2 or any(k.arg != "dtype" for k in e.keywords):
             raise self.error(e, f"{name}() takes a shape, a value and a dtype", name)
-        shape = e.args[0]
-        items = shape.elts if isinstance(shape, ast.Tuple) else [shape]
-        if not 1 <= len(items) <= 3:
-            raise self.unsupported(shape, f"a {len(items)}-D array (son takes 1-D to 3-D arrays)")
-        dims: list[Node] = []
-        for d in items:
-            with kept(*dims):
-                dims.append(self.int_value(d).keep())
-        try:
+        dims = self.shape_argument(e.args[0])
+        with kept(*dims):
             v = self.expr(e.args[1])
-        finally:
-            for d in dims:
-                d.unkeep()
         kind = "int" if v.type is TOP else _kind(v)  # (TOP: a value of dead code)
         dtype = {"int": "int64", "float": "float64", "bool": "bool"}.get(kind)
         if dtype is None:

@@ -211,23 +211,34 @@ class Arrays:
             if dtype is None:
                 raise self.error(k.value, f"unsupported dtype {ast.unparse(k.value)} (use float, "
                                           "int, bool or the numpy equivalents)", name)
-        shape = e.args[0]
-        if isinstance(shape, ast.Tuple):
-            if not 1 <= len(shape.elts) <= 3:
-                raise self.unsupported(shape, f"a {len(shape.elts)}-D array (son takes 1-D to 3-D arrays)")
-            if len(shape.elts) > 1:
-                dims = []
-                for d in shape.elts:
-                    with kept(*dims):
-                        dims.append(self.int_value(d).keep())
-                for d in dims:
-                    d.unkeep()
-                return self.new_grid(e, dims, dtype, fill)
-            shape = shape.elts[0]
-        n = self.int_value(shape)
+        dims = self.shape_argument(e.args[0])
+        if len(dims) > 1:
+            return self.new_grid(e, dims, dtype, fill)
+        n = dims[0]
         with kept(n):
             self.guard(self.op(e, LT, n, self.con(0)), ValueError, "negative dimensions are not allowed")
         return self.op(e, NewArray, self.scope.ctrl, n, dtype=dtype, fill=fill)
+
+    def shape_argument(self, shape: ast.expr) -> list[Node]:
+        """The dimensions a shape argument gives: ``n``, ``(n, m)`` or a tuple value
+        (``a.shape``), each an int (CPython's TypeError for a float where reached); 1 to 3
+        of them."""
+        if isinstance(shape, ast.Tuple):
+            items: list = shape.elts
+        else:
+            v = self.expr(shape)
+            items = list(v.elems) if isinstance(v, Pack) else [v]
+        if not 1 <= len(items) <= 3:
+            raise self.unsupported(shape, f"a {len(items)}-D array (son takes 1-D to 3-D arrays)")
+        dims: list[Node] = []
+        with kept(*[x for x in items if isinstance(x, Node)]):
+            for d in items:
+                with kept(*dims):
+                    x = self.int_value(d) if isinstance(d, ast.expr) else self.as_int_argument(shape, d)
+                    dims.append(x.keep())
+        for d in dims:
+            d.unkeep()
+        return dims
 
     def call_len(self, e, name):
         (a,) = self.args(e, name, 1, 1)

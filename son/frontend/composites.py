@@ -54,7 +54,8 @@ def _logical(fn, arity: int = 2) -> Composite:
 
 
 COMPOSITES = {np.logaddexp: Composite(el.logaddexp, 2), np.logaddexp2: Composite(el.logaddexp2, 2),
-              np.sinc: Composite(el.sinc, 1, bools=True), np.reciprocal: Composite(el.reciprocal, 1),
+              np.sinc: Composite(el.sinc, 1, bools=True),
+              np.reciprocal: Composite({"float": el.reciprocal}, 1),  # of ints: C's 1 / x, refused
               np.deg2rad: Composite(el.deg2rad, 1), np.radians: Composite(el.deg2rad, 1),
               np.rad2deg: Composite(el.rad2deg, 1), np.degrees: Composite(el.rad2deg, 1),
               np.heaviside: Composite(el.heaviside, 2), np.nextafter: Composite(el.nextafter, 2),
@@ -116,9 +117,12 @@ class ElementFunctions:
         """A ``COMPOSITES`` ufunc of numbers (elements): its element function."""
         spec, kind = COMPOSITES[fn], common_kind(kinds)
         element = spec.element.get(kind) if isinstance(spec.element, dict) else spec.element
-        if ("bool" in kinds and not spec.bools) or element is None:
+        if "bool" in kinds and not spec.bools:
             raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16, or "
                                       "refuses it)")
+        if element is None:
+            raise self.unsupported(e, f"{name}() of {kind}s (numpy's loop for them is not the float one: "
+                                      "convert them with float())")
         return self.element_call(e, element, vals, {"float": "float", "common": kind}.get(spec.convert))
 
     def composite_dtype(self, fn, kinds: list[str]) -> str:

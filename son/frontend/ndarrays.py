@@ -219,6 +219,7 @@ class NDArrays:
         if any(isinstance(x, ast.Starred) for x in items):
             raise self.unsupported(e.slice, "a starred index of an n-D array",
                                    instead="index every axis with an int or a slice")
+        dotted = any(isinstance(x, ast.Constant) and x.value is Ellipsis for x in items)
         items = expand_items(self, e, items, a.ndim)
         used = sum(1 for x in items if not is_new_axis(self, x))
         if used > a.ndim:
@@ -251,6 +252,10 @@ class NDArrays:
             dims += a.dims[axis:]
             strides += a.strides[axis:]
             if not dims:
+                if dotted:  # a[..., 0] of a 1-D a: numpy's 0-d view of the element
+                    raise self.unsupported(e.slice, "an index with ... that selects one element (numpy "
+                                                    "gives a 0-d array, a view, which son does not have)",
+                                           instead="index the element without ...")
                 return self.scope.ctrl, start
             return self.shaped(e, a.base, start, dims, strides)
         finally:
