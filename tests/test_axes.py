@@ -95,7 +95,8 @@ def diagonals(v, a):
     if a.size:
         a[0, 0] = 9.5  # the diagonal is a view: it sees the write
     return (np.diag(v), np.diag(v, 1), np.diag(v, -2), d, np.diag(a, 1), np.diag(a, -1), np.diagonal(a),
-            a.diagonal(1), np.diag(a, 5), np.trace(a), a.T.diagonal(-1))
+            a.diagonal(1), np.diag(a, 5), np.trace(a), a.T.diagonal(-1), np.trace(a, 1),
+            np.trace(a, offset=-1))
 
 
 def test_diagonals_are_numpys_views_or_new_arrays_in_every_stage():

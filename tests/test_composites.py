@@ -93,7 +93,8 @@ def nan_reductions(x, i, m, a):
     """NaNs skipped: the sum of the others (numpy's pairwise sum of the array with zeros
     in their place), their mean (NaN where there are none), their max and min."""
     return (np.nansum(x), np.nanmean(x), np.nansum(i), np.nanmean(i), np.nansum(m), np.nansum(a),
-            np.nanmean(a), np.nanmax(x) if len(x) else 0.0, np.nanmin(i) if len(i) else 0)
+            np.nanmean(a), np.nanmax(x) if len(x) else 0.0, np.nanmin(i) if len(i) else 0,
+            np.nansum(a > 0), np.nanmean(a < 0))
 
 
 def test_nan_reductions_are_numpys_in_every_stage():

@@ -81,11 +81,21 @@ class ArrayMethods:
                 return self.inline(e, count_nonzero, [a])
 
     def call_trace(self, e: ast.Call, name: str) -> Node:
-        a = self.one_array(e, name)
+        """``np.trace(a, offset=0)``: numpy's sum of that diagonal of a 2-D array."""
+        given = e.args[1:] + [k.value for k in e.keywords if k.arg == "offset"]
+        if len(given) > 1 or any(k.arg != "offset" for k in e.keywords):
+            raise self.error(e, f"{name}() takes an array and an offset (son reads no other argument)", name)
+        offset = 0
+        if given:
+            k = self.expr(given[0])
+            if not (k.type.is_constant and type(k.type.con) is int):
+                raise self.unsupported(given[0], f"{name}() with an offset that is not a constant int")
+            offset = k.type.con
+        a = self.one_array(ast.copy_location(ast.Call(e.func, e.args[:1], []), e), name)
         if not isinstance(a, Grid) or a.ndim != 2:
             raise self.unsupported(e.args[0], f"{name}() of anything but a 2-D array")
         with kept(a):
-            diagonal = self.diagonal_view(e, a, 0)
+            diagonal = self.diagonal_view(e, a, offset)
         with kept(diagonal):
             call = ast.copy_location(ast.Call(e.func, [e.args[0]], []), e)
             return self.array_function(call, np.sum, name, diagonal, [])
@@ -122,7 +132,10 @@ class ArrayMethods:
         with kept(a):
             if dtype_of(a.base if isinstance(a, Grid) else a) != "float64":
                 plain = {np.nansum: np.sum, np.nanmean: np.mean, np.nanmax: np.max, np.nanmin: np.min}[fn]
-                return self.array_function(e, plain, name, a, [])
+                if isinstance(a, Grid):  # all of it, in C order (numpy's order for ints too)
+                    a = self.flat_view(e, a)
+                with kept(a):
+                    return self.array_function(e, plain, name, a, [])
             if fn in (np.nanmax, np.nanmin) and isinstance(a, Grid):
                 raise self.unsupported(e, f"{name}() of an n-D float array (son takes 1-D ones here)")
             helper = {np.nansum: nansum_float, np.nanmean: nanmean_float, np.nanmax: nanmax_float,
