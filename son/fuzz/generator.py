@@ -14,14 +14,14 @@ What the generator covers: nested ``if/elif/else``; ``while`` and ``for ... in r
 arguments and negative steps, ``for`` over arrays and ``enumerate``/``zip``/``reversed`` of
 them, reductions of arrays and generator expressions (``loopgen.py``); ``break``, ``continue``
 and early ``return`` at any depth; int/float/bool mixes; wrap-around-prone int arithmetic (large
-constants, ``*``, shifts, ``**``); ``/ // %`` whose divisor may be zero; ``math`` calls in and
-out of their domain, a quarter of them on an argument whose sign its shape decides (``x * x``,
-``-x * x``, ``1.0 + x * x``, ``tanh(x)``: the float bounds that fold guards) or under a test of
-it (``log(x) if x > 0.0 else ...``); chained comparisons, ``and/or/not``, conditional
-expressions; array reads and writes with negative and out-of-range indices;
-``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is read); ``len``; helper
-calls; tuple assignment; tuple, optional and complex locals; ``math``, ``operator``, ``cmath``
-and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``, ``dist``,
+constants, ``*``, shifts, ``**``, exponents past 65536 too); ``/ // %`` whose divisor may be
+zero; ``math`` calls in and out of their domain, a quarter of them on an argument whose sign its
+shape decides (``x * x``, ``-x * x``, ``1.0 + x * x``, ``tanh(x)``: the float bounds that fold
+guards) or under a test of it (``log(x) if x > 0.0 else ...``); chained comparisons,
+``and/or/not``, conditional expressions; array reads and writes with negative and out-of-range
+indices; ``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is read); ``len``;
+helper calls; tuple assignment; tuple, optional and complex locals; ``math``, ``operator``,
+``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``, ``dist``,
 ``remainder``, ``ulp``, complex powers...); function values (lambdas, helpers chosen at run
 time, ``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); a
 module-level array ``G0`` that ``f`` reads; complex and nested-tuple results; list locals of one
