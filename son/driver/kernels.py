@@ -85,16 +85,10 @@ class JitFunction(Specialized):
         if kwargs or len(args) != self.nparams:
             args = self.bind(args, kwargs)
         key = type_key(args)
-        disp = self._dispatch.get(key)
-        if disp is None:
-            disp = self._specialize_or_fall_back(args, key)
-            try:
-                return disp(*args)
-            except NotImplementedError as e:
-                return self._replay(key, args, e)
+        disp = self._dispatch.get(key) or self._specialize_or_fall_back(args, key)
         try:
             return disp(*args)
-        except NotImplementedError as e:
+        except NotImplementedError as e:  # a run-time refusal, not a placeholder: see _replay
             return self._replay(key, args, e)
         except Exception as e:
             kernel = self.kernels.get(key)  # None: the function runs in CPython (a fallback)
