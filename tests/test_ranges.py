@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import son
-from son.nodes import ArrayLen, Binary, Graph, OutOfBounds, Proj, Unary, ir
+from son.nodes import ULT, ArrayLen, Binary, Graph, OutOfBounds, Proj, Unary, ir
 from son.nodes import ranges as R
 from son.nodes.mathfn import MathCall
 from son.nodes.node import FOLD_ERRORS
@@ -122,7 +122,20 @@ def test_compute_contains_every_value_of_eval(cls, data):
 def test_node_classes_cover_the_int_nodes():
     names = {c.__name__ for c in NODE_CLASSES}
     assert {"Add", "Sub", "Mul", "Neg", "FloorDiv", "Mod", "Pow", "Shl", "Shr", "BitAnd", "BitOr", "BitXor",
-            "Invert", "Abs", "Min", "Max", "ToInt", "ToBool", "Not", "LT", "EQ", "OutOfBounds"} <= names
+            "Invert", "Abs", "Min", "Max", "ToInt", "ToBool", "Not", "LT", "EQ", "ULT",
+            "OutOfBounds"} <= names
+
+
+@SETTINGS
+@given(int64s, int64s)
+def test_unsigned_compare_reads_bit_patterns(a, b):
+    """ULT orders ints by their 64-bit patterns: every negative int is above every
+    non-negative one; it folds only where both ranges lie on one side of 0."""
+    n = build(ULT, [int_range(a, a), int_range(b, b)])
+    assert n.eval(a, b) is ((a % (1 << 64)) < (b % (1 << 64)))
+    assert n.type == constant(n.eval(a, b))
+    across = build(ULT, [int_range(-1, 0), int_range(0, 5)])  # -1 is above 5, 0 below it
+    assert across.type == BOOL
 
 
 @SETTINGS

@@ -50,6 +50,7 @@ from ..nodes import (
     LT,
     MATH_NODES,
     NE,
+    ULT,
     Abs,
     Add,
     ArrayLen,
@@ -414,10 +415,16 @@ def _pow(n: Node, ops: list[str]) -> str:
     return _float_pow(n, ops)
 
 
+def _unsigned(x) -> int:
+    """numba's intrinsic ``unsigned`` in CPython: an int's 64-bit pattern read unsigned."""
+    return operator.index(x) & 0xFFFF_FFFF_FFFF_FFFF
+
+
 #: the globals generated source needs when CPython itself runs it (tests do): numba's
 #: intrinsic ``opaque`` is, outside a kernel, the identity on a float, ``negate`` is ``-x``
-#: and ``unsigned`` the index itself
-PYTHON_GLOBALS = {"math": math, "np": np, "opaque": float, "negate": operator.neg, "unsigned": operator.index}
+#: and ``unsigned`` the bits of an int read unsigned (an index the lattice proves
+#: non-negative is itself)
+PYTHON_GLOBALS = {"math": math, "np": np, "opaque": float, "negate": operator.neg, "unsigned": _unsigned}
 
 
 def _float_pow(n: Node, ops: list[str]) -> str:
@@ -646,6 +653,7 @@ EMIT: dict[type, Emit] = {
     LE: Emit("expr", _compare("<="), atoms=_compare_atoms),
     GT: Emit("expr", _compare(">"), atoms=_compare_atoms),
     GE: Emit("expr", _compare(">="), atoms=_compare_atoms),
+    ULT: Emit("expr", lambda n, ops: f"unsigned({_strip(ops[0])}) < unsigned({_strip(ops[1])})"),
     Not: Emit("expr", _unary("not {}")),
     # casts
     ToFloat: Emit("expr", lambda n, ops: _as_float(n.inputs[1], ops[0])),

@@ -14,7 +14,24 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 
-from ..nodes import EQ, GT, LT, Add, BitAnd, BitOr, CProj, If, Loop, Never, Node, Phi, Raise, Sub, kept
+from ..nodes import (
+    EQ,
+    GT,
+    LT,
+    ULT,
+    Add,
+    BitAnd,
+    BitOr,
+    CProj,
+    If,
+    Loop,
+    Never,
+    Node,
+    Phi,
+    Raise,
+    Sub,
+    kept,
+)
 from ..nodes.types import (
     BOOL,
     BOTTOM,
@@ -182,16 +199,19 @@ class Loops:
             self.scope.set(more, before(start, stop))
 
         def follows(i):
-            """another element of the range follows i (an element)"""
+            """another element of the range follows i (an element): the distance d = stop - i
+            (never 0) exceeds the step, rising, or is below it, falling.  Read unsigned, a d
+            that wrapped (a true distance past int64) is above every rising step and below
+            every falling one, so one unsigned compare decides it either way."""
             d = self.op(it, Sub, stop, i)
-            rising = lambda: self.op(it, BitOr, self.op(it, GT, d, step), self.op(it, LT, d, zero))
-            falling = lambda: self.op(it, BitOr, self.op(it, LT, d, step), self.op(it, GT, d, zero))
             with kept(d):
                 if sign is not None:
-                    r = (rising if sign else falling)()
+                    r = self.op(it, ULT, step, d) if sign else self.op(it, ULT, d, step)
                 else:
-                    r = self.op(it, BitOr, self.op(it, BitAnd, up, rising()),
-                                self.op(it, BitAnd, self.op(it, LT, step, zero), falling()))
+                    rising = self.op(it, BitAnd, up, self.op(it, ULT, step, d)).keep()
+                    falling = self.op(it, BitAnd, self.op(it, LT, step, zero), self.op(it, ULT, d, step))
+                    rising.unkeep()
+                    r = self.op(it, BitOr, rising, falling)
             return r
 
         def cond():

@@ -70,6 +70,7 @@ from ..nodes import (
     LT,
     MATH_NODES,
     NE,
+    ULT,
     Abs,
     Add,
     ArrayLen,
@@ -149,9 +150,9 @@ STRUCTURAL: set[type] = {Phi, Load, Store, NewArray, ArrayLen, Constant, Proj, S
                          If, CProj, Return, Raise, XCtrl, TapeGrow, NewList, ListOp}
 
 #: classes whose values are never floats (ints, bools): no derivative flows through them
-DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, Not, BitAnd, BitOr, BitXor, Shl, Shr, Invert,
-                                       ToInt, ToBool, IsFloat, IsNan, IsInf, IsFinite, MathError, OutOfBounds,
-                                       Overlaps,
+DISCRETE: frozenset[type] = frozenset({EQ, NE, LT, LE, GT, GE, ULT, Not, BitAnd, BitOr, BitXor, Shl, Shr,
+                                       Invert, ToInt, ToBool, IsFloat, IsNan, IsInf, IsFinite, MathError,
+                                       OutOfBounds, Overlaps,
                                        Never, Refine, ListLen})
 
 #: float-valued classes without a rule: differentiating through one is a SonError (forward

@@ -9,6 +9,7 @@ from .arith import (
     LT,
     NE,
     SWAPPED,
+    ULT,
     Add,
     Binary,
     BitAnd,

@@ -468,6 +468,32 @@ GE = _compare("GE", ">=", operator.ge, False)
 SWAPPED = {EQ: EQ, NE: NE, LT: GT, LE: GE, GT: LT, GE: LE}
 
 
+class ULT(Binary):
+    """``a < b`` of two ints read as unsigned 64-bit ints (their int64 bit patterns): one
+    compare where a signed test needs two, such as a range loop's "another element
+    follows" test on a distance that may have wrapped (son/frontend/loops.py).  Folds
+    where both ranges lie on one side of 0, whose unsigned order is the signed one."""
+
+    __slots__ = ()
+    symbol = "<u"
+
+    def eval(self, a, b):
+        return (a & _U64) < (b & _U64)
+
+    def result_type(self, a, b):
+        if not (a.kind and b.kind):
+            return BOTTOM
+        ra, rb = bounds(a), bounds(b)
+        if ra is not None and rb is not None and (min(ra[0], rb[0]) >= 0 or max(ra[1], rb[1]) < 0):
+            r = ranges.compare("<", ra, rb)
+            if r is not None:
+                return constant(r)
+        return BOOL
+
+
+_U64 = (1 << 64) - 1
+
+
 class Not(Unary):
     __slots__ = ()
     symbol = "not "
