@@ -116,7 +116,41 @@ def diagonal_sum(a):
     return z
 
 
+def view_assignments(a, r, x):
+    """n-D views assigned: a number, a row broadcast down, a column broadcast across,
+    a view of the same array (numpy copies it first), a chain; ValueError where numpy's."""
+    b = np.zeros((3, 4))
+    b[1:, :] = 2.5
+    b[...] = b + 1.0
+    b[:2, 1:] = r[:3]  # a row broadcast over two rows
+    b[:, :1] = b[:, 3:]  # a column of the same array
+    a[1:, :] = a[:-1, :]  # overlapping: numpy reads it all first
+    a[:, ::2] = x
+    a[::-1, 1:] = a[:, 1:] * 2.0 - a[:, :-1]
+    return a, b
+
+
+def view_assignment_errors(a, r):
+    a[:, :] = r  # ValueError unless len(r) is a's width or 1
+    return a
+
+
+def int_view_assignment(a, x):
+    a[1:, ::2] = x  # a float stored in an int array: truncated, as numpy's assignment does
+    t = np.zeros((2, 3, 2), dtype=np.int64)
+    t[1] = 7
+    if a.shape[0] >= 3 and a.shape[1] >= 2:
+        t[1] = a[:3, :2]
+    t[:, 1, :] = 5
+    return a, t
+
+
 CASES = [
+    (view_assignments, [F2, "float64[:]", float], st.tuples(M2, hnp.arrays(np.float64, 3, elements=FLOATS),
+                                                            FLOATS)),
+    (view_assignment_errors, [F2, "float64[:]"], st.tuples(M2, hnp.arrays(np.float64, st.integers(0, 4),
+                                                                         elements=FLOATS))),
+    (int_view_assignment, [I2T, float], st.tuples(I2, st.floats(-50, 50))),
     (matmul_square, [F2], st.tuples(M2)),
     (element_access, [F2, int, int], st.tuples(M2, IDX, IDX)),
     (views, [F2, int], st.tuples(M2, IDX)),
@@ -193,9 +227,18 @@ def _cube(T: np.ndarray, s: float) -> float:
     return acc
 
 
+def _assigned_views(A: np.ndarray, w: float) -> float:
+    B = np.zeros((3, 3))
+    B[1:, :] = A[:2, :] * w
+    B[0] = w
+    B[:, :1] = A[:, 2:]  # a column broadcast across
+    return np.sum(B * B)
+
+
 @pytest.mark.parametrize("interpret", [False, True])
 @pytest.mark.parametrize("fn, shapes", [(_least_squares, [(4, 3), (3,), (4,)]),
-                                        (_whole_array, [(3, 4), None]), (_cube, [(2, 3, 2), None])])
+                                        (_whole_array, [(3, 4), None]), (_cube, [(2, 3, 2), None]),
+                                        (_assigned_views, [(3, 3), None])])
 def test_gradients_of_n_d_arrays_have_their_shape(fn, shapes, interpret):
     """An n-D array argument is its flat base and its dimensions in the graph; its
     gradient is the base's adjoint, given the argument's shape.  Reverse mode,

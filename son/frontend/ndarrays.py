@@ -26,6 +26,7 @@ from ..nodes import (
     LT,
     NE,
     Add,
+    BitAnd,
     FloorDiv,
     IsFloat,
     Load,
@@ -33,16 +34,18 @@ from ..nodes import (
     Mul,
     NewArray,
     Node,
+    Not,
     OutOfBounds,
     Store,
     ToInt,
     kept,
 )
+from ..nodes.types import ArrayType
 from . import pylib
 from .axes import expand_items, is_new_axis
 from .core import _kind, dtype_of
 from .iteration import Counted
-from .scope import Grid, View
+from .scope import Aggregate, Grid, View, may_alias
 
 
 class NDArrays:
@@ -296,16 +299,78 @@ class NDArrays:
         with kept(value, a):
             picked = self.grid_pick(target, a)
         if not isinstance(picked, tuple):
-            if isinstance(picked, View):
-                with kept(picked):
+            with kept(picked):
+                if isinstance(picked, View):
                     self.assign_view(target, picked, value)
-                return
-            raise self.unsupported(target, "assignment to an n-D view (assign its rows, or elements)")
+                else:
+                    self.assign_grid(target, picked, value)
+            return
         ctrl, flat = picked
         if _kind(value) is None:
             raise self.error(target, f"cannot store a {value.type} value in an array", "store")
         with kept(flat, value):
             self.scope.mem = self.op(target, Store, ctrl, self.scope.mem, a.base, flat, value)
+
+    def assign_grid(self, target: ast.Subscript, view: Grid, value: Node) -> None:
+        """``view[...] = value`` for an n-D view: a number in every element, or an array
+        broadcast to the view's shape as numpy's assignment does (its dimensions aligned
+        on the right, a dimension of 1 stretched; numpy's ValueError otherwise).  A value
+        that may share memory with the view is copied first, as numpy does where the two
+        overlap.  One loop per dimension, C order; each element stored as ``Store``
+        converts it (``a[i] = x``'s rules)."""
+        if isinstance(value, Aggregate) and not isinstance(value, (View, Grid)):
+            raise self.unsupported(target, "assignment of anything but a number or an array to an n-D view")
+        if not (isinstance(value, (View, Grid)) or isinstance(value.type, ArrayType)):
+            if _kind(value) is None:
+                raise self.error(target, f"cannot store a {value.type} value in an array", "store")
+            self.grid_loops(target, list(view.dims),
+                            lambda idx: self.store_at(target, view, idx, value))
+            return
+        part = self.leaf(target, value)
+        if may_alias(view, part.bases[0]):
+            part = self.temporary(target, part)  # read before any write, as numpy does
+        if len(part.dims) > view.ndim:
+            part.release()
+            raise self.unsupported(target, f"assignment of a {len(part.dims)}-D array to a "
+                                           f"{view.ndim}-D view")
+        factors = []
+        try:
+            for j, d in enumerate(part.dims):
+                want = view.dims[view.ndim - len(part.dims) + j]
+                if d is want:
+                    factors.append(None)
+                    continue
+                with kept(d, want):
+                    stretch = self.op(target, EQ, d, self.con(1)).keep()
+                    bad = self.op(target, BitAnd, self.op(target, NE, d, want), self.op(target, Not, stretch))
+                    self.guard(bad, ValueError, "could not broadcast input array into the view's shape")
+                    factors.append(self.op(target, ToInt, self.op(target, Not, stretch)).keep())
+                    stretch.unkeep()
+
+            def store(idx):
+                own = idx[view.ndim - len(part.dims):]
+                scaled = [(i if f is None else self.op(target, Mul, i, f)).keep()
+                          for i, f in zip(own, factors)]
+                try:
+                    x = part.item(self, scaled)
+                finally:
+                    for i in scaled:
+                        i.unkeep()
+                self.store_at(target, view, idx, x)
+
+            self.grid_loops(target, list(view.dims), store)
+        finally:
+            for f in factors:
+                if f is not None:
+                    f.unkeep()
+            part.release()
+
+    def store_at(self, at: ast.AST, view: Grid, idx: list[Node], x: Node) -> None:
+        """Element ``idx`` (in range) of ``view`` set to ``x``."""
+        with kept(x):
+            k = self.flat_index(at, view, idx)
+            with kept(k):
+                self.scope.mem = self.op(at, Store, self.scope.ctrl, self.scope.mem, view.base, k, x)
 
     def aug_grid(self, s: ast.AugAssign, a: Grid) -> None:
         """``a[i, j] += v``: the element read once, the value, then the store."""

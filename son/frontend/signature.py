@@ -57,6 +57,7 @@ class RowsSpec:
 
 _SCALAR_DTYPES = {float: "float64", int: "int64", bool: "bool"}
 _ND_NAME = re.compile(r"(float64|int64|bool)\[\s*:\s*(?:,\s*:\s*){1,2}\]")
+_1D_NAME = re.compile(r"(float64|int64|bool)\[\s*:\s*\]")
 
 
 def _dtype_name(dt) -> str | None:
@@ -98,6 +99,8 @@ def type_from_spec(spec, where: str):
             return _NAMES[spec]
         if _ND_NAME.fullmatch(spec):
             return NDArraySpec(spec[:spec.index("[")], spec.count(":"))
+        if _1D_NAME.fullmatch(spec):  # numba's spelling of a 1-D array
+            return _NAMES[spec[:spec.index("[")] + "[]"]
         raise SonError(f"{where}: unknown type name {spec!r} (use one of {', '.join(_NAMES)})")
     if spec is bool or spec is np.bool_:
         return BOOL
