@@ -39,7 +39,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.nonzero``, ``np.flatnonzero``; sums and means over one axis of a chain made a
   column or a row (``c.reshape(-1, 1).sum(axis=0)``: numpy sums a column pairwise);
 * 2-D arrays (son/fuzz/gridgen.py): columns broadcast against rows, ``np.outer`` and
-  matrix products, combined and read back as chains and scalars;
+  matrix products, combined and read back as chains and scalars; 2-D locals whose views
+  are assigned;
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
   and int ones join ``Func.arrays``, so the rest of the generator indexes, stores
   into, iterates and reduces them; bool ones are masks, read by the chains), rebound
@@ -65,7 +66,7 @@ import re
 import numpy as np
 
 from .gradgen import Func, choice
-from .gridgen import GRID_CHAINS, GRID_SCALARS, GridPrograms
+from .gridgen import GRID_CHAINS, GRID_SCALARS, GRID_STATEMENTS, GridPrograms
 
 #: the share of the programs with arrays that write whole-array expressions (a quarter
 #: of them once the mixed-kind, unannotated and recursive ones are left out)
@@ -500,4 +501,6 @@ class ArrayPrograms(GridPrograms):
             return [f"{a} = {self.made(fn, dt, g, d)}"] if a in self.groups else ["pass"]
         v = r.choice(scalars)
         kind = next(k for k in ("int", "float", "bool") if v in fn.vars[k])
+        if dt != "bool" and r.random() < GRID_STATEMENTS:  # a 2-D local's views assigned
+            return self.grid_stmt(fn, dt, g, d, v, kind)
         return [f"{v} = {self.reduced(fn, kind, self.pick_group(fn), d)}"]

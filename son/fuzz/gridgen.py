@@ -14,6 +14,10 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
   scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``...).
 
+Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
+a row broadcast down, a column across, an overlapping view of itself, a grid, a row or a
+column as a 1-D view) and a scalar local set to its reduction or an element.
+
 A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
 dimension ValueError; an empty group numpy's IndexError or empty reductions.  Float
 products are compared with son's documented sums in index order (the oracle's
@@ -29,6 +33,8 @@ from .gradgen import Func, choice
 GRID_CHAINS = 0.06
 #: the probability that a reduction reduces a grid
 GRID_SCALARS = 0.08
+#: the probability that a statement setting a scalar local assigns a 2-D local's view first
+GRID_STATEMENTS = 0.3
 _OPS = {"float64": ["+", "-", "*", "/", "+", "*"], "int64": ["+", "-", "*", "+", "*"]}
 
 
@@ -108,3 +114,35 @@ class GridPrograms:
             return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",
                              f"({x})[0, -1]", f"np.sum(({x}) * ({self.grid(fn, dt, g, other, d)}))"])
         return r.choice([f"np.sum({x})", f"({x}).max()", f"np.argmax({x})", f"({x})[-1, 0]", f"np.prod({x})"])
+
+    def grid_stmt(self, fn: Func, dt: str, g: str, d: int, v: str, kind: str) -> list[str]:
+        """A 2-D local ``q`` of group ``(g, other)`` made from a grid, a view of it assigned,
+        and scalar local ``v`` (of ``kind``) set to a reduction or an element of it."""
+        r = self.rng
+        other = self.pick_group(fn)
+        q = self.fresh(fn, "mq")
+        out = [f"{q} = {self.grid(fn, dt, g, other, d)}"]
+        rows = r.choice([":", ":", "1:", ":-1", "::2", "::-1", "-1:"])
+        cols = r.choice([":", ":", "1:", "::-1"])
+        sk = "float" if dt == "float64" else "int"
+        form = choice(r, [("scalar", 3), ("row", 2), ("col", 2), ("self", 2), ("grid", 1), ("line", 2)])
+        if form == "scalar":
+            out.append(f"{q}[{rows}, {cols}] = {self.scalar(fn, sk)}")
+        elif form == "row":  # broadcast down the rows (numpy's ValueError for a misfit's length)
+            out.append(f"{q}[{rows}, :] = {self.chain(fn, dt, other, d)}")
+        elif form == "col":
+            out.append(f"{q}[:, {cols}] = ({self.chain(fn, dt, g, d)})[:, None]")
+        elif form == "self":  # overlapping views of q: numpy reads the value first
+            out.append(r.choice([f"{q}[1:, :] = {q}[:-1, :]", f"{q}[:, ::-1] = {q}",
+                                 f"{q}[::-1, 1:] = {q}[:, :-1]",
+                                 f"{q}[...] = {q}.T" if g == other else f"{q}[...] = {q}[::-1]"]))
+        elif form == "grid":
+            out.append(f"{q}[...] = {self.grid(fn, dt, g, other, d)}")
+        else:  # a row or a column: a 1-D view
+            out.append(r.choice([f"{q}[{r.choice(['0', '-1'])}] = {self.chain(fn, dt, other, d)}",
+                                 f"{q}[:, {r.choice(['0', '-1'])}] = {self.chain(fn, dt, g, d)}"]))
+        if kind == "float" and dt == "float64":
+            use = r.choice([f"np.sum({q})", f"{q}.max()", f"{q}[-1, 0]", f"np.sum({q}, axis=0)[0]"])
+        else:
+            use = r.choice([f"np.sum({q})", f"{q}.min()", f"{q}[0, -1]", f"np.argmax({q})"])
+        return out + [f"{v} = {use}" if kind != "bool" else f"{v} = bool({use} > 0)"]
