@@ -422,7 +422,10 @@ def _never_value(calls: list, result: Type | None = None) -> str:
     t = result or next((c.result for c in calls if c.target is None), INT)
     ts = t.elems if isinstance(t, TupleType) else (t,)
     zeros = ["None" if x is NONE else {"float": "0.0", "bool": "False"}.get(x.kind, "0") for x in ts]
-    return f"({', '.join(zeros)},)" if isinstance(t, TupleType) else zeros[0]
+    if not isinstance(t, TupleType):
+        return zeros[0]
+    typed = {"0": "np.int64(0)", "False": "np.bool_(False)"}  # not literals: see structure.unliteral
+    return f"({', '.join(typed.get(z, z) for z in zeros)},)"
 
 
 def recursion_bound(graph) -> tuple[int, int] | None:

@@ -74,7 +74,7 @@ from ..nodes import (
     Sub,
     ToBool,
 )
-from ..nodes.types import INT64_MAX, INT64_MIN, MEM, NONE, bounds
+from ..nodes.types import INT64_MAX, INT64_MIN, MEM, NONE, Type, bounds
 from .emit import EMIT, EMIT_STATE, _const, _kind, _paren, _strip, _unparen
 from .render import _Comment, _Exit, _If, _Lazy, _negate, _Set, _While
 
@@ -84,6 +84,16 @@ _MAX_LOOPS = 20
 
 # ====================================================================== levels and loops
 _OUTWARD = 1 << 60  # "a target past every member of this level"
+
+
+def unliteral(t: Type, text: str) -> str:
+    """An int or bool constant's text in a tuple a recursive function returns, typed as
+    a plain int64 or bool: numba types ``(10, 3)`` as a tuple of literals, a struct in
+    LLVM, where the function's own calls expect an array of i64 ("Function type
+    returns {i64, i64} but resty=[2 x i64]"; son.fuzz seed 112705 i11771)."""
+    if t.is_constant and t.kind in ("int", "bool"):
+        return f"np.{'int64' if t.kind == 'int' else 'bool_'}({text})"
+    return text
 
 
 class _Level:
@@ -582,6 +592,8 @@ class Structurer:
                 texts.append(f"({', '.join(slots)}, {self.tag(v)})")
         if len(values) == 1:
             return f"return {texts[0]}"
+        if getattr(self, "counts_depth", False):
+            texts = [unliteral(v.type, t) for v, t in zip(values, texts)]
         return f"return ({', '.join(texts)})"
 
     def resolve(self, out: list, ctx: list, kind: str, t) -> None:
