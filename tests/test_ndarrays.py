@@ -145,7 +145,26 @@ def int_view_assignment(a, x):
     return a, t
 
 
+def masks(a, x):
+    """A bool mask of the array's shape: the elements in C order, set, updated, summed."""
+    b = a.copy()
+    b[b > 0.0] = x
+    c = a[a < 1.0]
+    a[a > 5.0] *= 2.0
+    a[a < 0.0] = a[a < 0.0] * 0.5  # the value is a new array
+    return a, b, c, np.sum(a[a != 0.0])
+
+
+def mask_of_another_array(a, b, x):
+    a[b > 0.0] = x  # IndexError unless b has a's shape, or no elements (numpy selects none)
+    return a[b < 0.0]
+
+
 CASES = [
+    (masks, [F2, float], st.tuples(M2, FLOATS)),
+    (masks, [F3, float], st.tuples(M3, FLOATS)),
+    (mask_of_another_array, [F2, F2, float], st.tuples(M2, M2, FLOATS)),
+    (mask_of_another_array, [F3, F3, float], st.tuples(M3, M3, FLOATS)),
     (view_assignments, [F2, "float64[:]", float], st.tuples(M2, hnp.arrays(np.float64, 3, elements=FLOATS),
                                                             FLOATS)),
     (view_assignment_errors, [F2, "float64[:]"], st.tuples(M2, hnp.arrays(np.float64, st.integers(0, 4),
@@ -232,7 +251,8 @@ def _assigned_views(A: np.ndarray, w: float) -> float:
     B[1:, :] = A[:2, :] * w
     B[0] = w
     B[:, :1] = A[:, 2:]  # a column broadcast across
-    return np.sum(B * B)
+    B[B > 1.0] *= w  # a mask of its shape
+    return np.sum(B * B) + np.sum(A[A < 0.5])
 
 
 @pytest.mark.parametrize("interpret", [False, True])

@@ -44,7 +44,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import BOTTOM, MEM, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType
-from .scope import Aggregate, Conflict, Opt, Pack, Scope, View, flag
+from .scope import Aggregate, Conflict, Grid, Opt, Pack, Scope, View, flag
 
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", Div: "/", FloorDiv: "//", Mod: "%", BitAnd: "&",
            BitOr: "|", BitXor: "^", Shl: "<<", Shr: ">>"}
@@ -150,7 +150,7 @@ def promoted(*dtypes: str) -> str:
 
 def dtype_of(x: Node, default: str = "float64") -> str:
     """The element dtype of an array or a view (``default`` for a value of dead code)."""
-    t = (x.base if isinstance(x, View) else x).type
+    t = (x.base if isinstance(x, (View, Grid)) else x).type
     return t.dtype if isinstance(t, ArrayType) else default
 
 

@@ -46,6 +46,17 @@ from .axes import expand_items, is_new_axis
 from .core import _kind, dtype_of
 from .iteration import Counted
 from .scope import Aggregate, Grid, View, may_alias
+from .selection import is_selector
+
+
+class Selected:
+    """What ``grid_pick`` gives for an n-D array indexed by an array (a mask): the index,
+    for son/frontend/selection.py."""
+
+    __slots__ = ("idx",)
+
+    def __init__(self, idx: Node):
+        self.idx = idx
 
 
 class NDArrays:
@@ -209,6 +220,9 @@ class NDArrays:
         """``a[i, j]`` (an element), ``a[i]``, ``a[i, :]``, ``a[1:, ::2]`` (views)."""
         with kept(a):
             picked = self.grid_pick(e, a)
+        if isinstance(picked, Selected):
+            with kept(picked.idx):
+                return self.selected(e, a, picked.idx)
         if isinstance(picked, tuple):
             ctrl, flat = picked
             with kept(flat):
@@ -223,6 +237,13 @@ class NDArrays:
             raise self.unsupported(e.slice, "a starred index of an n-D array",
                                    instead="index every axis with an int or a slice")
         dotted = any(isinstance(x, ast.Constant) and x.value is Ellipsis for x in items)
+        lone = None  # a lone index evaluated here: an int, or an array selecting elements
+        if not (isinstance(e.slice, (ast.Tuple, ast.Slice)) or dotted or is_new_axis(self, e.slice)):
+            with kept(a):
+                lone = self.expr_any(e.slice)
+            if is_selector(lone):
+                return Selected(lone)
+            lone.keep()
         items = expand_items(self, e, items, a.ndim)
         used = sum(1 for x in items if not is_new_axis(self, x))
         if used > a.ndim:
@@ -249,7 +270,7 @@ class NDArrays:
                     strides.append(self.op(e, Mul, step, s).keep())
                     held += [length.keep(), strides[-1]]
                     continue
-                i = self.axis_index(item, d)
+                i = self.axis_index(item, d, lone if item is e.slice else None)
                 start = self.op(e, Add, start, self.op(e, Mul, i, s)).keep()
                 held.append(start)
             dims += a.dims[axis:]
@@ -265,10 +286,14 @@ class NDArrays:
             for x in held:
                 x.unkeep()
 
-    def axis_index(self, item: ast.expr, d: Node) -> Node:
-        """An int index on an axis of length ``d``: guarded (IndexError for a float or
-        out of range, as numpy), made non-negative."""
-        i = self.expr(item)
+    def axis_index(self, item: ast.expr, d: Node, i: Node | None = None) -> Node:
+        """An int index on an axis of length ``d`` (``i``, the value of ``item`` where
+        evaluated already): guarded (IndexError for a float or out of range, as numpy),
+        made non-negative."""
+        if i is None:
+            i = self.expr(item)
+        else:
+            i.unkeep()
         if _kind(i) not in ("int", "bool", "number"):
             raise self.error(item, f"array index must be an int, not {i.type.widen()}", "subscript")
         with kept(i, d):
@@ -298,6 +323,10 @@ class NDArrays:
         """``a[i, j] = v`` (a view of it assigned: a number or an array, as slices)."""
         with kept(value, a):
             picked = self.grid_pick(target, a)
+        if isinstance(picked, Selected):
+            with kept(picked.idx):
+                self.store_selection(target, a, picked.idx, value)
+            return
         if not isinstance(picked, tuple):
             with kept(picked):
                 if isinstance(picked, View):
@@ -376,6 +405,10 @@ class NDArrays:
         """``a[i, j] += v``: the element read once, the value, then the store."""
         with kept(a):
             picked = self.grid_pick(s.target, a)
+        if isinstance(picked, Selected):
+            with kept(picked.idx):
+                self.aug_selection(s, a, picked.idx)
+            return
         if not isinstance(picked, tuple):
             raise self.unsupported(s.target, "augmented assignment to an n-D array's view")
         ctrl, flat = picked

@@ -1,5 +1,6 @@
 """Selection: a 1-D array (or view) indexed by a boolean mask or by an array of
-indices, numpy's "advanced" indexing.
+indices, and a 2-D or 3-D array by a boolean mask of its dimensions (its elements in C
+order), numpy's "advanced" indexing.
 
 - ``a[mask]`` (a bool array or view of ``a``'s length, often a comparison,
   ``a[a > 0]``) is a new array of the selected elements in order; ``a[idx]`` (an int
@@ -20,7 +21,8 @@ array the function made): numpy's result then depends on the order its loops rea
 it (measured: ``a[m] = a[::-1]`` reads the value as it writes, ``a[m] = a[:-1]`` as
 if copied first), which son does not model.  Refused with a located error: an array
 value of another dtype than ``a``'s (numpy casts whole arrays by other rules than
-single elements), a mask or index with more than one dimension.  The loops are
+single elements), an index array with more than one dimension, a mask of fewer
+dimensions than an n-D array (numpy then selects rows).  The loops are
 written in the Python son compiles and inlined (as son/frontend/arrayfns.py's).
 O(1) nodes per use plus the inlined loops, O(len) at run time.
 """
@@ -29,7 +31,7 @@ from __future__ import annotations
 
 import ast
 
-from ..nodes import NE, BitAnd, NewArray, Node, Overlaps, kept
+from ..nodes import EQ, NE, BitAnd, NewArray, Node, Overlaps, kept
 from ..nodes.types import ArrayType, ListType
 from .core import _kind, dtype_of, is_array_value
 from .scope import Aggregate, Grid, View, base_of
@@ -63,20 +65,27 @@ class Selection:
 
     def selected(self, at: ast.Subscript, a: Node, idx: Node) -> Node:
         """``a[idx]``: a new array of the selected elements."""
-        mask = self.selector_kind(at, a, idx) == "bool"
+        kind = self.selector_kind(at, a, idx)
+        mask = kind != "int"
         e = _call_at(at, "select")
         with kept(a, idx):
-            count = self.inline(e, mask_count if mask else check_indices, [a, idx])
+            count = self.inline(e, _COUNT.get(kind, mask_count) if mask else check_indices, [a, idx])
             with kept(count):
                 out = self.op(e, NewArray, self.scope.ctrl, count, dtype=dtype_of(a), fill="empty")
             with kept(out):
-                return self.inline(e, take_masked if mask else take_indexed, [out, a, idx])
+                if kind == "bool":
+                    return self.inline(e, take_masked, [out, a, idx])
+                if kind == "int":
+                    return self.inline(e, take_indexed, [out, a, idx])
+                self.inline(e, _TAKE[kind], [out, self.con(0), a, idx])
+                return out
 
     def store_selection(self, at: ast.Subscript, a: Node, idx: Node, value: Node) -> None:
         """``a[idx] = value``, numpy's errors in numpy's order: for a mask its length, then
         the value (a number converted to ``a``'s dtype; an array's length), then, for
         indices, their bounds."""
-        mask = self.selector_kind(at, a, idx) == "bool"
+        kind = self.selector_kind(at, a, idx)
+        mask = kind != "int"
         target = _call_at(at, "store_selection")
         if isinstance(value, Aggregate) and not isinstance(value, View) or isinstance(value, Grid):
             raise self.unsupported(target, "assignment of anything but a number or a 1-D array to "
@@ -89,7 +98,8 @@ class Selection:
                                            f"of a {dtype_of(a)} array (numpy casts whole arrays by other "
                                            "rules than single elements)")
         with kept(a, idx, value):
-            count = self.inline(target, mask_count, [a, idx]) if mask else self.length(target, idx)
+            count = self.inline(target, _COUNT.get(kind, mask_count), [a, idx]) if mask else \
+                self.length(target, idx)
             with kept(count):
                 if number:
                     value = self.as_element(target, dtype_of(a), value)
@@ -98,6 +108,14 @@ class Selection:
             with kept(value):
                 if not mask:
                     self.inline(target, check_indices, [a, idx])
+                if (kind, number) in _PUT:  # an n-D mask
+                    if number:
+                        self.inline(target, _PUT[kind, number], [a, idx, value])
+                        return
+                    one = self.op(target, EQ, self.length(target, value), self.con(1))
+                    with kept(one):
+                        self.inline(target, _PUT[kind, number], [a, idx, value, self.con(0), one])
+                    return
                 put = {(True, True): put_masked_number, (True, False): put_masked,
                        (False, True): put_indexed_number, (False, False): put_indexed}[mask, number]
                 self.inline(target, put, [a, idx, value])
@@ -137,10 +155,14 @@ class Selection:
             self.store_selection(s.target, a, idx, new)
 
     def selector_kind(self, at: ast.Subscript, a: Node, idx: Node) -> str:
-        """'bool' for a mask, 'int' for indices, or a located error."""
+        """'bool' for a mask, 'int' for indices, 'bool2'/'bool3' for a mask of a 2-D or
+        3-D array of its dimensions, or a located error."""
+        if isinstance(a, Grid) and isinstance(idx, Grid) and a.ndim == idx.ndim and _dtype(idx) == "bool":
+            return f"bool{a.ndim}"
         if isinstance(a, Grid) or isinstance(idx, Grid):
             raise self.unsupported(at, "indexing by an array with more than one dimension, or of an "
-                                       "n-D array (son selects from 1-D arrays)")
+                                       "n-D array (son selects from 1-D arrays, and from n-D arrays "
+                                       "by a bool mask of their dimensions)")
         if not is_array_value(a):
             raise self.error(at.value, f"subscript of a {a.type.widen()} value by an array (son selects "
                                        "elements of 1-D numpy arrays)", "subscript")
@@ -224,3 +246,88 @@ def put_masked_number(a, m, x):
 def put_indexed_number(a, idx, x):
     for j in range(len(idx)):
         a[idx[j]] = x
+
+
+# n-D masks of the array's dimensions: the elements in C order.  A mask's axis of
+# another length than the array's is numpy's IndexError, unless it has length 0 (it
+# then selects nothing: measured, axis by axis, as the 1-D mask_count).
+def mask_count_2d(a, m):
+    if m.shape[0] != a.shape[0] and m.shape[0] != 0:
+        raise IndexError("boolean index did not match indexed array along axis 0")
+    if m.shape[1] != a.shape[1] and m.shape[1] != 0:
+        raise IndexError("boolean index did not match indexed array along axis 1")
+    return count_true_2d(m)
+
+
+def mask_count_3d(a, m):
+    if m.shape[0] != a.shape[0] and m.shape[0] != 0:
+        raise IndexError("boolean index did not match indexed array along axis 0")
+    if m.shape[1] != a.shape[1] and m.shape[1] != 0:
+        raise IndexError("boolean index did not match indexed array along axis 1")
+    if m.shape[2] != a.shape[2] and m.shape[2] != 0:
+        raise IndexError("boolean index did not match indexed array along axis 2")
+    k = 0
+    for i in range(m.shape[0]):
+        k += count_true_2d(m[i])
+    return k
+
+
+def count_true_2d(m):
+    k = 0
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j]:
+                k += 1
+    return k
+
+
+def take_masked_2d(out, k, a, m):
+    """The selected elements of ``a`` into ``out`` from ``k`` on; the next free place."""
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j]:
+                out[k] = a[i, j]
+                k += 1
+    return k
+
+
+def take_masked_3d(out, k, a, m):
+    for i in range(m.shape[0]):
+        k = take_masked_2d(out, k, a[i], m[i])
+    return k
+
+
+def put_number_2d(a, m, x):
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j]:
+                a[i, j] = x
+
+
+def put_number_3d(a, m, x):
+    for i in range(m.shape[0]):
+        put_number_2d(a[i], m[i], x)
+
+
+def put_array_2d(a, m, v, k, one):
+    """Array ``v`` (read from ``k`` on, or its one element where ``one``) into the
+    selected elements of ``a``; the next place of ``v``."""
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if m[i, j]:
+                a[i, j] = v[0] if one else v[k]
+                k += 1
+    return k
+
+
+def put_array_3d(a, m, v, k, one):
+    for i in range(m.shape[0]):
+        k = put_array_2d(a[i], m[i], v, k, one)
+    return k
+
+
+_COUNT = {"bool2": mask_count_2d, "bool3": mask_count_3d}
+_TAKE = {"bool2": take_masked_2d, "bool3": take_masked_3d}
+#: (kind, a number?) -> the n-D mask's store
+_PUT = {("bool2", True): put_number_2d, ("bool3", True): put_number_3d,
+        ("bool2", False): put_array_2d, ("bool3", False): put_array_3d}

@@ -16,7 +16,8 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
 
 Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
 a row broadcast down, a column across, an overlapping view of itself, a grid, a row or a
-column as a 1-D view) and a scalar local set to its reduction or an element.
+column as a 1-D view) or the elements a 2-D mask selects set or updated, and a scalar
+local set to its reduction, an element or the sum of a selection.
 
 A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
 dimension ValueError; an empty group numpy's IndexError or empty reductions.  Float
@@ -125,7 +126,8 @@ class GridPrograms:
         rows = r.choice([":", ":", "1:", ":-1", "::2", "::-1", "-1:"])
         cols = r.choice([":", ":", "1:", "::-1"])
         sk = "float" if dt == "float64" else "int"
-        form = choice(r, [("scalar", 3), ("row", 2), ("col", 2), ("self", 2), ("grid", 1), ("line", 2)])
+        form = choice(r, [("scalar", 3), ("row", 2), ("col", 2), ("self", 2), ("grid", 1), ("line", 2),
+                          ("mask", 2)])
         if form == "scalar":
             out.append(f"{q}[{rows}, {cols}] = {self.scalar(fn, sk)}")
         elif form == "row":  # broadcast down the rows (numpy's ValueError for a misfit's length)
@@ -138,11 +140,16 @@ class GridPrograms:
                                  f"{q}[...] = {q}.T" if g == other else f"{q}[...] = {q}[::-1]"]))
         elif form == "grid":
             out.append(f"{q}[...] = {self.grid(fn, dt, g, other, d)}")
+        elif form == "mask":  # a mask of q's shape (or, for a misfit, another's: IndexError)
+            m = q if r.random() < 0.8 else self.grid(fn, dt, other, g, d)
+            op = r.choice(["", "", "+", "*"])
+            out.append(f"{q}[{m} > {self.scalar(fn, sk)}] {op}= {self.scalar(fn, sk)}")
         else:  # a row or a column: a 1-D view
             out.append(r.choice([f"{q}[{r.choice(['0', '-1'])}] = {self.chain(fn, dt, other, d)}",
                                  f"{q}[:, {r.choice(['0', '-1'])}] = {self.chain(fn, dt, g, d)}"]))
         if kind == "float" and dt == "float64":
-            use = r.choice([f"np.sum({q})", f"{q}.max()", f"{q}[-1, 0]", f"np.sum({q}, axis=0)[0]"])
+            use = r.choice([f"np.sum({q})", f"{q}.max()", f"{q}[-1, 0]", f"np.sum({q}, axis=0)[0]",
+                            f"np.sum({q}[{q} < {self.scalar(fn, sk)}])"])
         else:
             use = r.choice([f"np.sum({q})", f"{q}.min()", f"{q}[0, -1]", f"np.argmax({q})"])
         return out + [f"{v} = {use}" if kind != "bool" else f"{v} = bool({use} > 0)"]
