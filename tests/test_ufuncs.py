@@ -357,6 +357,9 @@ def test_stores_into_an_array_nothing_reads_are_dropped():
 
 @pytest.mark.parametrize("text, argtypes, message", [
     ("def f(m):\n    return m // m\n", [B], "int8"),
+    ("def f(m):\n    return m ** 2\n", [B], "int8"),  # numpy 2.4: np.square's int8 loop
+    ("def f(m, k):\n    return m ** k\n", [B, int], "may be 2"),
+    ("def f(m):\n    return np.square(m)\n", [B], "int8"),
     ("def f(a, p):\n    return a ** p\n", [F, float], "constant"),
     ("def f(m):\n    return np.sqrt(m)\n", [B], "float16"),
     ("def f(m):\n    return -m\n", [B], "boolean negative"),

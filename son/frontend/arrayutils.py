@@ -12,7 +12,8 @@ Of numbers and 1-D arrays or views (n-D arrays are refused where written, but fo
   sign; of ints with ``decimals >= 0`` a copy.
 - ``np.sign``: -1, 0 or 1 of the element's kind, NaN for NaN, ``0.0`` for ``-0.0``;
   ``np.square`` is ``x * x`` (ints wrap), ``np.negative`` ``-x``; a bool array is
-  numpy's TypeError for both ``sign`` and ``negative``, refused where written.
+  numpy's TypeError for both ``sign`` and ``negative``, refused where written, and
+  ``np.square`` of bools (numpy's int8) is refused too.
 - ``np.cumprod`` multiplies in order; ``np.flip(a)`` is the view ``a[::-1]``;
   ``np.roll(a, k)`` a new array whose element ``(i + k) % n`` is ``a[i]``;
   ``np.hstack((a, b, ...))`` of 1-D arrays is ``np.concatenate``.
@@ -34,7 +35,7 @@ import math
 import numpy as np
 
 from ..nodes import NewArray, Node, kept
-from .arrayfns import copy_bool, fill_bool, fill_float, fill_int
+from .arrayfns import fill_bool, fill_float, fill_int
 from .core import dtype_of, is_array_value
 from .scope import Grid
 
@@ -83,8 +84,8 @@ class ArrayUtilities:
                 raise self.error(e.args[0], f"{name}() of a {x.type.widen()} value", name)
             if dtype == "bool" and which in ("negative", "sign"):
                 raise self.unsupported(e, f"{name}() of bools (numpy's TypeError)")
-            if which == "square" and dtype == "bool":
-                return self.inline(e, copy_bool, [x]) if array else x
+            if which == "square" and dtype == "bool":  # measured: numpy 2.4 squares bools as int8
+                raise self.unsupported(e, f"{name}() of bools (numpy's result is int8)")
             fn = {"square": (square, squares), "negative": (negative, negatives),
                   "sign": (sign_float if dtype == "float64" else sign_int,
                            signs_float if dtype == "float64" else signs_int)}[which][array]

@@ -580,6 +580,10 @@ class Ufuncs(ElementFunctions):
         base, exp = parts
         if ka == kb == "bool":
             raise self.unsupported(at, "** of bools (numpy's result is int8)")
+        if ka == "bool" and kb == "int" and not isinstance(exp, Lazy) and not (
+                exp.type.is_constant and exp.type.con != 2):  # numpy: b ** 2 is np.square(b), int8
+            raise self.unsupported(at, "a bool array to an int power that may be 2 (numpy squares it as "
+                                       "int8 then, into int64 otherwise)")
         if ka != "float" and kb != "float":  # ints: numpy's ValueError for a negative exponent
             def ipow(p, x, y):
                 with kept(x, y):

@@ -9,8 +9,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
 * chains of ``+ - * / // %`` on float, int and bool arrays, views (``a[1:]``, ``a[:-1]``,
   ``a[::2]``, ``a[::-1]``, ``a[:1]``...) and the program's scalars, with numpy 2's
   result dtypes; ``//``, ``%``, ``& | ^``, ``~`` and ``**`` (small and, rarely,
-  negative exponents) on int arrays; ``**`` of float arrays to the constants numpy
-  computes exactly (``FAST_POWERS``); unary ``-``; ``abs``/``np.abs``, ``np.sqrt``,
+  negative exponents) on int arrays, and on bool arrays to constants but 2; ``**`` of
+  float arrays to the constants numpy computes exactly (``FAST_POWERS``); unary ``-``;
+  ``abs``/``np.abs``, ``np.sqrt``,
   ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``/``fmax``/``fmin``/``clip``,
   ``np.logaddexp``/``logaddexp2``, ``np.deg2rad``/``rad2deg``/``reciprocal``,
   ``np.isnan``/``isinf``/``isfinite``/``signbit``/``isposinf``/``isneginf``,
@@ -265,6 +266,8 @@ class ArrayPrograms(GridPrograms):
         if form == "power":  # numpy's ValueError for a negative exponent
             k = choice(r, [("2", 4), ("3", 2), ("0", 1), (f"({self.scalar(fn, 'int')} & 3)", 2), ("-1", 1),
                            (c(), 1)])
+            if r.random() < 0.15:  # a bool array to a constant power but 2 (numpy's int8 square)
+                return f"({self.chain(fn, 'bool', g, d)} ** {r.choice(['3', '1', '0'])})"
             return f"({c()} ** {k})"
         if form == "where":
             other = c() if r.random() < 0.6 else self.scalar(fn, "int")
