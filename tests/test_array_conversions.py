@@ -47,6 +47,26 @@ def test_arrays_from_numbers_agree_with_numpy(fn):
                       st.tuples(FLOATS, INTS, st.booleans()).map(lambda t: t[:fn.__code__.co_argcount]))
 
 
+def array_of_a_list(xs: list[int], k: int):
+    ys = [x for x in xs if x > k]
+    return np.array(ys, dtype=np.int64), np.asarray(ys)
+
+
+def _numpy_or_refused(fn, args):
+    """numpy's outcome, or son's NotImplementedError where the list is empty (numpy's
+    array of no items is float64, where son's list holds ints)."""
+    xs, k = args
+    if not [x for x in xs if x > k]:
+        return ("raise", NotImplementedError)
+    return run_python(fn, args)
+
+
+def test_an_array_of_an_empty_int_list_is_refused_where_numpy_makes_floats():
+    """Probe (Pythran's np_array1D_): np.array of an empty list[int] was an int64 array."""
+    check_every_stage(array_of_a_list, ["list[int]", "int"], st.tuples(st.lists(INTS, max_size=4), INTS),
+                      expected=_numpy_or_refused)
+
+
 def astype_all(a):
     return a.astype(np.float64), a.astype(bool), a.astype(np.int64), a.astype(int) * 2
 

@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from ..nodes import GE, LT, NE, BitOr, IsNan, NewArray, Node, Store, ToInt, kept
+from ..nodes import EQ, GE, LT, NE, BitOr, IsNan, NewArray, Node, Store, ToInt, kept
 from ..nodes.types import TOP
 from .arrayfns import copy_bool, copy_float64, copy_int64
 from .core import DTYPES, _kind, dtype_of, is_array_value, is_list
@@ -115,17 +115,23 @@ class ArrayConversions:
                 if isinstance(v, Grid) or is_array_value(v):
                     have = dtype_of(v.base if isinstance(v, Grid) else v)
                     return v if not copy and dtype in (None, have) else self.converted(e, v, dtype or have)
-                out = self.array_of_value(x, name, v)
+                out = self.array_of_value(x, name, v, typed=dtype is not None)
         if dtype is None or dtype == dtype_of(out):
             return out
         with kept(out):
             return self.converted(e, out, dtype)
 
-    def array_of_value(self, at: ast.expr, name: str, v: Node) -> Node:
-        """A new 1-D array of a list's items or a tuple's numbers."""
+    def array_of_value(self, at: ast.expr, name: str, v: Node, typed: bool = False) -> Node:
+        """A new 1-D array of a list's items or a tuple's numbers.  Without a dtype
+        (``typed``), an empty list of ints or bools is a NotImplementedError at run time:
+        numpy's array of no items is float64, as the list has no kind in CPython."""
         if isinstance(v, Pack):
             return self.array_of_numbers(at, name, v.elems)
         if is_list(v) and isinstance(v.type.dtype, str):
+            if v.type.dtype != "float64" and not typed:
+                self.refuse_at_run_time(self.op(at, EQ, self.length(at, v), self.con(0)),
+                                        f"{name}() of an empty list (numpy's array of no items is float64, "
+                                        "son's list holds ints or bools): give dtype=")
             fn = {"float64": copy_float64, "int64": copy_int64, "bool": copy_bool}[v.type.dtype]
             return self.inline_list_helper(at, fn, [v])
         if is_list(v) or isinstance(v, TupleList):
