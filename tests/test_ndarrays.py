@@ -160,7 +160,14 @@ def mask_of_another_array(a, b, x):
     return a[b < 0.0]
 
 
+def reshaped(a, k, m):
+    """numpy: any negative dimension is the unknown one (Pythran's np_reshape7: -10)."""
+    return a.reshape(k, m), a.reshape(-10), a.reshape(k, -5, 1)
+
+
 CASES = [
+    (reshaped, ["float64[]", int, int], st.tuples(hnp.arrays(np.float64, st.integers(0, 12), elements=FLOATS),
+                                                  st.integers(-3, 6), st.integers(-3, 6))),
     (masks, [F2, float], st.tuples(M2, FLOATS)),
     (masks, [F3, float], st.tuples(M3, FLOATS)),
     (mask_of_another_array, [F2, F2, float], st.tuples(M2, M2, FLOATS)),

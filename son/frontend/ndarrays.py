@@ -23,13 +23,16 @@ import numpy as np
 
 from ..nodes import (
     EQ,
+    GT,
     LT,
     NE,
     Add,
     BitAnd,
+    BitOr,
     FloorDiv,
     IsFloat,
     Load,
+    Max,
     Mod,
     Mul,
     NewArray,
@@ -37,6 +40,7 @@ from ..nodes import (
     Not,
     OutOfBounds,
     Store,
+    Sub,
     ToInt,
     kept,
 )
@@ -159,29 +163,36 @@ class NDArrays:
             for d in shape:
                 with kept(*dims):
                     dims.append(self.int_value(d).keep())
-            unknown = [i for i, d in enumerate(shape) if isinstance(d, ast.UnaryOp) and isinstance(
-                d.op, ast.USub) and isinstance(d.operand, ast.Constant) and d.operand.value == 1]
-            if len(unknown) > 1:
-                raise self.error(e, "can only specify one unknown dimension", "reshape")
-            known = self.con(1)
-            for i, d in enumerate(dims):
-                if i not in unknown:
-                    with kept(known):
-                        self.guard(self.op(e, LT, d, self.con(0)), ValueError,
-                                   "negative dimensions not allowed")
-                        known = self.op(e, Mul, known, d)
-            with kept(known):
-                if unknown:
-                    self.guard(self.op(e, EQ, known, self.con(0)), ValueError,
-                               "cannot reshape an array into a shape with an unknown dimension and a zero")
-                    self.guard(self.op(e, NE, self.op(e, Mod, flat.length, known), self.con(0)), ValueError,
-                               "cannot reshape array into the shape")
-                    j = unknown[0]
-                    dims[j].unkeep()
-                    dims[j] = self.op(e, FloorDiv, flat.length, known, ctrl=self.scope.ctrl).keep()
-                else:
-                    self.guard(self.op(e, NE, known, flat.length), ValueError,
-                               "cannot reshape array into the shape")
+            # numpy: any negative dimension is the unknown one (at most one), the length
+            # over the product of the others; decided at run time, folded for constants
+            neg = [self.op(e, ToInt, self.op(e, LT, d, self.con(0))).keep() for d in dims]
+            count, known = self.con(0), self.con(1)
+            for d, n in zip(dims, neg):
+                with kept(count, known):
+                    count = self.op(e, Add, count, n)
+                with kept(count, known):  # d where known, else 1
+                    known = self.op(e, Mul, known, self.op(e, Add, d, self.op(e, Mul, n, self.op(
+                        e, Sub, self.con(1), d))))
+            with kept(count, known):
+                self.guard(self.op(e, GT, count, self.con(1)), ValueError,
+                           "can only specify one unknown dimension")
+                some = self.op(e, NE, count, self.con(0)).keep()
+                safe = self.op(e, Max, known, self.con(1)).keep()
+                bad_unknown = self.op(e, BitOr, self.op(e, EQ, known, self.con(0)),
+                                      self.op(e, NE, self.op(e, Mod, flat.length, safe), self.con(0)))
+                bad = self.op(e, BitOr, self.op(e, BitAnd, some, bad_unknown), self.op(
+                    e, BitAnd, self.op(e, Not, some), self.op(e, NE, known, flat.length)))
+                self.guard(bad, ValueError, "cannot reshape array into the shape")
+                q = self.op(e, FloorDiv, flat.length, safe, ctrl=self.scope.ctrl).keep()
+                some.unkeep()
+                safe.unkeep()
+            for j, n in enumerate(neg):
+                with kept(q):
+                    d = self.op(e, Add, dims[j], self.op(e, Mul, n, self.op(e, Sub, q, dims[j]))).keep()
+                dims[j].unkeep()
+                n.unkeep()
+                dims[j] = d
+            q.unkeep()
             for d in dims:
                 d.unkeep()
             if len(dims) == 1:
