@@ -70,6 +70,7 @@ def sorting(ps: list[tuple[int, bool, int]], rev):
     s = sorted(ps, reverse=rev)
     ps.sort()
     by_last = sorted(ps, key=lambda t: t[2])
+    ps.sort(key=lambda t: -t[2], reverse=rev)  # in place by a key (Pythran's sort_key crashed son)
     return s, ps, by_last
 
 

@@ -158,8 +158,10 @@ class ListOps:
         with kept(lst, flip):
             items = lst
             if not fresh:  # CPython's list looks empty while the keys are computed
-                items = self.list_of(e, self.list_items(e, lst), lst.type.dtype).keep()
-                self.scope.mem = self.op(e, ListOp, self.scope.ctrl, self.scope.mem, lst, method="clear")
+                rows = isinstance(lst, TupleList)  # a list of tuples: its columns
+                items = self.list_of(e, self.list_items(e, lst), lst.dtype if rows else lst.type.dtype).keep()
+                for col in lst.lists if rows else [lst]:
+                    self.scope.mem = self.op(e, ListOp, self.scope.ctrl, self.scope.mem, col, method="clear")
             keys = self.empty_list(key).keep()
             item = self.temp()
 
