@@ -134,3 +134,21 @@ def test_example_arguments_may_omit_defaulted_parameters():
     assert son.interpret(g, 1.0, 2.0, 0.5, -3) == scaled(1.0, 2.0, scale=0.5, shift=-3)
     with pytest.raises(son.SonError, match="4 parameters but 1 example arguments"):
         son.parse(scaled, args=[1.0])  # b has no default
+
+
+def with_defaults(m: int, n=5, x=-1.5):
+    return m * n, x
+
+
+@pytest.mark.parametrize("pipeline", [None, "peephole", "sccp", "combined"])
+def test_interpret_passes_the_defaults_of_omitted_arguments(pipeline):
+    """As CPython does (Pythran's default_arg tests: son.interpret raised 'takes 3
+    arguments (1 given)'); an argument without a default is still required."""
+    g = son.parse(with_defaults)
+    if pipeline:
+        g, _ = son.optimize(g, pipeline)
+    assert son.interpret(g, 3) == with_defaults(3)
+    assert son.interpret(g, 3, 4) == with_defaults(3, 4)
+    assert son.interpret(g, 3, 4, 0.5) == with_defaults(3, 4, 0.5)
+    with pytest.raises(son.SonError, match="takes 3 arguments"):
+        son.interpret(g)

@@ -167,7 +167,11 @@ def interpret(g: Graph, *args):
     or raises what it raises.  A recursive ``Call`` runs the graph again, RecursionError
     past ``config.recursion_limit`` calls deep; a ``Call`` of another graph (a recursive
     helper's) runs that graph.  Fallback regions (``PyRegion``) of the
-    call share one frame for the variables only they use."""
+    call share one frame for the variables only they use.  Omitted trailing arguments
+    take the Python function's defaults (``Graph.defaults``)."""
+    n = len(g.arg_forms) if g.arg_forms is not None else len(g.params)
+    if len(args) < n and all(i in g.defaults for i in range(len(args), n)):  # omitted: the defaults
+        args = (*args, *(g.defaults[i] for i in range(len(args), n)))
     with enter_call(), written_back(g.arg_forms, args, g.name):  # lists of tuples: son/nodes/rows.py
         return _interpret(g, args)
 

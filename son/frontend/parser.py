@@ -132,16 +132,19 @@ def build_graph(src: FunctionSource, peephole: bool = True, argtypes=None, args=
     (recursion.py); a separate helper's parse keeps its caller's choice."""
     with gc_paused(), deep_syntax_trees(), module_scope(inline):
         if fallback != "region":
-            return _build_graph(src, peephole, argtypes, args, tracer, deps, rules)
+            g = _build_graph(src, peephole, argtypes, args, tracer, deps, rules)
+        else:
+            def attempt(opaque):
+                reads: list | None = [] if deps is not None else None
+                g = _build_graph(src, peephole, argtypes, args, tracer, reads, rules, opaque)
+                if deps is not None:
+                    deps.extend(reads)
+                return g
 
-        def attempt(opaque):
-            reads: list | None = [] if deps is not None else None
-            g = _build_graph(src, peephole, argtypes, args, tracer, reads, rules, opaque)
-            if deps is not None:
-                deps.extend(reads)
-            return g
-
-        return parse_with_regions(attempt, src)
+            g = parse_with_regions(attempt, src)
+    defaults = function_defaults(src.pyfunc)
+    g.defaults = {i: defaults[n] for i, n in enumerate(parameter_names(src.tree)) if n in defaults}
+    return g
 
 
 def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, opaque=None) -> Graph:

@@ -26,6 +26,9 @@ class Graph:
         #: None, or per Python parameter its ``control.flatten`` form when a parameter is a
         #: tuple or a complex number (then ``params`` are the flat values)
         self.arg_forms: list | None = None
+        #: position of a Python parameter -> its default value (``son.interpret`` passes it
+        #: for an omitted argument, as CPython does)
+        self.defaults: dict[int, object] = {}
         #: a recursive helper's graph: the result type its callers' ``Call`` nodes assume
         #: (kept when passes specialize the graph until it never returns)
         self.result: Type | None = None
@@ -167,7 +170,7 @@ class Graph:
         """A deep copy with the same node ids (so diffs match nodes by id)."""
         g = Graph.__new__(Graph)
         g.name, g.params, g.source, g.arg_forms = self.name, list(self.params), self.source, self.arg_forms
-        g.result = self.result
+        g.result, g.defaults = self.result, self.defaults
         g._next_id = self._next_id
         g.line, g.lines = None, dict(self.lines)
         g.gvn = {}
