@@ -121,6 +121,18 @@ def test_array_arguments_are_compared_after_the_call():
     assert r.status == "ok", r.failures
 
 
+def test_the_deadline_bounds_the_whole_check():
+    """A stage past the deadline ends the check: no later stage runs without one (a
+    Pythran program made check(timeout=45) run past 100 s)."""
+    import time
+
+    src = "def f(n: int):\n    s = 0\n    for i in range(n):\n        s += i * i % 7\n    return s\n"
+    t = time.perf_counter()
+    r = check(src, [(300_000,)], timeout=1.0)  # CPython: 0.1 s; son.interpret: some seconds
+    assert time.perf_counter() - t < 5.0
+    assert r.status == "crash" and len(r.failures) == 1 and "Timeout" in r.failures[0].got
+
+
 def test_syntax_errors_are_generator_rejects():
     r = check("def f(n: int):\n    return {n}\n", [(1,)], kernel=False)
     assert r.status == "reject" and "set" in r.detail.lower()

@@ -278,7 +278,8 @@ def check(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
             warnings.simplefilter("ignore", SyntaxWarning)  # shrunk programs may index a constant
             _check(source, args, name, kernel, res, times, stop_at_first)
     except _Timeout as e:
-        res.failures.append(Failure("crash", "timeout", None, got=f"Timeout: {e}"))
+        if not any(f.got.startswith("Timeout") for f in res.failures if isinstance(f.got, str)):
+            res.failures.append(Failure("crash", "timeout", None, got=f"Timeout: {e}"))
     if res.failures and res.status == "ok":
         res.status = "crash" if any(f.kind == "crash" for f in res.failures) else "mismatch"
     elif res.declined and res.status == "ok":
@@ -314,9 +315,9 @@ def _check(source, args, name, kernel, res: Result, times: dict, stop_at_first: 
         for i, a in enumerate(args):
             try:
                 got = outcome(run, a)
-            except _Timeout as e:
+            except _Timeout as e:  # the deadline is the whole check's: no stage runs after it
                 res.failures.append(Failure("crash", stage, i, got=f"Timeout: {e}"))
-                return False
+                raise
             except _Crash as e:
                 res.failures.append(Failure("crash", stage, i, got=str(e)))
                 return False
