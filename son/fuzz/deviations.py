@@ -9,6 +9,7 @@ it wraps."""
 from __future__ import annotations
 
 import ast
+import builtins
 import math
 import operator
 
@@ -248,11 +249,13 @@ _CALL_HOOKS = {"abs": "abs", "int": "to_int", "round": "to_int", "math.floor": "
 _PRODUCTS = ("np.dot", "np.matmul", "np.inner", "np.vdot")
 
 
-def _int_valued_arguments(call: ast.Call) -> None:
+def _int_valued_arguments(call: ast.Call, shadowed: frozenset = frozenset()) -> None:
     """``int`` and ``round`` passed as values (``key=int``, ``map(round, xs)``) give son's
-    int64 results, checked as their calls are: ``to_int`` and ``int_valued(round)``."""
+    int64 results, checked as their calls are: ``to_int`` and ``int_valued(round)``
+    (not where the program binds the name itself: ``shadowed``)."""
     def hooked(e: ast.expr) -> ast.expr:
-        if isinstance(e, ast.Name) and isinstance(e.ctx, ast.Load) and e.id in ("int", "round"):
+        if isinstance(e, ast.Name) and isinstance(e.ctx, ast.Load) and e.id in ("int", "round") \
+                and e.id not in shadowed:
             if e.id == "int":
                 return ast.copy_location(ast.Attribute(ast.Name("__rt", ast.Load()), "to_int", ast.Load()), e)
             return _hook("int_valued", e)
@@ -296,8 +299,10 @@ class _Instrument(ast.NodeTransformer):
     with ``track``, also every other call's result and every ``math.*`` constant go
     through ``seen`` (operators and array reads always count non-finite floats)."""
 
-    def __init__(self, track: bool = False):
+    def __init__(self, track: bool = False, shadowed: frozenset = frozenset()):
         self.track = track
+        #: names the program binds itself (``from numpy import round``): not the builtins
+        self.shadowed = shadowed
 
     def visit_BinOp(self, node):
         negative = isinstance(node.op, ast.Pow) and _negative_int_constant(node.right)
@@ -348,6 +353,9 @@ class _Instrument(ast.NodeTransformer):
         return node
 
     def visit_Call(self, node):
+        if isinstance(node.func, ast.Name) and node.func.id in self.shadowed:  # not a builtin's call
+            self.generic_visit(node)
+            return _hook("seen", node) if self.track else node
         func = ast.unparse(node.func)
         iterated = _ITERATED.get(func)
         if isinstance(node.func, ast.Attribute) and node.func.attr == "extend":  # xs.extend(array)
@@ -362,7 +370,7 @@ class _Instrument(ast.NodeTransformer):
             else:
                 expr = ast.BinOp(node.args[0], op, node.args[1])
             return self.visit(ast.copy_location(expr, node))
-        _int_valued_arguments(node)
+        _int_valued_arguments(node, self.shadowed)
         self.generic_visit(node)
         method = isinstance(node.func, ast.Attribute) and node.func.attr in _NP_METHODS \
             and getattr(node.func.value, "id", None) not in ("np", "math", "operator")
@@ -444,7 +452,24 @@ def instrument(source: str, track: bool = False) -> ast.Module:
     """The program's syntax tree with son's documented semantics as calls of ``__rt``
     hooks (``ast.unparse`` shows it); ``track``: count every non-finite float
     intermediate in ``_Runtime.nonfinite``."""
-    return ast.fix_missing_locations(_Instrument(track).visit(ast.parse(source)))
+    tree = ast.parse(source)
+    return ast.fix_missing_locations(_Instrument(track, _bound_names(tree)).visit(tree))
+
+
+def _bound_names(tree: ast.Module) -> frozenset:
+    """The builtins' names the program binds itself (imports, definitions, assignments,
+    parameters): not the builtins there (``from numpy import round``)."""
+    out = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in n.names)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(n.name)
+        elif isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            out.add(n.id)
+        elif isinstance(n, ast.arg):
+            out.add(n.arg)
+    return frozenset(out & set(dir(builtins)))
 
 
 # ====================================================================== outcomes
