@@ -5,6 +5,7 @@ inputs, through the interpreter, every pipeline, calls kept as calls, and the ke
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from conftest import run_python, run_son
 from hypothesis import given, settings
@@ -152,3 +153,15 @@ def test_interpret_passes_the_defaults_of_omitted_arguments(pipeline):
     assert son.interpret(g, 3, 4, 0.5) == with_defaults(3, 4, 0.5)
     with pytest.raises(son.SonError, match="takes 3 arguments"):
         son.interpret(g)
+
+
+def numba_style(a: float64[:, :], v: int64[:], k: int):  # noqa: F821 - numba-style type names
+    return a.sum() * k + v[0]
+
+
+def test_string_annotations_may_name_son_types():
+    """'float64[:, :]' is no Python expression: read as argtypes= reads it (son.parse_source
+    did, son.parse said 'cannot evaluate the annotation')."""
+    a, v = np.arange(6.0).reshape(2, 3), np.array([4])
+    assert son.interpret(son.parse(numba_style), a, v, 2) == numba_style(a, v, 2)
+    assert son.jit(numba_style, fallback="error")(a, v, 2) == numba_style(a, v, 2)

@@ -69,7 +69,7 @@ from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList
 from .selection import Selection
-from .signature import NDArraySpec, RowsSpec, function_defaults, param_types
+from .signature import NDArraySpec, RowsSpec, function_defaults, param_types, type_from_spec
 from .solvers import Solvers
 from .source import FunctionSource, parameter_names
 from .statements import Statements
@@ -164,7 +164,10 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
             try:
                 ann[x.arg] = eval(spec, src.globals)  # noqa: S307 - the user's own annotation
             except Exception:
-                raise SonError(f"{where}: cannot evaluate the annotation {spec!r} of {x.arg!r}") from None
+                try:  # a type name son reads, as argtypes=: 'float64[:, :]'
+                    type_from_spec(spec, where)
+                except SonError:
+                    raise SonError(f"{where}: cannot evaluate the annotation {spec!r} of {x.arg!r}") from None
         elif spec is None and x.annotation is not None and src.pyfunc is None:
             ann[x.arg] = eval(ast.unparse(x.annotation), src.globals)  # noqa: S307
     specs = param_types(names, ann, argtypes, args, where, function_defaults(src.pyfunc))
