@@ -320,11 +320,6 @@ CATALOG = [
         def f(a):
             return a + (1, 2)
         """, [ARR], 2, 11, "operator", "unsupported operand"),
-    ("bool_array_minus_bool_array", """
-        def f(a, x):
-            m = a > x
-            return m - (a < x)
-        """, [ARR, float], 3, 11, "operator", "boolean subtract"),
     ("array_as_condition", """
         def f(a):
             if a:

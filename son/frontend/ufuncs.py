@@ -12,22 +12,22 @@ Operands are evaluated left to right as Python does; before an operand that may 
 an effect (any call but a ufunc's) is evaluated, the chains waiting to its left are
 materialized, so that operand cannot change an array they read before they read it.
 
-Each element follows numpy 2 (NEP 50: a Python scalar takes the array's dtype): ``bool
-+ bool`` is ``or`` and ``bool * bool`` ``and``; ``/`` divides as floats with IEEE
-results (``1/0`` is inf, no ZeroDivisionError); an int array's ``//`` and ``%`` give 0
-for a zero divisor, a float array's Python's results but IEEE's for a zero divisor
+Each element follows numpy 2 (NEP 50: a Python scalar takes the array's dtype): ``bool +
+bool`` is ``or`` and ``bool * bool`` ``and``; ``/`` divides as floats with IEEE results
+(``1/0`` is inf, no ZeroDivisionError); an int array's ``//`` and ``%`` give 0 for a
+zero divisor, a float array's Python's results but IEEE's for a zero divisor
 (son/frontend/composites.py, which also writes the ufuncs that are no single node:
-``np.maximum``, ``np.logaddexp``, ``np.sinc``, ...); ``a ** c`` for a float array and
-a constant ``c`` in {2, 0.5, -1, 0, 1} is numpy's fast path (``np.square``,
-``np.sqrt``, ...); an int to a negative int power is numpy's ValueError; comparisons
-of ints with floats compare float64 values; a ufunc of floats (``np.sqrt``,
-``np.exp``, ...) gives NaN where ``math`` raises. Refused with a located error, where
-numpy's result would be of a dtype son does not have or depends on a value known only
-at run time: ``//`` and ``%`` of bools, ``bool - bool``, ``-`` of a bool array, a
-float ufunc of a bool array (float16), a float array to a power that is not a
-constant, shifts. Broadcasting follows numpy: shapes aligned on the right, a dimension
-of 1 stretched, numpy's ValueError where two differ otherwise. An n-D operand must be
-C-contiguous where the chain is made into an array (numpy would give the result
+``np.maximum``, ``np.logaddexp``, ``np.sinc``, ...); ``a ** c`` for a float array and a
+constant ``c`` in {2, 0.5, -1, 0, 1} is numpy's fast path (``np.square``, ``np.sqrt``,
+...); an int to a negative int power is numpy's ValueError; comparisons of ints with
+floats compare float64 values; a ufunc of floats (``np.sqrt``, ``np.exp``, ...) gives
+NaN where ``math`` raises. Refused with a located error, where numpy's result would be
+of a dtype son does not have or depends on a value known only at run time: ``//`` and
+``%`` of bools, a float ufunc of a bool array (float16), a float array to a power that
+is not a constant, shifts. ``bool - bool`` and ``-`` of a bool array are numpy's
+TypeError where they run. Broadcasting follows numpy: shapes aligned on the right, a
+dimension of 1 stretched, numpy's ValueError where two differ otherwise. An n-D operand
+must be C-contiguous where the chain is made into an array (numpy would give the result
 another memory order, which a later sum would see): ``NotImplementedError`` otherwise.
 
 O(nodes of the chain) nodes per materialized chain; each element costs the chain's
@@ -543,9 +543,10 @@ class Ufuncs(ElementFunctions):
         ka, kb = self.kinds(at, parts, sym)
         both_bool = ka == kb == "bool"
         floats = "float" in (ka, kb)
-        if op is Sub and both_bool:
-            raise self.error(at, "numpy boolean subtract, the `-` operator, is not supported (use ^ or "
-                                 "logical_xor)", "operator")
+        if op is Sub and both_bool:  # numpy's TypeError where (and only if) the code runs
+            self.fault(TypeError, "numpy boolean subtract, the `-` operator, is not supported, use the "
+                                  "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+            return self.combine(at, parts, "int64", lambda p, x, y: p.dead_value())
         if op in (FloorDiv, Mod) and both_bool:
             raise self.unsupported(at, f"{sym} of bool arrays (numpy's result is int8)")
         if op in (FloorDiv, Mod) and floats:
@@ -636,9 +637,10 @@ class Ufuncs(ElementFunctions):
                 raise self.error(e, "ufunc 'invert' not supported for float arrays", "operator")
             cls = Not if k == "bool" else Invert
             return self.combine(e, [part], part.dtype, lambda p, v: self.op(e, cls, v))
-        if k == "bool":
-            raise self.error(e, "numpy boolean negative, the `-` operator, is not supported (use ~)",
-                             "operator")
+        if k == "bool":  # numpy's TypeError where (and only if) the code runs
+            part.release()
+            return self.fault(TypeError, "The numpy boolean negative, the `-` operator, is not supported, "
+                                         "use the `~` operator or the logical_not function instead.")
         if isinstance(e.op, ast.UAdd):
             return part
         return self.combine(e, [part], part.dtype, lambda p, v: self.op(e, Neg, v))
