@@ -52,7 +52,7 @@ from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_conve
 from .pyregions import REGION_IMPORTS, region_helper
 from .render import _finish, _render
 from .scratch import SCRATCH_HELPERS, SCRATCH_MARK, SCRATCH_PARAMS, hoisted_slots, scratch_slots
-from .structure import Structurer, _drive
+from .structure import Structurer, _drive, typed_literal
 
 __all__ = ["ABSTRACT", "EMIT", "HELPERS", "Emit", "generate", "literal", "return_converter"]
 
@@ -424,8 +424,7 @@ def _never_value(calls: list, result: Type | None = None) -> str:
     zeros = ["None" if x is NONE else {"float": "0.0", "bool": "False"}.get(x.kind, "0") for x in ts]
     if not isinstance(t, TupleType):
         return zeros[0]
-    typed = {"0": "np.int64(0)", "False": "np.bool_(False)"}  # not literals: see structure.unliteral
-    return f"({', '.join(typed.get(z, z) for z in zeros)},)"
+    return f"({', '.join(typed_literal(x.kind, z) for x, z in zip(ts, zeros))},)"  # structure.unliteral
 
 
 def recursion_bound(graph) -> tuple[int, int] | None:

@@ -91,9 +91,13 @@ def unliteral(t: Type, text: str) -> str:
     a plain int64 or bool: numba types ``(10, 3)`` as a tuple of literals, a struct in
     LLVM, where the function's own calls expect an array of i64 ("Function type
     returns {i64, i64} but resty=[2 x i64]"; son.fuzz seed 112705 i11771)."""
-    if t.is_constant and t.kind in ("int", "bool"):
-        return f"np.{'int64' if t.kind == 'int' else 'bool_'}({text})"
-    return text
+    return typed_literal(t.kind, text) if t.is_constant else text
+
+
+def typed_literal(kind: str | None, text: str) -> str:
+    """An int or bool literal's text as a plain int64 or bool for numba (``unliteral``);
+    anything else as it is."""
+    return {"int": f"np.int64({text})", "bool": f"np.bool_({text})"}.get(kind, text)
 
 
 class _Level:
