@@ -59,7 +59,8 @@ def test_oracle_agrees_with_cpython_on_generated_programs_with_regions():
         r = check(p.source, p.args, kernel=False)
         assert not r.failed and r.status in ("ok", "refused"), (p.label, r.failures, p.source)
         if r.status == "refused":
-            assert "son refused a fallback region" in r.detail, (p.label, r.detail)
+            # a region son cannot compile, or a documented refusal where it runs (r.declined)
+            assert "son refused a fallback region" in r.detail or r.declined, (p.label, r.detail)
         status[r.status] = status.get(r.status, 0) + 1
     assert status["ok"] >= 80, status
 

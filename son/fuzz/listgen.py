@@ -19,7 +19,7 @@ mostly guarded (``if xs:``, ``if v in xs:``) so that a run usually goes on;
 unguarded ones raise IndexError or ValueError now and then, as CPython does.
 Expressions: ``xs[i]``, ``len``, ``sum``/``min``/``max``/``any``/``all`` of lists and
 of generator expressions over them, ``in``, ``==`` and the orderings, ``index``,
-``count``, ``bool``, ``np.sum(np.array(xs))``,
+``count``, ``bool``, ``np.sum(np.array(xs))`` (``dtype=np.int64`` or not),
 slices measured, summed or indexed.  A program may return a list, alone or in a
 tuple.
 
@@ -259,8 +259,9 @@ class ListPrograms:
                           ("reduce", 3), ("search", 2 if kind != "float" else 0),
                           ("slice", 1 if kind == "int" else 0), ("gen", 2),
                           ("compare", 2 if kind == "bool" else 0), ("array", 1 if kind != "bool" else 0)])
-        if form == "array":  # an empty list of ints: numpy's float64 array, refused by son at run time
-            total = f"np.sum(np.{r.choice(['array', 'asarray'])}({name}))"
+        if form == "array":  # an empty list of ints without dtype=: numpy's float64, refused at run time
+            dtype = ", dtype=np.int64" if k != "float" and r.random() < 0.6 else ""
+            total = f"np.sum(np.{r.choice(['array', 'asarray'])}({name}{dtype}))"
             return total if (kind == "float") == (k == "float") else f"{kind}({total})"
         if form == "read":
             i, cond = self.list_index(fn, name)
