@@ -3,7 +3,9 @@ a float array's ``//`` and ``%`` (IEEE results for a zero divisor), ``np.logadde
 ``np.logaddexp2``, ``np.deg2rad``/``radians``, ``np.rad2deg``/``degrees``,
 ``np.reciprocal``, ``np.fmax``/``fmin``, ``np.sinc``, the comparison and logical
 ufuncs (``np.greater``, ``np.logical_and``, ...), ``np.signbit``, ``np.isposinf``,
-``np.nan_to_num``, ``np.heaviside`` and ``np.nextafter``.  numpy is the oracle in every
+``np.nan_to_num``, ``np.heaviside``, ``np.nextafter``, ``np.fix``, ``np.spacing``,
+``np.float_power``, ``np.ldexp``, ``np.conjugate``, and the integer ufuncs ``np.gcd``,
+``np.lcm``, ``np.invert`` and the shifts.  numpy is the oracle in every
 stage (the raw parse, each pipeline and the kernel), on arrays and on numbers; the
 gradients go through the inlined element code."""
 
@@ -137,6 +139,52 @@ def test_fmax_and_fmin_let_a_number_win_over_nan_in_every_stage():
         son.jit(nan_losing_extremes, fallback="error")(np.array([0.0]), np.array([-0.0]), np.array([1]))
 
 
+def integer_ufuncs(i, j, m):
+    """numpy's int64 loops: gcd and lcm of the magnitudes as unsigned ints (wrapping),
+    shifts by counts outside [0, 64) giving 0 or the sign, bools joining ints."""
+    return (np.gcd(i, j), np.lcm(i, j), np.gcd(i, 12), np.lcm(m, i), np.left_shift(i, j),
+            np.right_shift(i, j), np.bitwise_left_shift(m, j), np.bitwise_right_shift(j, m), np.invert(i),
+            np.bitwise_not(m), np.invert(m))
+
+
+def test_integer_ufuncs_are_numpys_in_every_stage():
+    counts = st.integers(-3, 70) | INTS
+    strategy = st.integers(0, 6).flatmap(lambda n: st.tuples(
+        hnp.arrays(np.int64, n, elements=INTS | st.sampled_from([-2**63, 0, 2**62, 6, -4])),
+        hnp.arrays(np.int64, n, elements=counts), hnp.arrays(np.bool_, n)))
+    check_every_stage(integer_ufuncs, [INT, INT, B], strategy, max_examples=50)
+
+
+def float_ufuncs(x, y, i, m):
+    """``ldexp`` rounds once and overflows to inf (``math.ldexp`` raises); ``spacing`` of
+    both zeros is the smallest subnormal; ``np.floor`` of bools is the bools (numpy 2)."""
+    return (np.fix(x), np.fix(i), np.fix(m), np.conjugate(x), np.conj(i), np.spacing(x), np.spacing(i),
+            np.float_power(x, y), np.float_power(i, m), np.float_power(m, x), np.ldexp(x, i), np.ldexp(i, m),
+            np.ldexp(y, 3), np.floor(m), np.ceil(m), np.trunc(m))
+
+
+def test_fix_spacing_float_power_and_ldexp_are_numpys_in_every_stage():
+    exponents = st.integers(-2200, 2200) | INTS
+    strategy = st.integers(0, 5).flatmap(lambda n: st.tuples(
+        hnp.arrays(np.float64, n, elements=FLOATS | st.sampled_from([5e-324, 2.5e-308, -1.8e308])),
+        hnp.arrays(np.float64, n, elements=FLOATS),
+        hnp.arrays(np.int64, n, elements=exponents), hnp.arrays(np.bool_, n)))
+    with np.errstate(all="ignore"):
+        check_every_stage(float_ufuncs, [F, F, INT, B], strategy, max_examples=50)
+
+
+def more_of_numbers(a: float, b: float, k: int, j: int):
+    return (np.ldexp(a, k), np.spacing(a), np.float_power(a, b), np.fix(b), np.gcd(k, j), np.lcm(j, 4),
+            np.left_shift(k, j), np.right_shift(k, 2), np.invert(j))
+
+
+def test_the_new_ufuncs_of_numbers_give_numpys_values():
+    with np.errstate(all="ignore"):
+        check_every_stage(more_of_numbers, [float, float, int, int],
+                          st.tuples(FLOATS, FLOATS, st.integers(-1100, 1100), st.integers(-70, 70)),
+                          max_examples=40)
+
+
 def sinc(x, i, m):
     return np.sinc(x), np.sinc(i), np.sinc(m)
 
@@ -159,7 +207,8 @@ def test_sinc_is_numpys_within_one_ulp_of_its_sin(args):
 
 def loss(x, y):
     return np.sum(np.logaddexp(x, y) + np.sinc(x) * np.deg2rad(y) + (x + 4.0) % 7.5 + np.fmax(x, y) * x
-                  + np.reciprocal(y) + np.logaddexp2(x, 0.5) + y // 0.75)
+                  + np.reciprocal(y) + np.logaddexp2(x, 0.5) + y // 0.75 + np.float_power(y, x)
+                  + np.ldexp(x, 3) + np.fix(y) * x)
 
 
 def test_gradients_go_through_the_element_code():
@@ -177,6 +226,13 @@ def test_gradients_go_through_the_element_code():
     ("return m // m", "int8"),
     ("return m % m", "int8"),
     ("return np.reciprocal(m * 3)", "float\\(\\)"),
+    ("return np.gcd(m, m)", "bools"),
+    ("return np.left_shift(m, m)", "bools"),
+    ("return np.conj(m)", "int8"),
+    ("return np.spacing(m)", "float16"),
+    ("return np.gcd(m * 0.5, 2)", "floats"),
+    ("return np.ldexp(m, 2)", "bool operand #1"),
+    ("return np.ldexp(m * 3, 0.5)", "float operand #2"),
 ])
 def test_bool_operands_numpy_computes_in_other_dtypes_are_refused(tmp_path, body, words):
     path = tmp_path / "case.py"

@@ -16,7 +16,7 @@ from typing import Callable, NamedTuple
 
 import numpy as np
 
-from ..nodes import FloorDiv, Node, kept
+from ..nodes import FloorDiv, IEEEPow, Node, kept
 from . import elements as el
 from . import extremes as ex
 from .lists import DTYPE_OF_KIND
@@ -36,13 +36,16 @@ class Composite(NamedTuple):
     them), as their common kind ("common": numpy's comparisons) or as they are (None);
     ``result``: the dtype of an array result (None: the operands' common kind's);
     ``bools``: it takes bool operands (numpy computes most float ufuncs of bools in
-    float16, which son refuses)."""
+    float16, which son refuses); ``accepts``: the kinds each operand may have where
+    numpy's loops differ by operand (``ldexp``'s int exponent).  An element that is a
+    node class is that one node of the converted operands."""
 
-    element: Callable | dict
+    element: Callable | dict | type
     arity: int
     bools: bool = False
     convert: str | None = "float"
     result: str | None = "float64"
+    accepts: tuple[frozenset, ...] | None = None
 
 
 def _compare(fn) -> Composite:
@@ -51,6 +54,12 @@ def _compare(fn) -> Composite:
 
 def _logical(fn, arity: int = 2) -> Composite:
     return Composite(fn, arity, bools=True, convert=None, result="bool")
+
+
+def _integral(fn) -> Composite:
+    """An int64 ufunc (``gcd``, shifts): bools join ints as int64, two bools (numpy's int8)
+    and floats (numpy's TypeError) are refused."""
+    return Composite({"int": fn}, 2, bools=True, convert="common", result=None)
 
 
 COMPOSITES = {np.logaddexp: Composite(el.logaddexp, 2), np.logaddexp2: Composite(el.logaddexp2, 2),
@@ -69,7 +78,22 @@ COMPOSITES = {np.logaddexp: Composite(el.logaddexp, 2), np.logaddexp2: Composite
               np.less: _compare(el.less), np.less_equal: _compare(el.less_equal),
               np.equal: _compare(el.equal), np.not_equal: _compare(el.not_equal),
               np.logical_and: _logical(el.logical_and), np.logical_or: _logical(el.logical_or),
-              np.logical_xor: _logical(el.logical_xor), np.logical_not: _logical(el.logical_not, 1)}
+              np.logical_xor: _logical(el.logical_xor), np.logical_not: _logical(el.logical_not, 1),
+              np.fix: Composite({"float": el.fix, "int": el.same, "bool": el.same}, 1, bools=True,
+                                convert=None, result=None),
+              np.conjugate: Composite({"float": el.same, "int": el.same}, 1, convert=None, result=None),
+              np.spacing: Composite(el.spacing, 1),
+              np.float_power: Composite(IEEEPow, 2, bools=True),
+              np.ldexp: Composite(el.ldexp, 2, bools=True, convert=None,
+                                  accepts=(frozenset({"float", "int"}), frozenset({"int", "bool"}))),
+              np.invert: Composite({"int": el.invert_int, "bool": el.logical_not}, 1, bools=True,
+                                   convert=None, result=None),
+              np.gcd: _integral(el.gcd), np.lcm: _integral(el.lcm),
+              np.left_shift: _integral(el.left_shift), np.right_shift: _integral(el.right_shift)}
+for _alias, _fn in (("conj", "conjugate"), ("bitwise_not", "invert"), ("bitwise_invert", "invert"),
+                    ("bitwise_left_shift", "left_shift"), ("bitwise_right_shift", "right_shift")):
+    if hasattr(np, _alias):  # numpy 2's array-API names
+        COMPOSITES[getattr(np, _alias)] = COMPOSITES[getattr(np, _fn)]
 
 
 def common_kind(kinds) -> str:
@@ -85,14 +109,21 @@ class ElementFunctions:
         same = lambda at, v: v  # noqa: E731
         return {"float": self.float_of, "int": self.int_of, "bool": same, None: same}[kind]
 
-    def element_call(self, at: ast.AST, fn: Callable, vals: list[Node], kind: str | None) -> Node:
-        """``fn``'s body inlined on ``vals`` converted to ``kind``, as a call located at ``at``."""
+    def element_call(self, at: ast.AST, fn: Callable | type, vals: list[Node], kind: str | None) -> Node:
+        """``fn``'s body inlined on ``vals`` converted to ``kind``, as a call located at ``at``
+        (``fn`` a node class: that node of them)."""
         conv = self.converter(kind)
         done: list[Node] = []
         with kept(*vals):
             for v in vals:
                 with kept(*done):
                     done.append(conv(at, v).keep())
+        if isinstance(fn, type):
+            try:
+                return self.op(at, fn, *done)
+            finally:
+                for x in done:
+                    x.unkeep()
         name = ast.copy_location(ast.Name(fn.__name__, ast.Load()), at)
         call = ast.copy_location(ast.Call(name, [], []), at)
         try:
@@ -118,11 +149,15 @@ class ElementFunctions:
         spec, kind = COMPOSITES[fn], common_kind(kinds)
         element = spec.element.get(kind) if isinstance(spec.element, dict) else spec.element
         if "bool" in kinds and not spec.bools:
-            raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16, or "
-                                      "refuses it)")
+            raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16 or int8, or "
+                                      "has no loop for bools)")
+        for i, (k, ok) in enumerate(zip(kinds, spec.accepts or ())):
+            if k not in ok:
+                raise self.unsupported(e, f"{name}() with a {k} operand #{i + 1} (numpy has no such loop, "
+                                          "or computes it in float16)")
         if element is None:
-            raise self.unsupported(e, f"{name}() of {kind}s (numpy's loop for them is not the float one: "
-                                      "convert them with float())")
+            raise self.unsupported(e, f"{name}() of {kind}s (numpy has no loop for them, or its loop is "
+                                      "not the float one: convert them with float())")
         return self.element_call(e, element, vals, {"float": "float", "common": kind}.get(spec.convert))
 
     def composite_dtype(self, fn, kinds: list[str]) -> str:

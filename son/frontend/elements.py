@@ -156,3 +156,86 @@ def logical_xor(x, y):
 
 def logical_not(x):
     return x == 0
+
+
+def fix(x):
+    """``np.fix`` of a float: rounded toward zero (``np.trunc``; -0.0 for ``-0.5``)."""
+    return np.trunc(x)
+
+
+def spacing(x):
+    """numpy's ``spacing``: the gap to the next float away from zero (``-0.0`` and
+    ``0.0`` both upward), NaN for an infinity."""
+    if x == math.inf or x == -math.inf:
+        return math.nan
+    if x < 0.0:
+        return math.nextafter(x, -math.inf) - x
+    return math.nextafter(x, math.inf) - x
+
+
+#: 2**1023, and 2**-1022 * 2**53 (musl's scalbn: a step that leaves room for the one rounding)
+_BIG, _SMALL = 8.98846567431158e307, 2.004168360008973e-292
+
+
+def ldexp(x, n):
+    """``x * 2**n`` rounded once, inf or 0 past the range (C's ``ldexp``; ``math.ldexp``
+    raises OverflowError where numpy's gives inf).  Big exponents are applied in steps
+    of exact powers of two, as musl's ``scalbn``."""
+    y = float(x)
+    if n > 1023:
+        y = y * _BIG
+        n = n - 1023
+        if n > 1023:
+            y = y * _BIG
+            n = min(n - 1023, 1023)
+    elif n < -1022:
+        y = y * _SMALL
+        n = n + 969
+        if n < -1022:
+            y = y * _SMALL
+            n = max(n + 969, -1022)
+    return y * 2.0 ** n
+
+
+def invert_int(x):
+    return ~x
+
+
+def left_shift(a, b):
+    """numpy's ``a << b`` of int64s: 0 for a count outside [0, 64)."""
+    if b < 0:
+        return 0
+    return a << b
+
+
+def right_shift(a, b):
+    """numpy's ``a >> b`` of int64s: the sign (0 or -1) for a count outside [0, 64)."""
+    if b < 0:
+        return -1 if a < 0 else 0
+    return a >> b
+
+
+_INT64_MIN = -9223372036854775808
+
+
+def gcd(x, y):
+    """numpy's ``gcd`` of int64s: Euclid on the magnitudes as unsigned ints, so
+    ``|-2**63|`` is 2**63 (-2**63 as an int64 result)."""
+    if x == _INT64_MIN or y == _INT64_MIN:
+        other = abs(y if x == _INT64_MIN else x)
+        if other == 0 or other == _INT64_MIN:
+            return _INT64_MIN
+        return other & -other  # the powers of two 2**63 shares with it
+    a, b = abs(x), abs(y)
+    while a != 0:
+        a, b = b % a, a
+    return b
+
+
+def lcm(x, y):
+    """numpy's ``lcm`` of int64s: ``|x| // gcd * |y|`` wrapping as int64 (the product
+    of the unsigned magnitudes modulo 2**64)."""
+    g = gcd(x, y)
+    if g == 0:
+        return 0
+    return abs(x) // g * abs(y)

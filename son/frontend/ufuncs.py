@@ -493,22 +493,24 @@ class Ufuncs(ElementFunctions):
 
     def require_c_like_order(self, at: ast.AST, grids: list[Grid]) -> None:
         """numpy gives a new array the memory order of its n-D operands (order 'K'); son's
-        are C-ordered, the same where every n-D operand's strides are positive and do not
-        grow from one axis to the next (over the axes longer than 1: slices of C arrays
-        are).  Another order (a transpose, a reversed axis) is refused at run time."""
+        are C-ordered, the same where no n-D operand's strides grow in magnitude from one
+        axis to the next (over the axes longer than 1: slices of C arrays do not; numpy
+        orders the axes by the strides' magnitudes, so a reversed axis keeps C order) and
+        none is 0 there.  Another order (a transpose) is refused at run time."""
         for g in grids:
             with kept(g):
                 long = [self.op(at, GT, d, self.con(1)).keep() for d in g.dims]
+                size = [self.op(at, Abs, s).keep() for s in g.strides]
                 bad = self.con(False)
                 for j in range(g.ndim):
-                    with kept(bad):  # axis j reversed, or before a longer-strided axis k
-                        t = self.op(at, LE, g.strides[j], self.con(0))
+                    with kept(bad):  # axis j broadcast, or before a longer-strided axis k
+                        t = self.op(at, EQ, size[j], self.con(0))
                         bad = self.op(at, BitOr, bad, self.op(at, BitAnd, long[j], t))
                     for k in range(j + 1, g.ndim):
                         with kept(bad):
-                            t = self.op(at, BitAnd, long[k], self.op(at, LT, g.strides[j], g.strides[k]))
+                            t = self.op(at, BitAnd, long[k], self.op(at, LT, size[j], size[k]))
                             bad = self.op(at, BitOr, bad, self.op(at, BitAnd, long[j], t))
-                for x in long:
+                for x in long + size:
                     x.unkeep()
                 for d in g.dims:  # an empty array has no order
                     with kept(bad):
@@ -700,10 +702,10 @@ class Ufuncs(ElementFunctions):
             return self.combine(e, parts, "bool", lambda p, x: self.op(e, cls, x) if x.type.kind == "float"
                                 else self.con(fn is np.isfinite))
         cls = MATH_FUNCTIONS[fn][0]
+        if cls.__name__ in ("Floor", "Ceil", "Trunc") and kinds[0] != "float" and _INT_ROUNDING_IS_IDENTITY:
+            return parts[0]  # numpy 2: the ints (the bools) themselves
         if "bool" in kinds:
             raise self.unsupported(e, f"{name}() of a bool array (numpy computes it in float16)")
-        if cls.__name__ in ("Floor", "Ceil", "Trunc") and kinds == ["int"] and _INT_ROUNDING_IS_IDENTITY:
-            return parts[0]  # numpy 2: the ints themselves
         if cls.__name__ == "Fmod" and "float" not in kinds:
             raise self.unsupported(e, f"{name}() of int arrays (C's integer remainder)")
         return self.combine(e, parts, "float64",
