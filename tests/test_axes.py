@@ -1,7 +1,8 @@
 """Views that add, remove or exchange axes (son/frontend/axes.py): ``a[:, None]``,
 ``a[None]``, ``a[..., 0]``, ``np.expand_dims``, ``np.atleast_*d``, ``np.squeeze``,
-``np.swapaxes``, ``np.moveaxis`` and their methods.  numpy is the oracle in every stage;
-a write through such a view is a write to its base."""
+``np.swapaxes``, ``np.moveaxis`` and their methods, ``np.flip``/``fliplr``/``flipud``,
+``np.rot90``; and ``np.roll`` (a new array).  numpy is the oracle in every stage; a write
+through such a view is a write to its base."""
 
 from __future__ import annotations
 
@@ -129,6 +130,69 @@ def test_a_shape_value_makes_arrays():
     check_every_stage(shaped_like, [F2, F], st.tuples(matrices(), vectors()), max_examples=20)
 
 
+def any_shape(draw_dims):
+    return draw_dims.flatmap(lambda s: hnp.arrays(np.float64, s, elements=ELEMENTS))
+
+
+def flips(x, a, c):
+    return (np.flip(x), np.flip(a), np.flip(a, 0), np.flip(c, (0, 2)), np.flip(c, axis=-1), np.fliplr(a),
+            np.flipud(a), np.flipud(x), np.rot90(a), np.rot90(a, 2), np.rot90(a, -1), np.rot90(a, 3, (1, 0)),
+            np.rot90(c, 1, (0, 2)), np.rot90(c, k=2, axes=(2, 1)), np.flip(c.T, 1))
+
+
+def test_flips_and_rotations_are_numpys_views_in_every_stage():
+    dims = st.integers(0, 3)
+    strategy = st.tuples(vectors(), any_shape(st.tuples(dims, dims)), any_shape(st.tuples(dims, dims, dims)))
+    check_every_stage(flips, [F, F2, F3], strategy, max_examples=40)
+
+
+def rotations_write_through(a, c):
+    r = np.rot90(a)
+    if r.size:
+        r[0, -1] = 9.5  # a[-1, -1]: a view of a, as numpy's
+    f = np.flip(c, 1)
+    if f.size:
+        f[0, 0, 0] += 1.0
+    return a, c
+
+
+def test_writes_through_flips_and_rotations_reach_their_base():
+    dims = st.integers(0, 3)
+    check_every_stage(rotations_write_through, [F2, F3],
+                      st.tuples(any_shape(st.tuples(dims, dims)), any_shape(st.tuples(dims, dims, dims))),
+                      max_examples=30)
+
+
+def rolls(x, a, c, i, k: int, j: int):
+    return (np.roll(x, k), np.roll(a, k), np.roll(a, j, 0), np.roll(a, k, axis=-1),
+            np.roll(c, (k, j), (2, 0)), np.roll(c, (k, -1, j), (1, 1, 2)),
+            np.roll(a, shift=(j, 2), axis=(1, 1)), np.roll(c[:, 1:, ::2], k, 1), np.roll(i, j, 1),
+            np.roll(i, (k, j)), np.roll(x, True), np.roll(a.T, k))
+
+
+def test_roll_is_numpys_in_every_stage():
+    """Shifts of any size and sign (int64's edges too), axes empty or not, repeated axes
+    adding up, no axis rolling the elements in C order."""
+    dims = st.integers(0, 3)
+    shifts = st.integers(-7, 7) | st.sampled_from([-2**63, 2**63 - 1, 10**12])
+    strategy = st.tuples(vectors(), any_shape(st.tuples(dims, dims)), any_shape(st.tuples(dims, dims, dims)),
+                         st.tuples(dims, dims).flatmap(lambda s: hnp.arrays(np.int64, s)), shifts, shifts)
+    check_every_stage(rolls, [F, F2, F3, "int64[:, :]", int, int], strategy, max_examples=50)
+
+
+def rolled_loss(a, x):
+    return np.sum(np.roll(a, 1, 0) * a) + np.sum(np.roll(a, -2) * np.flip(a, 1)) + np.sum(np.roll(x, 3) * x) \
+        + np.rot90(a)[0, 1] * x[0]
+
+
+def test_gradients_go_through_rolls_flips_and_rotations():
+    rng = np.random.default_rng(11)
+    a, x = rng.standard_normal((3, 4)), rng.standard_normal(5)
+    grads = son.grad(rolled_loss, argnums=(0, 1))(a.copy(), x.copy())
+    for k, g in enumerate(grads):
+        np.testing.assert_allclose(g, finite_differences(rolled_loss, [a, x], k), rtol=1e-6, atol=1e-8)
+
+
 def loss(x, y, a):
     d = x[:, None] - y[None, :]
     return np.sum(d * d * a[None, 1]) + np.sum(np.expand_dims(x, 1) * a) + np.swapaxes(a, 0, 1)[0, 1] * x[2]
@@ -149,6 +213,13 @@ def test_gradients_go_through_axis_views():
     ("return a[..., 0, ...]", "single ellipsis"),
     ("return np.swapaxes(a, 0, k)", "not a constant"),
     ("return a[..., 0, 1]", "0-d array"),
+    ("return np.rot90(a[0])", "Axes must be different"),
+    ("return np.rot90(a, 1, (0, 0))", "Axes must be different"),
+    ("return np.rot90(a, k)", "not a constant"),
+    ("return np.roll(a, 1.5)", "shift of float"),
+    ("return np.roll(a, (1, 2, 3), (0, 1))", "broadcast"),
+    ("return np.roll(a, 1, k)", "not a constant"),
+    ("return np.fliplr(a[0])", "at least 2-D"),
 ])
 def test_refusals_are_located(tmp_path, body, words):
     f = function_from_text(tmp_path, f"def f(a, k):\n    {body}\n")

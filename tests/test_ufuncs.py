@@ -393,15 +393,16 @@ def test_bool_subtract_and_negative_raise_numpys_type_error_where_they_run():
 
 def test_an_n_d_operand_in_another_memory_order_is_refused_at_run_time():
     """numpy gives a.T + 1.0 the memory order of a.T (Fortran's), which a later sum
-    would see; son refuses that at run time.  Slices of C arrays keep C's order and
-    in-place updates keep their target's: both run."""
+    would see; son refuses that at run time.  Slices of C arrays keep C's order, reversed
+    ones too (numpy orders axes by the strides' magnitudes), and in-place updates keep
+    their target's: these run."""
     def f(a):
         return a.T + 1.0
 
     def interior(a):
         out = np.zeros_like(a)
         out[1:-1, 1:-1] += a[1:-1, 1:-1] * -4.0 + a[:-2, 1:-1] + a[2:, 1:-1]
-        return out, a[::2, 1:] * 2.0, np.sum(a[1:] * 1.5)
+        return out, a[::2, 1:] * 2.0, np.sum(a[1:] * 1.5), np.sum(a[::-1, ::-2] * 1.5), np.flip(a, 1) + 0.5
 
     a = np.arange(6.0).reshape(2, 3)
     with pytest.raises(NotImplementedError):

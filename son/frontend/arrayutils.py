@@ -1,5 +1,5 @@
 """numpy's small array utilities, each with one exact result: ``np.round``/``np.around``,
-``np.square``, ``np.negative``, ``np.sign``, ``np.cumprod``, ``np.flip``, ``np.roll``,
+``np.square``, ``np.negative``, ``np.sign``, ``np.cumprod``,
 ``np.hstack`` of 1-D arrays, ``np.ptp``, ``np.average`` (no weights), ``np.full_like``,
 ``a.fill(v)`` and ``a.dot(b)``.
 
@@ -14,8 +14,7 @@ Of numbers and 1-D arrays or views (n-D arrays are refused where written, but fo
   ``np.square`` is ``x * x`` (ints wrap), ``np.negative`` ``-x``; a bool array is
   numpy's TypeError for both ``sign`` and ``negative``, refused where written, and
   ``np.square`` of bools (numpy's int8) is refused too.
-- ``np.cumprod`` multiplies in order; ``np.flip(a)`` is the view ``a[::-1]``;
-  ``np.roll(a, k)`` a new array whose element ``(i + k) % n`` is ``a[i]``;
+- ``np.cumprod`` multiplies in order (``np.flip`` and ``np.roll``: son/frontend/axes.py);
   ``np.hstack((a, b, ...))`` of 1-D arrays is ``np.concatenate``.
 - ``np.ptp(a)`` is ``np.max(a) - np.min(a)`` and ``np.average(a)`` is ``np.mean(a)``,
   with their rules (NaN, zeros of both signs).
@@ -156,8 +155,6 @@ UTILITY_CALLS = {
     np.negative: lambda p, e, n: p.call_elementwise(e, n, "negative"),
     np.sign: lambda p, e, n: p.call_elementwise(e, n, "sign"),
     np.cumprod: lambda p, e, n: p.call_with_helper(e, n, cumprod, flat=True),
-    np.flip: lambda p, e, n: p.call_with_helper(e, n, flipped),
-    np.roll: lambda p, e, n: p.call_with_helper(e, n, rolled, arity=2),
     np.ptp: lambda p, e, n: p.call_with_helper(e, n, peak_to_peak, flat=True),
     np.average: lambda p, e, n: p.call_with_helper(e, n, average, flat=True),
     np.hstack: lambda p, e, n: p.call_hstack(e, n),
@@ -250,20 +247,6 @@ def cumprod(a, one):
     for i in range(len(a)):
         p = p * a[i]
         out[i] = p
-    return out
-
-
-def flipped(a):
-    return a[::-1]
-
-
-def rolled(a, k):
-    n = len(a)
-    out = a.copy()
-    if n > 0:
-        s = k % n
-        for i in range(n):
-            out[(i + s) % n] = a[i]
     return out
 
 

@@ -23,9 +23,13 @@ import ast
 
 import numpy as np
 
-from ..nodes import NE, Abs, Add, Max, Min, Mul, Node, Sub, kept
-from .core import dtype_of, is_array_value
+from ..nodes import NE, Abs, Add, BitAnd, FloorDiv, Max, Min, Mod, Mul, Node, Shr, Sub, ToInt, kept
+from .core import _kind, dtype_of, is_array_value
 from .scope import Grid, View
+
+
+def _is_none(x: ast.expr) -> bool:
+    return isinstance(x, ast.Constant) and x.value is None
 
 
 def is_new_axis(p, x: ast.expr) -> bool:
@@ -197,6 +201,176 @@ class Axes:
                 with kept(length):
                     return View(self.g, g.base, first, self.op(at, Add, s0, s1), length)
 
+    # -- flips and rolls -----------------------------------------------------------------
+    def call_flip(self, e: ast.Call, name: str):
+        """``np.flip(m, axis=None)`` (every axis, one, or a tuple), ``np.fliplr`` (axis 1)
+        and ``np.flipud`` (axis 0): the view that reads those axes backwards."""
+        params = ["m", "axis"] if name.endswith("flip") else ["m"]
+        got = self.axis_call(e, name, params, optional={"axis"})
+        g = self.grid_of(e, got[0], name)
+        with kept(g):
+            if name.endswith("fliplr") or name.endswith("flipud"):
+                if g.ndim < 2 - name.endswith("flipud"):
+                    raise self.error(e, f"{name}() of a 1-D array (numpy's ValueError: the array must be "
+                                        "at least 2-D)", name)
+                axes = [1 if name.endswith("fliplr") else 0]
+            elif len(got) < 2 or _is_none(got[1]):
+                axes = list(range(g.ndim))
+            else:
+                axes = self.axes_argument(got[1], g.ndim, name)
+            return self.flipped_view(e, g, axes)
+
+    def flipped_view(self, at: ast.AST, g: Grid, axes: list[int]):
+        start, dims, strides = g.start, list(g.dims), list(g.strides)
+        for k in axes:  # element i of the axis is element d - 1 - i of g's
+            with kept(start, *strides):
+                last = self.op(at, Sub, dims[k], self.con(1))
+                with kept(last):
+                    start = self.op(at, Add, start, self.op(at, Mul, last, strides[k]))
+                with kept(start):
+                    strides[k] = self.op(at, Sub, self.con(0), strides[k])
+        with kept(start, *strides):
+            return self.shaped(at, g.base, start, dims, strides)
+
+    def call_rot90(self, e: ast.Call, name: str):
+        """``np.rot90(m, k=1, axes=(0, 1))``: numpy's flips and transposes, a view (``k``
+        and ``axes`` constants)."""
+        got = self.axis_call(e, name, ["m", "k", "axes"], optional={"k", "axes"})
+        g = self.grid_of(e, got[0], name)
+        with kept(g):
+            k = 1
+            if len(got) > 1 and got[1] is not None:
+                v = self.expr(got[1])
+                if not (v.type.is_constant and type(v.type.con) is int):
+                    raise self.unsupported(e, f"{name}() with a k that is not a constant int")
+                k = v.type.con
+            given = dict(zip(["m", "k", "axes"], e.args)) | {x.arg: x.value for x in e.keywords}
+            if "axes" in given:
+                if not (isinstance(given["axes"], ast.Tuple) and len(given["axes"].elts) == 2):
+                    raise self.error(e, "len(axes) must be 2.", name)
+                i, j = (self.axis_constant(x, g.ndim, name) for x in given["axes"].elts)
+            elif g.ndim < 2:
+                raise self.error(e, "Axes must be different.", name)
+            else:
+                i, j = 0, 1
+            if i == j:
+                raise self.error(e, "Axes must be different.", name)
+            k %= 4
+            if k == 0:
+                return self.shaped(e, g.base, g.start, list(g.dims), list(g.strides))
+            if k == 2:
+                return self.flipped_view(e, g, [i, j])
+            order = list(range(g.ndim))
+            order[i], order[j] = order[j], order[i]
+            if k == 1:
+                flipped = self.flipped_view(e, g, [j])
+                with kept(flipped):
+                    return self.permuted(e, self.grid_of(e, flipped, name), order)
+            swapped = self.permuted(e, g, order)
+            with kept(swapped):
+                return self.flipped_view(e, self.grid_of(e, swapped, name), [j])
+
+    def call_roll(self, e: ast.Call, name: str):
+        """``np.roll(a, shift, axis=None)``: a new array (C order), element ``i`` of a
+        rolled axis from element ``(i - shift) % n`` of ``a``; without an axis, the
+        elements in C order rolled as one sequence (numpy's roll of ``a.ravel()``).
+        ``shift`` and ``axis`` may be tuples, broadcast together as numpy does, shifts
+        of one axis adding up.  An element chain over ``a``: one loop nest, no copy of
+        ``a``, no modulo per element."""
+        a, shift, *rest = self.axis_call(e, name, ["a", "shift", "axis"], optional={"axis"})
+        g = self.grid_of(e, a, name)
+        with kept(g):
+            flat = not rest or _is_none(rest[0])
+            axes = [0] if flat else [self.axis_constant(x, g.ndim, name) for x in
+                                     (rest[0].elts if isinstance(rest[0], ast.Tuple) else [rest[0]])]
+            items = shift.elts if isinstance(shift, ast.Tuple) else [shift]
+            if len(items) != len(axes) and 1 not in (len(items), len(axes)):
+                raise self.error(e, "shape mismatch: objects cannot be broadcast to a single shape", name)
+            vals: list[Node] = []  # each shift evaluated once, left to right
+            for x in items:
+                with kept(*vals):
+                    v = self.expr(x)
+                    if _kind(v) not in ("int", "bool"):
+                        raise self.unsupported(x, f"{name}() with a shift of {v.type.widen()} (son takes "
+                                                  "ints)")
+                    with kept(v):
+                        vals.append((self.op(x, ToInt, v) if _kind(v) == "bool" else v).keep())
+            by_axis: dict[int, list[Node]] = {}
+            for v, k in (zip(vals * len(axes), axes * len(vals)) if 1 in (len(vals), len(axes))
+                         else zip(vals, axes)):
+                by_axis.setdefault(k, []).append(v)
+            shift_of: dict[int, tuple[Node, Node]] = {}
+            for k, shifts in by_axis.items():  # numpy adds an axis's shifts as Python ints: mod n first
+                n = self.flat_size(e, g) if flat else g.dims[k]
+                with kept(n):
+                    m = self.op(e, Max, n, self.con(1))
+                    with kept(m):
+                        total = None
+                        for v in shifts:
+                            with kept(*([total] if total is not None else [])):
+                                r = self.op(e, Mod, v, m)
+                                total = r if total is None else self.op(e, Mod, self.op(e, Add, total, r), m)
+                shift_of[k] = (total.keep(), n.keep())
+            for v in vals:
+                v.unkeep()
+            lz = self.leaf(e, g)
+            lz.held += [x for pair in shift_of.values() for x in pair]  # released with the chain
+            read = lz.item
+
+            def wrapped(p, i: Node, s: Node, n: Node) -> Node:
+                """``(i - s) % n`` for ``i`` and ``s`` in ``[0, n)``: ``n`` added where the
+                difference is negative (its sign bit spread by ``>> 63``, no branch)."""
+                j = p.op(e, Sub, i, s)
+                with kept(j):
+                    return p.op(e, Add, j, p.op(e, BitAnd, n, p.op(e, Shr, j, p.con(63))))
+
+            def item(p, idx):
+                if flat:
+                    with kept(f := self.c_flat(p, e, idx, list(g.dims))):
+                        j = wrapped(p, f, *shift_of[0])
+                    with kept(j):
+                        return read(p, self.unravel(p, e, j, list(g.dims)))
+                moved: list[Node] = []
+                try:
+                    for k, i in enumerate(idx):
+                        moved.append((wrapped(p, i, *shift_of[k]) if k in shift_of else i).keep())
+                    return read(p, moved)
+                finally:
+                    for x in moved:
+                        x.unkeep()
+
+            lz.item, lz.is_leaf = item, False
+            return self.materialize(e, lz, escapes=not flat)
+
+    def flat_size(self, at: ast.AST, g: Grid) -> Node:
+        size = g.dims[0]
+        for d in g.dims[1:]:
+            with kept(size):
+                size = self.op(at, Mul, size, d)
+        return size
+
+    @staticmethod
+    def c_flat(p, at: ast.AST, idx: list[Node], dims: list[Node]) -> Node:
+        """The C-order position of the element at ``idx`` of an array of ``dims``."""
+        f = idx[0]
+        for i, d in zip(idx[1:], dims[1:]):
+            with kept(f):
+                f = p.op(at, Add, p.op(at, Mul, f, d), i)
+        return f
+
+    @staticmethod
+    def unravel(p, at: ast.AST, f: Node, dims: list[Node]) -> list[Node]:
+        """The index of the element at C-order position ``f`` (in range) of ``dims``."""
+        out: list[Node] = []
+        rest = f
+        for d in reversed(dims[1:]):
+            with kept(rest, *out):
+                m = p.op(at, Mod, rest, d)
+                with kept(m):
+                    rest = p.op(at, FloorDiv, rest, d)
+                out.insert(0, m)
+        return [rest, *out]
+
     def permuted(self, at: ast.AST, g: Grid, order: list[int]):
         return self.shaped(at, g.base, g.start, [g.dims[k] for k in order], [g.strides[k] for k in order])
 
@@ -234,6 +408,11 @@ AXES_CALLS = {
     np.moveaxis: lambda p, e, n: p.call_moveaxis(e, n),
     np.diag: lambda p, e, n: p.call_diag(e, n),
     np.diagonal: lambda p, e, n: p.call_diag(e, n),
+    np.flip: lambda p, e, n: p.call_flip(e, n),
+    np.fliplr: lambda p, e, n: p.call_flip(e, n),
+    np.flipud: lambda p, e, n: p.call_flip(e, n),
+    np.rot90: lambda p, e, n: p.call_rot90(e, n),
+    np.roll: lambda p, e, n: p.call_roll(e, n),
 }
 #: methods of an array: name -> ``(parser, call, the array) -> view``
 AXES_METHODS = {
