@@ -15,7 +15,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``/``fmax``/``fmin``/``clip``,
   ``np.logaddexp``/``logaddexp2``, ``np.deg2rad``/``rad2deg``/``reciprocal``,
   ``np.isnan``/``isinf``/``isfinite``/``signbit``/``isposinf``/``isneginf``,
-  ``np.nan_to_num``, ``np.positive``; comparisons (and ``np.greater``, ...),
+  ``np.nan_to_num``, ``np.positive``, ``np.fix``, ``np.spacing``, ``np.conj``,
+  ``np.float_power``, ``np.ldexp``, ``np.gcd``/``lcm``, ``np.left_shift``/``right_shift``,
+  ``np.invert``; comparisons (and ``np.greater``, ...),
   ``np.logical_and``/``or``/``xor`` of any kinds,
   ``& | ^ ~`` of bool arrays and ``np.where``;
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
@@ -221,8 +223,11 @@ class ArrayPrograms(GridPrograms):
             other = c() if r.random() < 0.6 else self.scalar(fn, r.choice(["float", "int"]))
             if r.random() < 0.3:
                 return f"np.clip({c()}, {self.scalar(fn, 'float')}, {other})"
-            return f"np.{r.choice(['maximum', 'minimum', 'fmax', 'fmin', 'logaddexp', 'logaddexp2'])}" \
-                   f"({c()}, {other})"
+            if r.random() < 0.15:  # an int exponent (numpy's TypeError for a float one)
+                exponent = self.chain(fn, "int64", g, d) if r.random() < 0.5 else self.scalar(fn, "int")
+                return f"np.ldexp({c()}, {exponent})"
+            name = r.choice(["maximum", "minimum", "fmax", "fmin", "logaddexp", "logaddexp2", "float_power"])
+            return f"np.{name}({c()}, {other})"
         if form == "arith":
             return f"({c()} {op} {c()})"
         if form == "scalar":
@@ -235,7 +240,8 @@ class ArrayPrograms(GridPrograms):
             return self._either(c(), op, ints)
         if form == "unary":
             f = r.choice(["-", "abs", "np.abs", "np.sqrt", "np.floor", "np.ceil", "np.trunc", "np.deg2rad",
-                          "np.rad2deg", "np.reciprocal", "np.nan_to_num", "np.positive"])
+                          "np.rad2deg", "np.reciprocal", "np.nan_to_num", "np.positive", "np.fix",
+                          "np.spacing", "np.conj"])
             return f"(-{c()})" if f == "-" else f"{f}({c()})"
         if form == "power":
             return f"({c()} ** {r.choice(FAST_POWERS)})"
@@ -259,9 +265,11 @@ class ArrayPrograms(GridPrograms):
             return self._either(c(), op, self.scalar(fn, r.choice(["int", "int", "bool"])))
         if form == "bits":
             other = c() if r.random() < 0.6 else self.scalar(fn, "int")
+            if r.random() < 0.3:  # numpy's integer ufuncs: shifts by any count, gcd/lcm of any sign
+                return f"np.{r.choice(['gcd', 'lcm', 'left_shift', 'right_shift'])}({c()}, {other})"
             return f"({c()} {r.choice(['&', '|', '^'])} {other})"
         if form == "unary":
-            f = r.choice(["-", "~", "abs", "np.abs", "np.floor"])
+            f = r.choice(["-", "~", "abs", "np.abs", "np.floor", "np.invert", "np.fix"])
             return f"({f}{c()})" if f in "-~" else f"{f}({c()})"
         if form == "power":  # numpy's ValueError for a negative exponent
             k = choice(r, [("2", 4), ("3", 2), ("0", 1), (f"({self.scalar(fn, 'int')} & 3)", 2), ("-1", 1),

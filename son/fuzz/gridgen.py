@@ -9,7 +9,9 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   ``c1[:, None] * c2[None, :]``, ``np.expand_dims(c1, 1) * np.atleast_2d(c2)``), by
   ``np.outer``, or by a matrix product of two grids through a middle group (``G @ H``);
 * combined elementwise with grids of its shape, with 1-D chains of ``g2`` (broadcast
-  over the rows), with scalars, ``np.sqrt``/``abs``/``-``/``np.where``;
+  over the rows), with scalars, ``np.sqrt``/``abs``/``-``/``np.where``; rolled
+  (``np.roll`` with and without axes), flipped (``np.flip``, ``fliplr``, ``flipud``) and
+  turned half around (``np.rot90(G, 2)``);
 * read back as 1-D chains of a group (``G.sum(axis=1)``, ``np.mean(G, axis=0)``,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
   scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``...).
@@ -61,7 +63,13 @@ class GridPrograms:
                 f"({self.grid(fn, dt, mid, g1, d - 1)}).T"
             return f"({left} @ {self.grid(fn, dt, mid, g2, d - 1)})"
         g = lambda: self.grid(fn, dt, g1, g2, d - 1)  # noqa: E731
-        form = choice(r, [("arith", 4), ("row", 3), ("scalar", 3), ("unary", 2), ("where", 1)])
+        form = choice(r, [("arith", 4), ("row", 3), ("scalar", 3), ("unary", 2), ("where", 1),
+                          ("rearranged", 1)])
+        if form == "rearranged":  # new arrays (np.roll) and reversed views of the same shape
+            k = self.scalar(fn, "int")
+            return r.choice([f"np.roll({g()}, {k}, axis={r.choice([0, 1, -1])})", f"np.roll({g()}, {k})",
+                             f"np.roll({g()}, ({k}, 1), (0, 1))", f"np.flip({g()}, {r.choice([0, 1])})",
+                             f"np.flipud({g()})", f"np.fliplr({g()})", f"np.rot90({g()}, 2)"])
         if form == "arith":
             return f"({g()} {op} {g()})"
         if form == "row":
