@@ -8,9 +8,9 @@ bools: numpy's cast in buffers of 8192, each buffer's pairwise sum added in orde
 occur, which one numpy returns depends on its SIMD kernels: NotImplementedError there
 instead of a guess), ``np.prod`` and ``np.cumsum`` (in order, as numpy's), ``np.diff``,
 ``np.var``/``np.std`` (``ddof=``; numpy's ``_var``: ``variance``), ``np.linspace``,
-``np.full``, ``np.sort`` and ``np.median`` (son/frontend/sorting.py), sums and means over
-one axis of a 2-D array, each as a method too (``a.argmax()``), on arrays, views and
-C-contiguous n-D arrays (flattened; ``np.diff`` of 1-D arrays only).
+``np.full``, ``np.sort`` and ``np.median`` (son/frontend/sorting.py), each as a method
+too (``a.argmax()``), on arrays, views and C-contiguous n-D arrays (flattened; ``np.diff``
+of 1-D arrays only).
 
 For the derivative transforms (a parse under ``gradient_surrogates()``), a float sum of
 an array or a view is ``GradVia(PairwiseSum, sum in order)`` (son/nodes/pairwise.py):
@@ -21,8 +21,8 @@ first (ufuncs.py's ``fused_reduction``).
 
 The functions at the end of this module are written in the Python son compiles and
 inlined where they are called, like son/frontend/pylib.py's: their loops are the
-graph's loops.  Refused with a located error: the mean over one axis of an int or bool
-2-D array, keywords son does not know.
+graph's loops.  Reductions over one axis: son/frontend/axisreduce.py.  Refused with a
+located error: keywords son does not know.
 O(1) nodes per call plus the inlined body."""
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ class ArrayFunctions:
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
-        if f.attr in ("sum", "mean", "max", "min") and (e.args or e.keywords):
+        if f.attr in ("sum", "mean", "max", "min", "prod") and (e.args or e.keywords):
             a = self.expr(f.value) if a is None else a
             with kept(a):
                 return self.axis_reduction(e, _METHODS[f.attr], ast.unparse(f), a, e.args, e.keywords)
@@ -138,7 +138,7 @@ class ArrayFunctions:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
-        if fn in (np.sum, np.mean, np.max, np.min) and (len(e.args) > 1 or e.keywords):
+        if fn in (np.sum, np.mean, np.max, np.min, np.prod) and (len(e.args) > 1 or e.keywords):
             a = self.expr(e.args[0])
             with kept(a):
                 return self.axis_reduction(e, fn, name, a, e.args[1:], e.keywords)
@@ -234,65 +234,6 @@ class ArrayFunctions:
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value", name)
         with kept(a):
             return self.reshape_call(e, a, "reshape" if want == 2 else "ravel", e.args[1:])
-
-    def axis_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
-                       keywords: list[ast.keyword]) -> Node:
-        """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.max(a, axis=k)``: over all of a 1-D
-        array (k 0 or -1), or over one axis of a 2-D array in numpy's order (axis 1: each
-        row's pairwise sum; axis 0: the rows added in order), its operands in C-like order
-        at run time; a max or min of each row or column (``extreme_axis``).  With
-        ``keepdims=True`` a 2-D array's reduction is seen with the axis kept (length 1)."""
-        given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
-        if len(given) != 1 or any(k.arg not in ("axis", "keepdims") for k in keywords):
-            raise self.error(e, f"{name}() with arguments other than the array, axis= and keepdims=", name)
-        axis = self.expr(given[0])
-        ndim = a.ndim if isinstance(a, Grid) else 1
-        if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
-            raise self.unsupported(given[0], f"{name}() with an axis that is not a constant of this "
-                                             f"{ndim}-D array's axes")
-        k = axis.type.con % ndim
-        keep = [x.value for x in keywords if x.arg == "keepdims"]
-        flag = self.expr(keep[0]) if keep else self.con(False)
-        if not (flag.type.is_constant and type(flag.type.con) is bool):
-            raise self.unsupported(keep[0], f"{name}() with keepdims= that is not a constant bool")
-        out = self.reduce_axis(e, fn, name, a, ndim, k)
-        if not flag.type.con:
-            return out
-        if ndim != 2:
-            raise self.unsupported(e, f"{name}(keepdims=True) of a 1-D array (its result would be a "
-                                      "1-element array)")
-        with kept(out):
-            n = self.length(e, out)
-            one, zero = self.con(1), self.con(0)
-            dims, strides = ([n, one], [self.con(1), zero]) if k == 1 else ([one, n], [zero, self.con(1)])
-            return self.shaped(e, out, zero, dims, strides)
-
-    def reduce_axis(self, e: ast.Call, fn, name: str, a: Node, ndim: int, k: int) -> Node:
-        if ndim == 1:
-            return self.array_function(e, fn, name, a, [])
-        if ndim != 2:
-            raise self.unsupported(e, f"{name}() over one axis of a {ndim}-D array (son reduces 2-D arrays)")
-        dtype = dtype_of(a.base)  # (float64 for a value of dead code)
-        if fn in (np.max, np.min):  # each row's or column's extreme, into a new array
-            out = self.op(e, NewArray, self.scope.ctrl, a.dims[1 - k], dtype=dtype, fill="empty")
-            with kept(out):
-                return self.inline(e, extreme_axis, [a, out, self.con(k), self.con(fn is np.max),
-                                                     self.con(dtype == "float64")])
-        if fn is np.mean and dtype != "float64":
-            raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
-                                      "its buffers decide)")
-        self.require_c_like_order(e, [a])
-        if dtype == "float64":
-            out = self.inline(e, sum_rows if k == 1 else sum_columns, [a])
-        else:
-            out = self.inline(e, sum_axis_int, [a, self.con(k)])
-        if fn is not np.mean:
-            return out
-        with kept(out):
-            count = self.op(e, ToFloat, a.dims[k])
-            chain = self.combine(e, [self.leaf(e, out), count], "float64",
-                                 lambda p, x, y: self.op(e, IEEEDiv, x, y))
-            return self.materialize(e, chain)
 
     def call_like(self, e: ast.Call, name: str, fill: str) -> Node:
         """``np.zeros_like(a)``, ``np.ones_like(a)``, ``np.empty_like(a)`` (``dtype=``)."""
@@ -570,45 +511,6 @@ def sum_as_floats(a):
     return total
 
 
-def sum_rows(a):
-    """``a.sum(axis=1)`` of a 2-D float array: numpy's pairwise sum of each row (the
-    reduced axis is the inner loop)."""
-    sums = np.empty(64)
-    out = np.empty(a.shape[0])
-    for i in range(a.shape[0]):
-        out[i] = pairwise_blocks(a[i], sums)
-    return out
-
-
-def sum_columns(a):
-    """``a.sum(axis=0)`` of a 2-D float array: the rows added in order into zeros (the
-    kept axis is the inner loop); of one column, its pairwise sum (numpy drops the kept
-    axis of length 1, and the reduced one becomes its inner loop: measured).  The
-    pairwise sum's buffer is made before the branch: reverse mode differentiates no
-    array made inside one."""
-    out = np.zeros(a.shape[1])
-    sums = np.empty(64)
-    if a.shape[1] == 1 and a.shape[0] > 0:
-        out[0] = pairwise_blocks(a[:, 0], sums)
-    else:
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                out[j] += a[i, j]
-    return out
-
-
-def sum_axis_int(a, axis):
-    """``a.sum(axis=axis)`` of a 2-D int or bool array (int64 wrap-around: any order)."""
-    out = np.zeros(a.shape[1 - axis], dtype=np.int64)
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            if axis == 1:
-                out[i] += a[i, j]
-            else:
-                out[j] += a[i, j]
-    return out
-
-
 def max_float(a):
     return _extreme_float(a, True)
 
@@ -659,18 +561,6 @@ def _extreme_exact(a, largest):
         if (a[i] > m) if largest else (a[i] < m):
             m = a[i]
     return m
-
-
-def extreme_axis(a, out, axis, largest, floats):
-    """``np.max(a, axis=axis)`` (``np.min``) of a 2-D array into ``out``: each row's (axis
-    1) or column's (axis 0) extreme by ``_extreme_float``'s rules (``floats``, a constant
-    the parse folds) or ``_extreme_exact``'s; numpy's ValueError where the reduced axis is
-    empty, even for an empty result."""
-    _empty_axis(a.shape[axis], largest)
-    for k in range(a.shape[1 - axis]):
-        row = a[k, :] if axis == 1 else a[:, k]
-        out[k] = _extreme_float(row, largest) if floats else _extreme_exact(row, largest)
-    return out
 
 
 def _empty_axis(n, largest):

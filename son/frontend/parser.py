@@ -52,6 +52,7 @@ from .arrayops import ArrayOps
 from .arrays import Arrays
 from .arrayutils import ArrayUtilities
 from .axes import Axes
+from .axisreduce import AxisReductions
 from .builtins import Builtins
 from .calls import Calls
 from .complexes import Complexes
@@ -82,8 +83,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
                      Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayExtra,
-                     ArrayUtilities, ArrayFunctions, ArrayOps, LinearAlgebra, Solvers, Selection, Tuples,
-                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
+                     ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra, Solvers,
+                     Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

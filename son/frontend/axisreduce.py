@@ -1,0 +1,260 @@
+"""Reductions over one axis of an array: ``np.sum``, ``np.mean``, ``np.prod``, ``np.max``
+and ``np.min`` with ``axis=`` (and ``keepdims=``), as functions and as methods, of 1-D,
+2-D and 3-D arrays and views, in numpy's order of operations.
+
+numpy reduces with an iterator that drops the axes of length 1 and makes the last
+remaining axis its inner loop.  Where that inner axis is the reduced one, each result
+is the pairwise sum of its line (``pairwise_blocks``, numpy's ``pairwise_sum``);
+otherwise the kept axes are the inner loop and the lines are added in index order into
+zeros.  So ``a.sum(axis=-1)`` is a pairwise sum per row, ``a.sum(axis=0)`` the rows
+added in order, unless every kept axis has length 1 (``(n, 1)`` summed over axis 0 is
+one pairwise sum).  Measured against numpy on every shape of up to 3 per axis, views
+with reversed axes included (numpy reduces them in index order, not memory order).
+Products (``np.prod``) multiply in index order from one, any layout (no pairwise
+scheme for products); int and bool sums wrap as int64 in any order; a max or min
+reduces each line by ``np.max``'s own rules (NaN wins; both zeros: NotImplementedError).
+The mean of floats is the sum divided by the count; of ints or bools numpy sums in
+float buffers its iterator sizes: refused.  The operand must be in C-like order at run
+time (``require_c_like_order``), as the iterator would otherwise reorder the axes.
+
+The functions at the end are written in the Python son compiles and inlined (their
+axis argument a constant the parse folds).  O(1) nodes per call plus the inlined body;
+the loops are O(elements).
+"""
+
+from __future__ import annotations
+
+import ast
+
+import numpy as np
+
+from ..nodes import IEEEDiv, NewArray, Node, ToFloat, kept
+from ..nodes.pairwise import pairwise_blocks
+from .arrayfns import _empty_axis, _extreme_exact, _extreme_float
+from .core import dtype_of
+from .scope import Grid
+
+#: the reductions that take ``axis=``
+AXIS_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.prod)
+
+
+class AxisReductions:
+    """FunctionParser's reductions over one axis (a mixin ahead of ArrayFunctions)."""
+
+    def axis_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
+                       keywords: list[ast.keyword]) -> Node:
+        """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.prod(a, k, keepdims=True)``: over all
+        of a 1-D array (k 0 or -1), or over axis k of an n-D array; with ``keepdims=True``
+        the result is seen with the axis kept (length 1)."""
+        given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
+        if len(given) != 1 or any(k.arg not in ("axis", "keepdims") for k in keywords):
+            raise self.error(e, f"{name}() with arguments other than the array, axis= and keepdims=", name)
+        axis = self.expr(given[0])
+        ndim = a.ndim if isinstance(a, Grid) else 1
+        if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
+            raise self.unsupported(given[0], f"{name}() with an axis that is not a constant of this "
+                                             f"{ndim}-D array's axes")
+        k = axis.type.con % ndim
+        keep = [x.value for x in keywords if x.arg == "keepdims"]
+        flag = self.expr(keep[0]) if keep else self.con(False)
+        if not (flag.type.is_constant and type(flag.type.con) in (bool, int)):
+            raise self.unsupported(keep[0], f"{name}() with keepdims= that is not a constant bool")
+        out = self.reduce_axis(e, fn, name, a, ndim, k)
+        if not flag.type.con:
+            return out
+        if ndim == 1:
+            raise self.unsupported(e, f"{name}(keepdims=True) of a 1-D array (its result would be a "
+                                      "1-element array)")
+        with kept(out):
+            g = self.grid_of(e, out, name)
+            with kept(g):
+                dims, strides = list(g.dims), list(g.strides)
+                dims.insert(k, self.con(1))
+                strides.insert(k, self.con(0))
+                return self.shaped(e, g.base, g.start, dims, strides)
+
+    def reduce_axis(self, e: ast.Call, fn, name: str, a: Node, ndim: int, k: int) -> Node:
+        if ndim == 1:
+            return self.array_function(e, fn, name, a, [])
+        dtype = dtype_of(a.base)  # (float64 for a value of dead code)
+        if fn in (np.max, np.min):  # each line's extreme, into a new array
+            kept_dims = [d for i, d in enumerate(a.dims) if i != k]
+            out = self.new_grid(e, kept_dims, dtype, "empty") if ndim == 3 else \
+                self.op(e, NewArray, self.scope.ctrl, kept_dims[0], dtype=dtype, fill="empty")
+            with kept(out):
+                flags = [self.con(k), self.con(fn is np.max), self.con(dtype == "float64")]
+                if ndim == 2:
+                    return self.inline(e, extreme_axis, [a, out, *flags])
+                self.inline(e, extreme_axis3, [a, out.base, *flags])
+                return out
+        if fn is np.mean and dtype != "float64":
+            raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
+                                      "its buffers decide)")
+        self.require_c_like_order(e, [a])
+        if fn is np.prod:
+            one = self.con(1.0 if dtype == "float64" else 1)
+            return self.inline(e, prod_axis3 if ndim == 3 else prod_axis, [a, self.con(k), one])
+        if dtype != "float64":
+            out = self.inline(e, sum_axis3_int if ndim == 3 else sum_axis_int, [a, self.con(k)])
+        elif ndim == 3:
+            out = self.inline(e, (sum_first_axis3, sum_middle_axis3, sum_last_axis3)[k], [a])
+        else:
+            out = self.inline(e, sum_rows if k == 1 else sum_columns, [a])
+        if fn is not np.mean:
+            return out
+        with kept(out):
+            count = self.op(e, ToFloat, a.dims[k])
+            chain = self.combine(e, [self.leaf(e, out), count], "float64",
+                                 lambda p, x, y: self.op(e, IEEEDiv, x, y))
+            return self.materialize(e, chain)
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def sum_rows(a):
+    """``a.sum(axis=1)`` of a 2-D float array: numpy's pairwise sum of each row (the
+    reduced axis is the inner loop)."""
+    sums = np.empty(64)
+    out = np.empty(a.shape[0])
+    for i in range(a.shape[0]):
+        out[i] = pairwise_blocks(a[i], sums)
+    return out
+
+
+def sum_columns(a):
+    """``a.sum(axis=0)`` of a 2-D float array: the rows added in order into zeros (the
+    kept axis is the inner loop); of one column, its pairwise sum (numpy drops the kept
+    axis of length 1, and the reduced one becomes its inner loop: measured).  The
+    pairwise sum's buffer is made before the branch: reverse mode differentiates no
+    array made inside one."""
+    out = np.zeros(a.shape[1])
+    sums = np.empty(64)
+    if a.shape[1] == 1 and a.shape[0] > 0:
+        out[0] = pairwise_blocks(a[:, 0], sums)
+    else:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                out[j] += a[i, j]
+    return out
+
+
+def sum_last_axis3(a):
+    """``a.sum(axis=2)`` of a 3-D float array: each line's pairwise sum."""
+    sums = np.empty(64)
+    out = np.empty((a.shape[0], a.shape[1]))
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            out[i, j] = pairwise_blocks(a[i, j], sums)
+    return out
+
+
+def sum_middle_axis3(a):
+    """``a.sum(axis=1)`` of a 3-D float array: the lines added in order, or, where the
+    last axis has length 1 (numpy drops it), each line's pairwise sum."""
+    out = np.zeros((a.shape[0], a.shape[2]))
+    sums = np.empty(64)
+    if a.shape[2] == 1 and a.shape[1] > 0:
+        for i in range(a.shape[0]):
+            out[i, 0] = pairwise_blocks(a[i, :, 0], sums)
+    else:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                for k in range(a.shape[2]):
+                    out[i, k] += a[i, j, k]
+    return out
+
+
+def sum_first_axis3(a):
+    """``a.sum(axis=0)`` of a 3-D float array: the planes added in order, or, where both
+    other axes have length 1, the pairwise sum of the one line."""
+    out = np.zeros((a.shape[1], a.shape[2]))
+    sums = np.empty(64)
+    if a.shape[1] == 1 and a.shape[2] == 1 and a.shape[0] > 0:
+        out[0, 0] = pairwise_blocks(a[:, 0, 0], sums)
+    else:
+        for i in range(a.shape[0]):
+            for j in range(a.shape[1]):
+                for k in range(a.shape[2]):
+                    out[j, k] += a[i, j, k]
+    return out
+
+
+def sum_axis_int(a, axis):
+    """``a.sum(axis=axis)`` of a 2-D int or bool array (int64 wrap-around: any order)."""
+    out = np.zeros(a.shape[1 - axis], dtype=np.int64)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if axis == 1:
+                out[i] += a[i, j]
+            else:
+                out[j] += a[i, j]
+    return out
+
+
+def sum_axis3_int(a, axis):
+    """``a.sum(axis=axis)`` of a 3-D int or bool array."""
+    n0, n1, n2 = a.shape
+    out = np.zeros((n1 if axis == 0 else n0, n1 if axis == 2 else n2), dtype=np.int64)
+    for i in range(n0):
+        for j in range(n1):
+            for k in range(n2):
+                if axis == 0:
+                    out[j, k] += a[i, j, k]
+                elif axis == 1:
+                    out[i, k] += a[i, j, k]
+                else:
+                    out[i, j] += a[i, j, k]
+    return out
+
+
+def prod_axis(a, axis, one):
+    """``a.prod(axis=axis)`` of a 2-D array: each line's product in index order from
+    ``one`` (1.0 or 1: an int or bool array's product is int64)."""
+    out = np.full(a.shape[1 - axis], one)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if axis == 1:
+                out[i] *= a[i, j]
+            else:
+                out[j] *= a[i, j]
+    return out
+
+
+def prod_axis3(a, axis, one):
+    """``a.prod(axis=axis)`` of a 3-D array, as ``prod_axis``."""
+    n0, n1, n2 = a.shape
+    out = np.full((n1 if axis == 0 else n0, n1 if axis == 2 else n2), one)
+    for i in range(n0):
+        for j in range(n1):
+            for k in range(n2):
+                if axis == 0:
+                    out[j, k] *= a[i, j, k]
+                elif axis == 1:
+                    out[i, k] *= a[i, j, k]
+                else:
+                    out[i, j] *= a[i, j, k]
+    return out
+
+
+def extreme_axis(a, out, axis, largest, floats):
+    """``np.max(a, axis=axis)`` (``np.min``) of a 2-D array into ``out``: each row's (axis
+    1) or column's (axis 0) extreme by ``_extreme_float``'s rules (``floats``, a constant
+    the parse folds) or ``_extreme_exact``'s; numpy's ValueError where the reduced axis is
+    empty, even for an empty result."""
+    _empty_axis(a.shape[axis], largest)
+    for k in range(a.shape[1 - axis]):
+        row = a[k, :] if axis == 1 else a[:, k]
+        out[k] = _extreme_float(row, largest) if floats else _extreme_exact(row, largest)
+    return out
+
+
+def extreme_axis3(a, base, axis, largest, floats):
+    """``np.max(a, axis=axis)`` (``np.min``) of a 3-D array into the C-order ``base`` of
+    the result: each line's extreme, as ``extreme_axis``."""
+    _empty_axis(a.shape[axis], largest)
+    n0, n1, n2 = a.shape
+    m = n2 if axis != 2 else n1
+    for p in range(n1 if axis == 0 else n0):
+        for q in range(m):
+            line = a[:, p, q] if axis == 0 else a[p, :, q] if axis == 1 else a[p, q, :]
+            base[p * m + q] = _extreme_float(line, largest) if floats else _extreme_exact(line, largest)
+    return base
