@@ -145,9 +145,60 @@ def test_norm_of_floats_is_close_to_numpy():
             assert math.isclose(g, w, rel_tol=1e-13, abs_tol=0.0), (n, g, w)
 
 
+def nested(x: float, n: int, b: bool, u, v):
+    """Displays of numbers, tuples and 1-D arrays: numpy's shape and dtype (any float
+    makes floats, bools with ints make ints, nothing makes floats)."""
+    p = (x, n)
+    return (np.array([[1.0, x], [n, 2.0]]), np.array([[n, b], [b, 3]]), np.array([[b], [not b]]),
+            np.array([p, (n, 1)]), np.array([u, v]), np.array([[u, v], [v * 2.0, u[::-1]]]),
+            np.asarray((u, u, v), dtype=bool), np.array([[], []]),
+            np.array([[[n, 1], [2, 3]], [[4, 5], [6, n]]]), np.array([u > 0, v > 0]))
+
+
+def test_nested_displays_make_numpys_n_d_arrays_in_every_stage():
+    """Arrays of different lengths are numpy's ValueError, its message included."""
+    def same(k):
+        return st.tuples(st.lists(st.floats(-1e6, 1e6), min_size=k, max_size=k),
+                         st.lists(EDGE_FLOATS, min_size=k, max_size=k))
+
+    short = st.lists(st.floats(-9, 9), max_size=3)
+    arrays = st.integers(0, 4).flatmap(same) | st.tuples(short, short)
+    strategy = st.tuples(EDGE_FLOATS, INTS, st.booleans(), arrays).map(
+        lambda t: (*t[:3], np.array(t[3][0], dtype=np.float64), np.array(t[3][1], dtype=np.float64)))
+    with np.errstate(all="ignore"):
+        check_every_stage(nested, [float, int, bool, "float64[]", "float64[]"], strategy, max_examples=60)
+
+
+def ragged(x: float, n: int):
+    if n > 0:
+        return np.array([[x, 1.0], [2.0]])  # numpy's ValueError where (and only if) it runs
+    return np.array([[x, x]])
+
+
+def test_a_ragged_display_raises_numpys_value_error_where_it_runs():
+    check_every_stage(ragged, [float, int], st.tuples(st.floats(-9, 9), st.integers(-2, 2)), max_examples=10)
+
+
+def stacked_loss(x, u, v):
+    m = np.array([[x, 2.0 * x], [1.0, x * x]])
+    return np.sum(np.array([u * x, v]) @ np.array([u, v]).T * m)
+
+
+def test_gradients_go_through_nested_displays():
+    from conftest import finite_differences
+
+    rng = np.random.default_rng(2)
+    args = [0.7, rng.standard_normal(4), rng.standard_normal(4)]
+    for k, g in enumerate(son.grad(stacked_loss, argnums=(0, 1, 2))(*[a.copy() if k else a for k, a in
+                                                                      enumerate(args)])):
+        np.testing.assert_allclose(g, finite_differences(stacked_loss, args, k), rtol=1e-6, atol=1e-8)
+
+
 @pytest.mark.parametrize("text, where", [
     ("def f(x: float):\n    return np.array(x)\n", "0-D array"),
-    ("def f(x: float):\n    return np.array([[x, 1.0], [2.0, x]])\n", "nested lists"),
+    ("def f(x: float):\n    return np.array([[x, 1.0], [x, None]])\n", "holding None"),
+    ("def f(a: np.ndarray):\n    return np.array([a.reshape(1, -1), a.reshape(1, -1)])\n", "n-D arrays"),
+    ("def f(a: np.ndarray):\n    return np.array([[[a, a]]])\n", "4 dimensions"),
     ("def f(a: np.ndarray):\n    return a.astype(np.float32)\n", "unsupported dtype"),
     ("def f(a: np.ndarray):\n    return a.astype(float, copy=False)\n", "one dtype"),
     ("def f(a: np.ndarray):\n    return np.linalg.norm(a, 1)\n", "ord="),

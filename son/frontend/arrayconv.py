@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from ..nodes import EQ, GE, LT, NE, BitOr, IsNan, NewArray, Node, Store, ToInt, kept
+from ..nodes import EQ, GE, LT, NE, Add, BitOr, IsNan, Mul, NewArray, Node, Store, ToInt, kept
 from ..nodes.types import TOP
 from .arrayfns import copy_bool, copy_float64, copy_int64
 from .core import DTYPES, _kind, dtype_of, is_array_value, is_list
@@ -100,15 +100,14 @@ class ArrayConversions:
         if len(e.args) != 1 or any(k.arg != "dtype" for k in e.keywords) or len(e.keywords) > 1:
             raise self.error(e, f"{name}() takes one value and a dtype (son reads no other keyword)", name)
         x = e.args[0]
-        literal = isinstance(x, (ast.List, ast.Tuple))
-        if literal and any(isinstance(y, (ast.List, ast.Tuple)) for y in x.elts):
-            raise self.unsupported(x, f"{name}() of nested lists or tuples (build the array with "
-                                      "np.zeros((n, m)) and assignments)")
+        literal = _literal(x)
         dtype = self.dtype_arg(e.keywords[0].value, name) if e.keywords else None
-        if literal and not any(isinstance(y, ast.Starred) for y in x.elts):
-            items = self.exprs(x.elts)  # numpy's elements, whatever list son would make of them
-            with kept(*items):
-                out = self.array_of_numbers(x, name, items)
+        if literal:
+            items = self.exprs(x.elts) if not any(_literal(y) for y in x.elts) else None
+            with kept(*(items or [])):
+                if items is None or not all(_number(v) for v in items):
+                    return self.nested_array(x, name, dtype, items)
+                out = self.array_of_numbers(x, name, items)  # numpy's elements, whatever list son would make
         else:
             v = self.expr_any(x)
             with kept(v):
@@ -142,6 +141,80 @@ class ArrayConversions:
         raise self.unsupported(at, f"{name}() of {what} (son builds arrays from lists, tuples of numbers "
                                    "and arrays)")
 
+    def nested_array(self, x: ast.expr, name: str, dtype: str | None, first: list[Node] | None) -> Node:
+        """``np.array`` of a list (tuple) display whose items are displays, tuples of
+        numbers or 1-D arrays: a new 2-D or 3-D array in C order.  Items are evaluated as
+        Python does, depth first; the shape is the displays' lengths, then the arrays'
+        length.  numpy's ValueError where the shape is not rectangular: decided while
+        parsing for displays (raised where the call runs), at run time for the arrays'
+        lengths; ``first``: the items of ``x`` already evaluated."""
+        leaves: list[tuple[int, Node]] = []  # (position over the displays' axes, value), kept
+        try:
+            tree = [self.nested_item(y, leaves, v) for y, v in zip(x.elts, first or [None] * len(x.elts))]
+            shape, bad = _nested_shape(tree)
+            if bad is not None:
+                return self.fault(ValueError, _inhomogeneous(bad))
+            arrays = shape[-1:] == ("array",)
+            lengths = [d for d in shape if d != "array"]
+            if len(lengths) + arrays > 3:
+                raise self.unsupported(x, f"{name}() of {len(lengths) + arrays} dimensions (son takes 1-D to "
+                                          "3-D arrays)")
+            cells = _flat(tree)
+            kinds = {_KIND_OF_DTYPE[dtype_of(v)] if is_array_value(v) else _kind(v) or "int" for v in cells}
+            dtype = dtype or ("bool" if kinds == {"bool"} else "int64" if kinds and "float" not in kinds
+                              else "float64")
+            dims = [self.con(n) for n in lengths]
+            if arrays:
+                length = self.length(x, cells[0]) if cells else self.con(0)
+                with kept(length):
+                    for v in cells[1:]:
+                        self.guard(self.op(x, NE, self.length(x, v), length), ValueError,
+                                   _inhomogeneous(tuple(lengths)))
+                dims.append(length)
+            out = self.new_grid(x, dims, dtype, "empty").keep()
+            try:
+                for p, v in enumerate(cells):
+                    if arrays:
+                        self.copy_into(x, out.base, p, dims[-1], v, dtype)
+                    else:
+                        with kept(c := self.cast_value(x, v, dtype)):
+                            self.scope.mem = self.op(x, Store, self.scope.ctrl, self.scope.mem, out.base,
+                                                     self.con(p), c)
+            finally:
+                out.unkeep()
+            return out
+        finally:
+            for v in leaves:
+                v.unkeep()
+
+    def nested_item(self, y: ast.expr, leaves: list[Node], v: Node | None = None):
+        """An item (syntax ``y``) of a nested display: a list of items for a display or a
+        tuple value, else the value (kept, in ``leaves``)."""
+        if v is None and _literal(y):
+            return [self.nested_item(z, leaves) for z in y.elts]
+        if v is None:
+            (v,) = self.exprs([y])
+        leaves.append(v.keep())
+        if isinstance(v, Pack):
+            return [self.nested_item(y, leaves, z) for z in v.elems]
+        if isinstance(v, Grid) or not (is_array_value(v) or _number(v)):
+            what = "n-D arrays" if isinstance(v, Grid) else f"{v.type.widen()} values"
+            raise self.unsupported(y, f"np.array() of a display holding {what} (son takes numbers, tuples "
+                                      "of numbers and 1-D arrays)")
+        return v
+
+    def copy_into(self, at: ast.AST, base: Node, p: int, length: Node, v: Node, dtype: str) -> None:
+        """Array ``v``'s elements, cast to ``dtype``, at ``base[p * length:]``."""
+        part = self.leaf(at, v)
+        with kept(start := self.op(at, Mul, self.con(p), length)):
+            def store(idx):
+                with kept(c := self.cast_value(at, part.item(self, idx), dtype)):
+                    with kept(k := self.op(at, Add, start, idx[0])):
+                        self.scope.mem = self.op(at, Store, self.scope.ctrl, self.scope.mem, base, k, c)
+
+            self.grid_loops(at, [length], store)
+        part.release()
+
     def array_of_numbers(self, at: ast.AST, name: str, items: list[Node]) -> Node:
         kinds = [_kind(v) for v in items]
         if not set(kinds) <= {"int", "float", "bool"}:
@@ -173,6 +246,51 @@ class ArrayConversions:
                     a = self.converted(e, a, "float64")
                 with kept(a):
                     return self.inline_list_helper(e, norm_of_floats, [a])
+
+
+_KIND_OF_DTYPE = {"float64": "float", "int64": "int", "bool": "bool"}
+
+
+def _number(v: Node) -> bool:
+    return _kind(v) in ("int", "float", "bool") or v.type is TOP  # (TOP: a value of dead code)
+
+
+def _literal(x) -> bool:
+    return isinstance(x, (ast.List, ast.Tuple)) and not any(isinstance(y, ast.Starred) for y in x.elts)
+
+
+def _nested_shape(tree: list) -> tuple[tuple, tuple | None]:
+    """The shape of a nested display (``"array"`` last for 1-D arrays at the bottom), and
+    the shape numpy detected before it found items of different shapes (None: none)."""
+    shapes = []
+    for t in tree:
+        if isinstance(t, list):
+            s, bad = _nested_shape(t)
+            if bad is not None:
+                return (), (len(tree),) + bad
+            shapes.append(s)
+        else:
+            shapes.append(("array",) if is_array_value(t) else ())
+    if any(s != shapes[0] for s in shapes):
+        return (), (len(tree),)
+    return (len(tree),) + (shapes[0] if shapes else ()), None
+
+
+def _flat(tree) -> list[Node]:
+    """The values of a nested display in C order."""
+    out, stack = [], [tree]
+    while stack:
+        t = stack.pop()
+        if isinstance(t, list):
+            stack.extend(reversed(t))
+        else:
+            out.append(t)
+    return out
+
+
+def _inhomogeneous(shape: tuple) -> str:
+    return ("setting an array element with a sequence. The requested array has an inhomogeneous shape after "
+            f"{len(shape)} dimensions. The detected shape was {shape} + inhomogeneous part.")
 
 
 CONVERSION_CALLS = {
