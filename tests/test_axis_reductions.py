@@ -1,7 +1,9 @@
 """Reductions over one axis (son/frontend/axisreduce.py): ``np.sum``, ``np.mean``,
 ``np.prod``, ``np.max``, ``np.min`` with ``axis=`` and ``keepdims=`` of 2-D and 3-D
 arrays and views, in numpy's order of operations (a pairwise sum where the reduced
-axis is numpy's inner loop, lines added in order elsewhere).  numpy is the oracle in
+axis is numpy's inner loop, lines added in order elsewhere); and numpy's 1-D functions
+line by line (``np.argmax``/``argmin``, ``np.cumsum``, ``np.diff``, ``np.sort``,
+``np.argsort`` along an axis).  numpy is the oracle in
 every stage; the values span twenty orders of magnitude, so an order of additions
 other than numpy's shows in the last bits."""
 
@@ -79,6 +81,34 @@ def test_max_and_min_over_an_axis_of_a_3_d_array_are_numpys():
     check_every_stage(extremes, [F3, I3], strategy, max_examples=50, expected=_numpy_unless_two_zeros)
 
 
+def along_lines(a, i, m):
+    return (np.argmax(a, axis=1), a.argmin(0), np.argmax(i, 2), np.cumsum(a, axis=0), i.cumsum(axis=2),
+            np.cumsum(m, 1), np.diff(a), np.diff(i, axis=0), np.diff(m, 1, 1), np.sort(a, axis=1), np.sort(i),
+            np.argsort(i, axis=0, kind="stable"), a.argsort(axis=2, kind="stable"), np.sort(m, 0),
+            np.sort(i, axis=None))
+
+
+def test_numpys_1_d_functions_along_an_axis_are_numpys_in_every_stage():
+    """NaN first for argmax, last for sort; an empty axis is argmax's ValueError even
+    where there are no lines."""
+    no_zero = SPREAD.filter(lambda x: x != 0.0) | st.just(np.nan)  # (np.sort of both zeros: refused)
+    strategy = st.tuples(LENGTHS, LENGTHS, LENGTHS).flatmap(lambda s: st.tuples(
+        hnp.arrays(np.float64, s, elements=no_zero), hnp.arrays(np.int64, s, elements=st.integers(-3, 3)),
+        hnp.arrays(np.bool_, s)))
+    with np.errstate(all="ignore"):
+        check_every_stage(along_lines, [F3, I3, B3], strategy, max_examples=50)
+
+
+def line_loss(a):
+    return np.sum(np.cumsum(a, axis=1) * np.sort(a, axis=0)) + np.sum(np.diff(a, axis=1) ** 2)
+
+
+def test_gradients_go_through_functions_along_an_axis():
+    a = np.random.default_rng(4).standard_normal((4, 5))
+    want = finite_differences(line_loss, [a], 0)
+    np.testing.assert_allclose(son.grad(line_loss)(a.copy()), want, rtol=1e-6, atol=1e-8)
+
+
 def loss(a):
     return np.sum(np.sum(a, axis=1) * np.mean(a, axis=2)[:, :1]) + np.sum(np.prod(a, axis=0)) \
         + np.sum(np.max(a, axis=2))
@@ -95,6 +125,10 @@ def test_gradients_go_through_reductions_over_an_axis():
     ("return np.sum(a, axis=3)", "not a constant of this 3-D"),
     ("return np.prod(a, axis=k)", "not a constant"),
     ("return np.sum(a, axis=0, keepdims=k)", "keepdims= that is not a constant"),
+    ("return np.diff(a, 2, axis=0)", "n= other than 1"),
+    ("return np.argsort(a, axis=0, kind='heapsort')", "kind="),
+    ("return np.cumsum(a, axis=k)", "not a constant"),
+    ("return np.sort(a, 1, 'stable', 3)", "takes 2 arguments"),
 ])
 def test_refusals_are_located(tmp_path, body, words):
     f = function_from_text(tmp_path, f"def f(a, i, k):\n    {body}\n")

@@ -51,8 +51,16 @@ _RESHAPES = ("reshape", "ravel", "flatten")
 #: reductions over all of an n-D array's elements, in C order
 _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min, np.prod, np.cumsum, np.var,
          np.std, np.median)
+#: numpy's 1-D functions son applies line by line along an axis (son/frontend/axisreduce.py)
+LINE_FUNCTIONS = (np.argmax, np.argmin, np.cumsum, np.diff, np.sort, np.argsort)
 #: functions that take keywords: name -> the keywords son reads
 _KEYWORDS = {np.var: ("ddof",), np.std: ("ddof",), np.argsort: ("kind",)}
+
+
+def _by_line(fn, a) -> bool:
+    """Does ``fn`` of ``a`` without arguments work along the last axis (numpy's default
+    for ``np.sort``, ``np.argsort`` and ``np.diff`` of an n-D array)?"""
+    return isinstance(a, Grid) and fn in (np.diff, np.sort, np.argsort)
 
 
 #: set while a graph is parsed for the derivative transforms (``gradient_surrogates``)
@@ -122,6 +130,9 @@ class ArrayFunctions:
             if total is not None:
                 return total
         a = self.expr(f.value) if a is None else a
+        if _METHODS[f.attr] in LINE_FUNCTIONS and (e.args or e.keywords or _by_line(_METHODS[f.attr], a)):
+            with kept(a):
+                return self.line_function(e, _METHODS[f.attr], ast.unparse(f), a, e.args)
         if isinstance(a, Grid) and f.attr == "copy" and not e.args and not e.keywords:
             with kept(a):
                 return self.grid_copy(e, a)
@@ -148,6 +159,9 @@ class ArrayFunctions:
                 return total
         else:
             a = self.expr(e.args[0])
+        if fn in LINE_FUNCTIONS and (len(e.args) > 1 or e.keywords or _by_line(fn, a)):
+            with kept(a):
+                return self.line_function(e, fn, name, a, e.args[1:])
         if isinstance(a, Grid) and fn is np.copy and len(e.args) == 1 and not e.keywords:
             with kept(a):
                 return self.grid_copy(e, a)

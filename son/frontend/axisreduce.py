@@ -28,11 +28,23 @@ import ast
 
 import numpy as np
 
-from ..nodes import IEEEDiv, NewArray, Node, ToFloat, kept
+from ..nodes import EQ, IEEEDiv, Max, NewArray, Node, Sub, ToFloat, kept
 from ..nodes.pairwise import pairwise_blocks
-from .arrayfns import _empty_axis, _extreme_exact, _extreme_float
-from .core import dtype_of
-from .scope import Grid
+from .arrayfns import (
+    _empty_axis,
+    _extreme_exact,
+    _extreme_float,
+    argmax,
+    argmin,
+    cumsum_float,
+    cumsum_int,
+    diff_bool,
+    diff_float,
+    diff_int,
+)
+from .core import dtype_of, is_array_value
+from .scope import Grid, View
+from .sorting import _zeros_of_both_signs, index_order, sort_bool, sort_float, sort_int
 
 #: the reductions that take ``axis=``
 AXIS_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.prod)
@@ -109,7 +121,163 @@ class AxisReductions:
             return self.materialize(e, chain)
 
 
+    # -- numpy's 1-D functions line by line ---------------------------------------------
+    def line_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr]) -> Node:
+        """``np.argmax(a, axis=k)``/``argmin``, ``np.cumsum(a, axis=k)``, ``np.diff(a, n=1,
+        axis=-1)``, ``np.sort(a, axis=-1)`` and ``np.argsort(a, axis=-1, kind=)`` (as
+        methods too): the 1-D function of each line of ``a`` along axis k, the lines in C
+        order, into a new array (the axis dropped for argmax/argmin, one shorter for diff).
+        numpy's ValueError for argmax/argmin of an empty axis; ``axis=None`` of ``sort``
+        sorts the elements in C order."""
+        if not (isinstance(a, Grid) or is_array_value(a)):
+            raise self.error(e, f"{name}() of a {a.type.widen()} value (son takes arrays here)", name)
+        params = {np.diff: ["n", "axis"], np.sort: ["axis", "kind"],
+                  np.argsort: ["axis", "kind"]}.get(fn, ["axis"])
+        given = dict(zip(params, rest))
+        if len(rest) > len(params):
+            raise self.error(e, f"{name}() takes {len(params)} arguments besides the array", name)
+        for k in e.keywords:
+            if k.arg not in params or k.arg in given:
+                raise self.error(e, f"{name}() with arguments other than the array and {', '.join(params)}=",
+                                 name)
+            given[k.arg] = k.value
+        kind = given.get("kind")
+        if kind is not None and not (isinstance(kind, ast.Constant) and kind.value in _KINDS):
+            raise self.unsupported(kind, f"{name}() with kind= other than 'quicksort', 'stable' or "
+                                         "'mergesort'")
+        stable = kind is not None and kind.value in ("stable", "mergesort")
+        if "n" in given:
+            n = self.expr(given["n"])
+            if not (n.type.is_constant and n.type.con == 1):
+                raise self.unsupported(given["n"], f"{name}() with n= other than 1")
+        ndim = a.ndim if isinstance(a, Grid) else 1
+        axis_e = given.get("axis")
+        if axis_e is None and fn in (np.diff, np.sort, np.argsort):
+            k = ndim - 1
+        else:
+            axis = self.expr(axis_e) if axis_e is not None else self.con(None)
+            if axis.type.is_constant and axis.type.con is None and fn is np.sort:
+                flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
+                with kept(flat):
+                    return self.one_line(e, fn, flat, stable)
+            if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
+                raise self.unsupported(axis_e or e, f"{name}() with an axis that is not a constant of this "
+                                                    f"{ndim}-D array's axes")
+            k = axis.type.con % ndim
+        if not isinstance(a, Grid):
+            return self.one_line(e, fn, a, stable)
+        return self.lines(e, fn, a, k, stable)
+
+    def one_line(self, e: ast.AST, fn, v: Node, stable: bool) -> Node:
+        """numpy's 1-D ``fn`` of the array or view ``v``."""
+        dtype = dtype_of(v)
+        if fn is np.sort:
+            return self.inline(e, {"float64": sort_float, "int64": sort_int, "bool": sort_bool}[dtype],
+                               [v, self.con(True)])
+        if fn is np.argsort:
+            return self.inline(e, index_order, [v, self.con(stable)])
+        helper = {np.argmax: argmax, np.argmin: argmin,
+                  np.cumsum: cumsum_float if dtype == "float64" else cumsum_int,
+                  np.diff: {"float64": diff_float, "int64": diff_int, "bool": diff_bool}[dtype]}[fn]
+        return self.inline(e, helper, [v])
+
+    def lines(self, e: ast.AST, fn, g: Grid, k: int, stable: bool) -> Node:
+        """``one_line`` of each line of ``g`` along axis ``k``, into a new C-order array."""
+        dtype = dtype_of(g.base)
+        n, step = g.dims[k], g.strides[k]
+        others = [i for i in range(g.ndim) if i != k]
+        scalar = fn in (np.argmax, np.argmin)
+        if scalar:
+            self.guard(self.op(e, EQ, n, self.con(0)), ValueError,
+                       f"attempt to get {fn.__name__} of an empty sequence")
+        indices = fn in (np.argmax, np.argmin, np.argsort)
+        out_dtype = "int64" if indices or (fn is np.cumsum and dtype == "bool") else dtype
+        with kept(g):
+            m = self.op(e, Max, self.op(e, Sub, n, self.con(1)), self.con(0)) if fn is np.diff else n
+            with kept(m):
+                dims = [g.dims[i] for i in others] if scalar else \
+                    [m if i == k else g.dims[i] for i in range(g.ndim)]
+                out = self.new_grid(e, dims, out_dtype, "empty") if len(dims) > 1 else \
+                    self.op(e, NewArray, self.scope.ctrl, dims[0], dtype=out_dtype, fill="empty")
+                out_g = self.grid_of(e, out, fn.__name__).keep()
+
+                def line(idx):
+                    start = self.offset(e, g.start, idx, [g.strides[i] for i in others])
+                    with kept(start):
+                        src = View(self.g, g.base, start, step, n)
+                    with kept(src):
+                        if scalar:
+                            self.store_at(e, out_g, idx, self.one_line(e, fn, src, stable))
+                            return
+                        dest = self.offset(e, out_g.start, idx, [out_g.strides[i] for i in others])
+                        with kept(dest):  # written in place: no array made inside the loop
+                            self.inline(e, self.into_helper(fn, dtype), [
+                                src, View(self.g, out_g.base, dest, out_g.strides[k], m),
+                                self.con(stable if fn is np.argsort else dtype == "float64")])
+
+                try:
+                    self.grid_loops(e, [g.dims[i] for i in others], line)
+                finally:
+                    out_g.unkeep()
+        return out
+
+    @staticmethod
+    def into_helper(fn, dtype: str):
+        """The helper that writes ``fn`` of a line into a view of the result."""
+        if fn is np.cumsum:
+            return cumsum_float_into if dtype == "float64" else cumsum_int_into
+        if fn is np.diff:
+            return diff_bool_into if dtype == "bool" else diff_into
+        return sort_into if fn is np.sort else argsort_into
+
+
+#: argsort's kinds
+_KINDS = ("quicksort", "stable", "mergesort", None)
+
+
 # ---------------------------------------------------------------- inlined (son's Python)
+def cumsum_float_into(a, out, flag):
+    """numpy's cumulative sum of floats into ``out``: in order, the first element as it
+    is (-0.0)."""
+    s = 0.0
+    for i in range(len(a)):
+        s = a[i] if i == 0 else s + a[i]
+        out[i] = s
+
+
+def cumsum_int_into(a, out, flag):
+    s = 0
+    for i in range(len(a)):
+        s += int(a[i])
+        out[i] = s
+
+
+def diff_into(a, out, flag):
+    for i in range(len(a) - 1):
+        out[i] = a[i + 1] - a[i]
+
+
+def diff_bool_into(a, out, flag):
+    for i in range(len(a) - 1):
+        out[i] = a[i + 1] != a[i]
+
+
+def sort_into(a, out, floats):
+    """``a`` sorted into ``out`` (np.sort's rules: NaN last; 0.0 and -0.0 together are
+    refused, numpy's kernels deciding their order)."""
+    if floats and _zeros_of_both_signs(a):
+        raise NotImplementedError("np.sort of 0.0 and -0.0 (their order depends on numpy's sort kernels)")
+    order = index_order(a, True)
+    for i in range(len(a)):
+        out[i] = a[order[i]]
+
+
+def argsort_into(a, out, stable):
+    order = index_order(a, stable)
+    for i in range(len(a)):
+        out[i] = order[i]
+
+
 def sum_rows(a):
     """``a.sum(axis=1)`` of a 2-D float array: numpy's pairwise sum of each row (the
     reduced axis is the inner loop)."""

@@ -98,11 +98,14 @@ class NDArrays:
 
     def flat_index(self, at: ast.AST, a: Grid, idx: list[Node]) -> Node:
         """``start + i*s0 + j*s1 + ...`` for in-range indices ``idx``."""
-        k = a.start
-        for i, s in zip(idx, a.strides):
-            with kept(k):
-                k = self.op(at, Add, k, self.op(at, Mul, i, s))
-        return k
+        return self.offset(at, a.start, idx, list(a.strides))
+
+    def offset(self, at: ast.AST, start: Node, idx: list[Node], strides: list[Node]) -> Node:
+        """``start + idx[0] * strides[0] + ...``."""
+        for i, s in zip(idx, strides):
+            with kept(start):
+                start = self.op(at, Add, start, self.op(at, Mul, i, s))
+        return start
 
     def grid_loops(self, at: ast.AST, dims: list[Node], body, idx: tuple = ()) -> None:
         """``body(indices)`` for every index tuple within ``dims``, in C order."""
