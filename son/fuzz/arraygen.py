@@ -34,7 +34,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   (``a - a.mean()``);
 * conversions: ``c.astype(...)`` of a chain of another dtype (never a float to int64,
   which numpy leaves to the machine where it does not fit), ``np.array``/``np.asarray``
-  of a chain (with ``dtype=``) and ``np.array`` of the program's numbers, summed;
+  of a chain (with ``dtype=``) and ``np.array`` of the program's numbers, of nested
+  displays of them and of two chains, summed;
 * selections: a chain indexed by a mask of its group or by indices made in bounds
   (``(a * 2)[b > 0]``, ``a[np.abs(k) % max(len(a), 1)]``), reduced; the selected
   elements of an array set or updated (``a[m] = x``, ``a[k] += a * 2``);
@@ -332,6 +333,10 @@ class ArrayPrograms(GridPrograms):
             kinds = [r.choice([kind, kind, "int", "bool"]) for _ in range(r.randint(1, 4))]
             items = ", ".join(self.scalar(fn, k) for k in kinds)
             made = f"np.array(({items},))" if r.random() < 0.5 else f"np.array([{items}])"
+            if r.random() < 0.3:  # a nested display: a 2-D array of the numbers, or of two chains
+                two = [self.chain(fn, "float64", g, depth) for _ in range(2)]
+                nested = f"np.array([[{items}], [{items}]])"
+                made = nested if r.random() < 0.6 else f"np.array([{', '.join(two)}])"
             return f"np.sum({made})" if kind == "float" else f"np.sum({made}.astype(np.int64))"
         if kind == "float":
             c = self.chain(fn, "float64", g, depth)

@@ -12,7 +12,8 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   over the rows), with scalars, ``np.sqrt``/``abs``/``-``/``np.where``; rolled
   (``np.roll`` with and without axes), flipped (``np.flip``, ``fliplr``, ``flipud``) and
   turned half around (``np.rot90(G, 2)``);
-* read back as 1-D chains of a group (``G.sum(axis=1)``, ``G.prod(axis=1)``, ``np.mean(G, axis=0)``,
+* read back as 1-D chains of a group (``G.sum(axis=1)``, ``G.prod(axis=1)``,
+  ``np.cumsum(G, axis=1)[:, -1]``, ``np.argmax(G, axis=1)``, ``np.sort(G)[:, 0]``, ``np.mean(G, axis=0)``,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
   scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``...).
 
@@ -91,6 +92,10 @@ class GridPrograms:
                  ("col", 1)] + ([("mean", 1)] if dt == "float64" else [])
         form = choice(r, forms)
         if form == "rows":
+            if r.random() < 0.15:  # numpy's 1-D functions along the rows
+                grid = self.grid(fn, dt, g, other, d)
+                return r.choice([f"np.cumsum({grid}, axis=1)[:, -1]", f"np.argmax({grid}, axis=1)",
+                                 f"np.diff({grid}, axis=1).sum(axis=1)", f"np.sort({grid})[:, 0]"])
             return f"({self.grid(fn, dt, g, other, d)}).{'prod' if r.random() < 0.15 else 'sum'}(axis=1)"
         if form == "cols":
             return f"np.sum({self.grid(fn, dt, other, g, d)}, axis=0)"
