@@ -160,11 +160,11 @@ def type_of_value(v, where: str):
         if v.ndim in (2, 3) and name:
             return NDArraySpec(name, v.ndim)
         raise SonError(f"{where}: unsupported array ({v.ndim}-D, dtype {v.dtype}); son takes 1-D "
-                       "arrays of float64, int64 or bool")
+                       "to 3-D arrays of float64, int64 or bool")
     if _is_function(v) or callable(v) and isinstance(v, type):  # a FunctionForm parameter
         return FunctionForm(v)
     raise SonError(f"{where}: unsupported argument {type(v).__name__} {v!r}; son takes int, "
-                   "float, bool, complex, tuples of them and 1-D numpy arrays")
+                   "float, bool, complex, tuples of them and 1-D to 3-D numpy arrays")
 
 
 def _rows_of_value(v: list, where: str) -> RowsSpec:
