@@ -89,37 +89,40 @@ class AxisReductions:
         if ndim == 1:
             return self.array_function(e, fn, name, a, [])
         dtype = dtype_of(a.base)  # (float64 for a value of dead code)
+        kept_dims = [d for i, d in enumerate(a.dims) if i != k]
         if fn in (np.max, np.min):  # each line's extreme, into a new array
-            kept_dims = [d for i, d in enumerate(a.dims) if i != k]
-            out = self.new_grid(e, kept_dims, dtype, "empty") if ndim == 3 else \
-                self.op(e, NewArray, self.scope.ctrl, kept_dims[0], dtype=dtype, fill="empty")
+            out = self.new_array(e, kept_dims, dtype, "empty")
             with kept(out):
-                flags = [self.con(k), self.con(fn is np.max), self.con(dtype == "float64")]
-                if ndim == 2:
-                    return self.inline(e, extreme_axis, [a, out, *flags])
-                self.inline(e, extreme_axis3, [a, out.base, *flags])
-                return out
+                self.inline(e, extreme_axis3 if ndim == 3 else extreme_axis,
+                            [a, out, self.con(k), self.con(fn is np.max), self.con(dtype == "float64")])
+            return out
         if fn is np.mean and dtype != "float64":
             raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
                                       "its buffers decide)")
         self.require_c_like_order(e, [a])
-        if fn is np.prod:
-            one = self.con(1.0 if dtype == "float64" else 1)
-            return self.inline(e, prod_axis3 if ndim == 3 else prod_axis, [a, self.con(k), one])
-        if dtype != "float64":
-            out = self.inline(e, sum_axis3_int if ndim == 3 else sum_axis_int, [a, self.con(k)])
-        elif ndim == 3:
-            out = self.inline(e, (sum_first_axis3, sum_middle_axis3, sum_last_axis3)[k], [a])
-        else:
-            out = self.inline(e, sum_rows if k == 1 else sum_columns, [a])
-        if fn is not np.mean:
-            return out
+        floats = dtype == "float64"
+        product = fn is np.prod
+        out = self.new_array(e, kept_dims, dtype if floats else "int64", "ones" if product else "zeros")
         with kept(out):
+            if product or not floats:  # in index order (ints wrap: any order would do)
+                fold = fold_axis3 if ndim == 3 else fold_axis
+                self.inline(e, fold, [a, self.con(k), out, self.con(product)])
+            else:
+                helper = (sum_first_axis3, sum_middle_axis3, sum_last_axis3)[k] if ndim == 3 else \
+                    (sum_columns, sum_rows)[k]
+                self.inline(e, helper, [a, out])
+            if fn is not np.mean:
+                return out
             count = self.op(e, ToFloat, a.dims[k])
             chain = self.combine(e, [self.leaf(e, out), count], "float64",
                                  lambda p, x, y: self.op(e, IEEEDiv, x, y))
             return self.materialize(e, chain)
 
+    def new_array(self, at: ast.AST, dims: list[Node], dtype: str, fill: str) -> Node:
+        """A new C-order array of ``dims``: a 1-D array for one, else a ``Grid``."""
+        if len(dims) > 1:
+            return self.new_grid(at, dims, dtype, fill)
+        return self.op(at, NewArray, self.scope.ctrl, dims[0], dtype=dtype, fill=fill)
 
     # -- numpy's 1-D functions line by line ---------------------------------------------
     def line_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr]) -> Node:
@@ -197,8 +200,7 @@ class AxisReductions:
             with kept(m):
                 dims = [g.dims[i] for i in others] if scalar else \
                     [m if i == k else g.dims[i] for i in range(g.ndim)]
-                out = self.new_grid(e, dims, out_dtype, "empty") if len(dims) > 1 else \
-                    self.op(e, NewArray, self.scope.ctrl, dims[0], dtype=out_dtype, fill="empty")
+                out = self.new_array(e, dims, out_dtype, "empty")
                 out_g = self.grid_of(e, out, fn.__name__).keep()
 
                 def line(idx):
@@ -278,129 +280,80 @@ def argsort_into(a, out, stable):
         out[i] = order[i]
 
 
-def sum_rows(a):
-    """``a.sum(axis=1)`` of a 2-D float array: numpy's pairwise sum of each row (the
-    reduced axis is the inner loop)."""
+def sum_rows(a, out):
+    """``a.sum(axis=1)`` of a 2-D float array into ``out``: numpy's pairwise sum of each
+    row (the reduced axis is the inner loop)."""
     sums = np.empty(64)
-    out = np.empty(a.shape[0])
     for i in range(a.shape[0]):
         out[i] = pairwise_blocks(a[i], sums)
-    return out
 
 
-def sum_columns(a):
-    """``a.sum(axis=0)`` of a 2-D float array: the rows added in order into zeros (the
-    kept axis is the inner loop); of one column, its pairwise sum (numpy drops the kept
-    axis of length 1, and the reduced one becomes its inner loop: measured).  The
+def sum_columns(a, out):
+    """``a.sum(axis=0)`` of a 2-D float array into zeros ``out``: the rows added in order
+    (the kept axis is the inner loop); of one column, its pairwise sum (numpy drops the
+    kept axis of length 1, and the reduced one becomes its inner loop: measured).  The
     pairwise sum's buffer is made before the branch: reverse mode differentiates no
     array made inside one."""
-    out = np.zeros(a.shape[1])
     sums = np.empty(64)
     if a.shape[1] == 1 and a.shape[0] > 0:
         out[0] = pairwise_blocks(a[:, 0], sums)
     else:
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                out[j] += a[i, j]
-    return out
+        fold_axis(a, 0, out, False)
 
 
-def sum_last_axis3(a):
-    """``a.sum(axis=2)`` of a 3-D float array: each line's pairwise sum."""
+def sum_last_axis3(a, out):
+    """``a.sum(axis=2)`` of a 3-D float array into ``out``: each line's pairwise sum."""
     sums = np.empty(64)
-    out = np.empty((a.shape[0], a.shape[1]))
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
             out[i, j] = pairwise_blocks(a[i, j], sums)
-    return out
 
 
-def sum_middle_axis3(a):
-    """``a.sum(axis=1)`` of a 3-D float array: the lines added in order, or, where the
-    last axis has length 1 (numpy drops it), each line's pairwise sum."""
-    out = np.zeros((a.shape[0], a.shape[2]))
+def sum_middle_axis3(a, out):
+    """``a.sum(axis=1)`` of a 3-D float array into zeros ``out``: the lines added in
+    order, or, where the last axis has length 1 (numpy drops it), each line's pairwise sum."""
     sums = np.empty(64)
     if a.shape[2] == 1 and a.shape[1] > 0:
         for i in range(a.shape[0]):
             out[i, 0] = pairwise_blocks(a[i, :, 0], sums)
     else:
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                for k in range(a.shape[2]):
-                    out[i, k] += a[i, j, k]
-    return out
+        fold_axis3(a, 1, out, False)
 
 
-def sum_first_axis3(a):
-    """``a.sum(axis=0)`` of a 3-D float array: the planes added in order, or, where both
-    other axes have length 1, the pairwise sum of the one line."""
-    out = np.zeros((a.shape[1], a.shape[2]))
+def sum_first_axis3(a, out):
+    """``a.sum(axis=0)`` of a 3-D float array into zeros ``out``: the planes added in
+    order, or, where both other axes have length 1, the pairwise sum of the one line."""
     sums = np.empty(64)
     if a.shape[1] == 1 and a.shape[2] == 1 and a.shape[0] > 0:
         out[0, 0] = pairwise_blocks(a[:, 0, 0], sums)
     else:
-        for i in range(a.shape[0]):
-            for j in range(a.shape[1]):
-                for k in range(a.shape[2]):
-                    out[j, k] += a[i, j, k]
-    return out
+        fold_axis3(a, 0, out, False)
 
 
-def sum_axis_int(a, axis):
-    """``a.sum(axis=axis)`` of a 2-D int or bool array (int64 wrap-around: any order)."""
-    out = np.zeros(a.shape[1 - axis], dtype=np.int64)
+def fold_axis(a, axis, out, product):
+    """Each line of the 2-D ``a`` along ``axis`` added (multiplied, ``product``) into
+    ``out`` in index order (zeros or ones of the result's dtype: int64 for ints and
+    bools, which wrap)."""
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
-            if axis == 1:
-                out[i] += a[i, j]
+            k = i if axis == 1 else j
+            if product:
+                out[k] *= a[i, j]
             else:
-                out[j] += a[i, j]
-    return out
+                out[k] += a[i, j]
 
 
-def sum_axis3_int(a, axis):
-    """``a.sum(axis=axis)`` of a 3-D int or bool array."""
-    n0, n1, n2 = a.shape
-    out = np.zeros((n1 if axis == 0 else n0, n1 if axis == 2 else n2), dtype=np.int64)
-    for i in range(n0):
-        for j in range(n1):
-            for k in range(n2):
-                if axis == 0:
-                    out[j, k] += a[i, j, k]
-                elif axis == 1:
-                    out[i, k] += a[i, j, k]
-                else:
-                    out[i, j] += a[i, j, k]
-    return out
-
-
-def prod_axis(a, axis, one):
-    """``a.prod(axis=axis)`` of a 2-D array: each line's product in index order from
-    ``one`` (1.0 or 1: an int or bool array's product is int64)."""
-    out = np.full(a.shape[1 - axis], one)
+def fold_axis3(a, axis, out, product):
+    """``fold_axis`` of a 3-D array into the 2-D ``out``."""
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
-            if axis == 1:
-                out[i] *= a[i, j]
-            else:
-                out[j] *= a[i, j]
-    return out
-
-
-def prod_axis3(a, axis, one):
-    """``a.prod(axis=axis)`` of a 3-D array, as ``prod_axis``."""
-    n0, n1, n2 = a.shape
-    out = np.full((n1 if axis == 0 else n0, n1 if axis == 2 else n2), one)
-    for i in range(n0):
-        for j in range(n1):
-            for k in range(n2):
-                if axis == 0:
-                    out[j, k] *= a[i, j, k]
-                elif axis == 1:
-                    out[i, k] *= a[i, j, k]
+            for k in range(a.shape[2]):
+                p = j if axis == 0 else i
+                q = j if axis == 2 else k
+                if product:
+                    out[p, q] *= a[i, j, k]
                 else:
-                    out[i, j] *= a[i, j, k]
-    return out
+                    out[p, q] += a[i, j, k]
 
 
 def extreme_axis(a, out, axis, largest, floats):
@@ -412,17 +365,13 @@ def extreme_axis(a, out, axis, largest, floats):
     for k in range(a.shape[1 - axis]):
         row = a[k, :] if axis == 1 else a[:, k]
         out[k] = _extreme_float(row, largest) if floats else _extreme_exact(row, largest)
-    return out
 
 
-def extreme_axis3(a, base, axis, largest, floats):
-    """``np.max(a, axis=axis)`` (``np.min``) of a 3-D array into the C-order ``base`` of
-    the result: each line's extreme, as ``extreme_axis``."""
+def extreme_axis3(a, out, axis, largest, floats):
+    """``np.max(a, axis=axis)`` (``np.min``) of a 3-D array into the 2-D ``out``: each
+    line's extreme, as ``extreme_axis``."""
     _empty_axis(a.shape[axis], largest)
-    n0, n1, n2 = a.shape
-    m = n2 if axis != 2 else n1
-    for p in range(n1 if axis == 0 else n0):
-        for q in range(m):
+    for p in range(out.shape[0]):
+        for q in range(out.shape[1]):
             line = a[:, p, q] if axis == 0 else a[p, :, q] if axis == 1 else a[p, q, :]
-            base[p * m + q] = _extreme_float(line, largest) if floats else _extreme_exact(line, largest)
-    return base
+            out[p, q] = _extreme_float(line, largest) if floats else _extreme_exact(line, largest)
