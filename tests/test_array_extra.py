@@ -126,12 +126,15 @@ def _mostly_ordered(args):
 
 
 def _histogram_expected(fn, args):
+    """numpy's outcome; where its last histogram (no range: ``a.min()``, ``a.max()``)
+    is reached and the maximum is a zero of either sign, son's documented refusal."""
+    want = run_python(fn, args)
     a = args[0]
-    if a.dtype.kind == "f" and len(a) and np.isfinite(a).all():
+    if want[0] == "ok" and a.dtype.kind == "f" and len(a) and np.isfinite(a).all():
         zeros = a[a == 0]
         if a.max() == 0 and a.min() < 0 and np.signbit(zeros).any() and (~np.signbit(zeros)).any():
             return ("raise", NotImplementedError)  # which zero a.max() gives is numpy's kernels' choice
-    return run_python(fn, args)
+    return want
 
 
 def _on_edges(a, bins, lo, hi):
