@@ -224,7 +224,7 @@ def test_arange_of_large_ints_as_floats_rounds_as_numpy():
     ("def f(a: np.ndarray):\n    return np.unique(a, return_counts=True)\n", "return_counts="),
     ("def f(a: np.ndarray):\n    return np.interp(1.0, a, a, period=2.0)\n", "period="),
     ("def f(a: np.ndarray):\n    return np.cross(a > 0, a > 1)\n", "of bools"),
-    ("def f(a: np.ndarray):\n    return np.vstack((a.reshape(1, -1), a))\n", "2-D array"),
+    ("def f(a: np.ndarray):\n    return np.vstack(a)\n", "tuple or list of arrays"),
     ("def f(a: np.ndarray):\n    return np.percentile(a, a)\n", "not a number"),
     ("def f(a: np.ndarray):\n    return np.percentile(a, 50, method='lower')\n", "method="),
     ("def f(a: np.ndarray):\n    return np.quantile(a > 0, 0.5)\n", "of bools"),

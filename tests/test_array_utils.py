@@ -84,7 +84,7 @@ def test_full_like_and_fill_cast_as_numpy():
 @pytest.mark.parametrize("text, where", [
     ("def f(a: np.ndarray):\n    return np.sign(a > 0)\n", "of bools"),
     ("def f(a: np.ndarray):\n    return np.round(a.reshape(1, -1))\n", "n-D array"),
-    ("def f(a: np.ndarray):\n    return np.hstack(a)\n", "tuple of arrays"),
+    ("def f(a: np.ndarray):\n    return np.hstack(a)\n", "tuple or list of arrays"),
 ])
 def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, where):
     from conftest import function_from_text

@@ -1,4 +1,5 @@
-"""numpy's rearrangements of 1-D arrays (son/frontend/arrayops.py): ``np.concatenate``,
+"""numpy's rearrangements of arrays (son/frontend/arrayops.py): ``np.concatenate`` and
+``np.append`` (of n-D arrays too, along an axis or flattened),
 ``np.argsort`` (stable kinds exact; the default kind refused where keys tie),
 ``np.nonzero`` and ``np.flatnonzero``.  numpy is the oracle in every stage."""
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import check_every_stage, function_from_text, run_python
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import son
 
@@ -37,7 +39,22 @@ def nonzeros(a, k, m):
     return np.nonzero(a), np.flatnonzero(k), np.nonzero(m)[0], np.flatnonzero(a > 0.5), np.where(k < 2)
 
 
+def joined_n_d(a, c, i):
+    """Along each axis, of mixed dtypes, flattened (``axis=None``), and ``np.append``."""
+    return (np.concatenate((a, i), axis=0), np.concatenate([a, a[:, ::-1]], axis=1),
+            np.concatenate((c, c[:, :1]), 1), np.concatenate((c, c), axis=-1),
+            np.concatenate((a, c[0]), axis=None),
+            np.append(a, i), np.append(a[0], 2), np.append(i, [1.5, -2.0]), np.append(a, i > 0, axis=0),
+            np.append(c[0], 7, axis=None))
+
+
 CASES = [
+    (joined_n_d, ["float64[:, :]", "float64[:, :, :]", "int64[:, :]"],
+     st.tuples(st.integers(0, 3), st.integers(0, 3)).flatmap(lambda s: st.tuples(
+         hnp.arrays(np.float64, s, elements=FLOATS),
+         st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 2)).flatmap(
+             lambda t: hnp.arrays(np.float64, t, elements=FLOATS)),
+         hnp.arrays(np.int64, s, elements=st.integers(-2**62, 2**62) | st.integers(-3, 3))))),
     (joined, [F, I64, B], st.tuples(FARR, IARR, BARR)),
     (stable_orders, [F], st.tuples(FARR)),
     (stable_orders, [I64], st.tuples(IARR)),
@@ -70,7 +87,9 @@ def test_the_default_argsort_agrees_without_ties_and_refuses_them():
 
 @pytest.mark.parametrize("text, message", [
     ("def f(a):\n    return np.concatenate(a)\n", "tuple or list of arrays"),
-    ("def f(a):\n    return np.concatenate((a, 1.0))\n", "anything but 1-D arrays"),
+    ("def f(a):\n    return np.concatenate((a, 1.0))\n", "anything but arrays"),
+    ("def f(a):\n    return np.concatenate((a, a), axis=len(a))\n", "not a constant int"),
+    ("def f(a):\n    return np.concatenate((a, a), axis=1)\n", "out of bounds"),
     ("def f(a):\n    return np.argsort(a, kind='heapsort')\n", "kind="),
     ("def f(a):\n    return np.argsort(a, axis=0, order=None)\n", "arguments other than"),
 ])

@@ -1,6 +1,6 @@
 """Views that add, remove or exchange axes (son/frontend/axes.py): ``a[:, None]``,
 ``a[None]``, ``a[..., 0]``, ``np.expand_dims``, ``np.atleast_*d``, ``np.squeeze``,
-``np.swapaxes``, ``np.moveaxis`` and their methods, ``np.flip``/``fliplr``/``flipud``,
+``np.swapaxes``, ``np.moveaxis``, ``np.transpose`` and their methods, ``np.flip``/``fliplr``/``flipud``,
 ``np.rot90``; and ``np.roll`` (a new array).  numpy is the oracle in every stage; a write
 through such a view is a write to its base."""
 
@@ -49,7 +49,9 @@ def functions(x, a, c):
             np.atleast_2d(x), np.atleast_3d(x), np.atleast_3d(a), np.atleast_2d(a),
             np.squeeze(np.expand_dims(a, 1), axis=1), np.swapaxes(c, 0, 2), c.swapaxes(1, -1),
             np.moveaxis(c, 0, -1), np.moveaxis(c, -1, 0), np.expand_dims(x, 1).squeeze(1),
-            np.squeeze(x[None, :, None], axis=(0, 2)))
+            np.squeeze(x[None, :, None], axis=(0, 2)), np.transpose(a), np.transpose(c, (1, 0, 2)),
+            c.transpose(2, 0, 1), c.transpose((0, 2, 1)), np.transpose(x), a.transpose(),
+            np.transpose(c, None))
 
 
 def writes_through(x, a):
@@ -62,6 +64,9 @@ def writes_through(x, a):
     s = np.swapaxes(a, 0, 1)
     if a.size:
         s[0, 0] = -2.0
+    t = np.transpose(a)
+    if a.size:
+        t[-1, 0] *= 3.0
     return x, a
 
 

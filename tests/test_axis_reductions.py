@@ -120,12 +120,64 @@ def test_gradients_go_through_reductions_over_an_axis():
     np.testing.assert_allclose(son.grad(loss)(a.copy()), want, rtol=1e-6, atol=1e-8)
 
 
+def int_means_variances_and_truths(i, b, a):
+    return (np.mean(i, axis=0), i.mean(2), np.mean(b, axis=1, keepdims=True), np.var(a, axis=0),
+            np.std(a, 1, ddof=1), a.var(axis=2, keepdims=True), np.var(i, axis=1), np.std(b, axis=0, ddof=2),
+            np.any(a, axis=0), a.all(1), np.all(b, axis=2, keepdims=True), np.any(i[:, ::-1], 1),
+            np.sum(a, axis=None), np.max(i, axis=(2, 0, 1)), np.mean(a, axis=(1,)), np.var(a, None, ddof=1))
+
+
+def test_int_means_variances_and_truths_over_an_axis_are_numpys():
+    """The mean of ints along an axis is exact where numpy's float sums are (magnitudes
+    adding up to less than 2**53); var/std are numpy's steps (the kept mean, the squared
+    deviations summed along the axis in numpy's order); any/all or the truths (NaN is
+    true); ``axis=None`` and a tuple of every axis reduce all the elements."""
+    strategy = st.tuples(LENGTHS, LENGTHS, LENGTHS).flatmap(lambda s: st.tuples(
+        hnp.arrays(np.int64, s, elements=st.integers(-2**40, 2**40) | st.integers(-3, 3)),
+        hnp.arrays(np.bool_, s), hnp.arrays(np.float64, s, elements=SPREAD | st.sampled_from([np.nan, 0.0]))))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "Degrees of freedom <= 0"
+        check_every_stage(int_means_variances_and_truths, [I3, B3, F3], strategy, max_examples=50)
+
+
+def test_the_mean_of_ints_whose_magnitudes_reach_2_to_the_53_is_refused_at_run_time():
+    def f(i):
+        return np.mean(i, axis=1)
+
+    k = son.jit(f, fallback="error")
+    fine = np.array([[2**52, 2**52 - 1], [-3, 4]])
+    np.testing.assert_array_equal(k(fine), f(fine))
+    with pytest.raises(NotImplementedError, match="2\\*\\*53"):
+        k(np.array([[2**52, 2**52], [0, 0]]))
+
+
+def repeated_differences(a, i):
+    return np.diff(a, 2), np.diff(a, n=3, axis=0), np.diff(i, 0), np.diff(i, n=2, axis=1), np.diff(a > 0, 2)
+
+
+def test_diff_of_order_n_is_diff_applied_n_times():
+    strategy = st.tuples(LENGTHS, LENGTHS, LENGTHS).flatmap(lambda s: st.tuples(
+        hnp.arrays(np.float64, s, elements=SPREAD), hnp.arrays(np.int64, s)))
+    with np.errstate(all="ignore"):
+        check_every_stage(repeated_differences, [F3, I3], strategy, max_examples=40)
+
+
+def test_diff_of_a_negative_order_is_numpys_value_error():
+    def f(a):
+        return np.diff(a, -1)
+
+    with pytest.raises(ValueError, match="order must be non-negative but got -1"):
+        son.jit(f, fallback="error")(np.zeros(3))
+
+
 @pytest.mark.parametrize("body, words", [
-    ("return np.mean(i, axis=0)", "int64 array"),
     ("return np.sum(a, axis=3)", "not a constant of this 3-D"),
+    ("return np.sum(a, axis=(0, 0, 1))", "not a constant of this 3-D"),
+    ("return np.var(a, axis=0, ddof=0.5)", "ddof= of a float"),
+    ("return np.mean(a, axis=None, keepdims=True)", "array of one element"),
     ("return np.prod(a, axis=k)", "not a constant"),
     ("return np.sum(a, axis=0, keepdims=k)", "keepdims= that is not a constant"),
-    ("return np.diff(a, 2, axis=0)", "n= other than 1"),
+    ("return np.diff(a, k, axis=0)", "n= that is not a constant int"),
     ("return np.argsort(a, axis=0, kind='heapsort')", "kind="),
     ("return np.cumsum(a, axis=k)", "not a constant"),
     ("return np.sort(a, 1, 'stable', 3)", "takes 2 arguments"),

@@ -224,18 +224,6 @@ class ArrayExtra:
 
 
     # -- np.stack, np.triu, np.tril -------------------------------------------------------
-    def call_np_stack(self, e: ast.Call, name: str) -> Node:
-        """``np.stack(arrays)`` (``axis=0``) of 1-D arrays: ``np.vstack`` of them, whose
-        ValueError numpy raises for arrays of other lengths too."""
-        rest = [k for k in e.keywords if k.arg != "axis"]
-        axis = [k.value for k in e.keywords if k.arg == "axis"] + list(e.args[1:2])
-        if rest or len(e.args) > 2 or any(not (isinstance(a, ast.Constant) and a.value == 0) for a in axis):
-            raise self.unsupported(e, f"{name}() other than of 1-D arrays along axis 0 (son stacks them "
-                                      "as rows)")
-        plain = ast.Call(func=e.func, args=e.args[:1], keywords=[])
-        ast.copy_location(plain, e)
-        return self.call_np_vstack(plain, name)
-
     def call_np_triangle(self, e: ast.Call, name: str, lower: bool) -> Node:
         """``np.triu(a, k=0)``, ``np.tril(a, k=0)`` of a 2-D array: a copy with zeros of its
         dtype below (above) the k-th diagonal."""
@@ -271,7 +259,6 @@ class ArrayExtra:
 
 EXTRA_CALLS = {
     np.kron: lambda p, e, n: p.call_np_kron(e, n),
-    np.stack: lambda p, e, n: p.call_np_stack(e, n),
     np.triu: lambda p, e, n: p.call_np_triangle(e, n, lower=False),
     np.tril: lambda p, e, n: p.call_np_triangle(e, n, lower=True),
     np.convolve: lambda p, e, n: p.call_np_convolve(e, n),

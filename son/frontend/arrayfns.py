@@ -51,10 +51,17 @@ _RESHAPES = ("reshape", "ravel", "flatten")
 #: reductions over all of an n-D array's elements, in C order
 _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min, np.prod, np.cumsum, np.var,
          np.std, np.median)
+#: reductions that take ``axis=`` and ``keepdims=`` (son/frontend/axisreduce.py)
+AXIS_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.prod, np.any, np.all, np.var, np.std)
 #: numpy's 1-D functions son applies line by line along an axis (son/frontend/axisreduce.py)
 LINE_FUNCTIONS = (np.argmax, np.argmin, np.cumsum, np.diff, np.sort, np.argsort)
 #: functions that take keywords: name -> the keywords son reads
 _KEYWORDS = {np.var: ("ddof",), np.std: ("ddof",), np.argsort: ("kind",)}
+
+
+def _along_axis(fn, rest: list[ast.expr], keywords: list[ast.keyword]) -> bool:
+    """Does a reduction's call give an axis (or keepdims)?  (``ddof=`` alone does not.)"""
+    return bool(rest) or any(k.arg not in _KEYWORDS.get(fn, ()) for k in keywords)
 
 
 def _by_line(fn, a) -> bool:
@@ -121,7 +128,7 @@ class ArrayFunctions:
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
-        if f.attr in ("sum", "mean", "max", "min", "prod") and (e.args or e.keywords):
+        if _METHODS[f.attr] in AXIS_REDUCTIONS and _along_axis(_METHODS[f.attr], e.args, e.keywords):
             a = self.expr(f.value) if a is None else a
             with kept(a):
                 return self.axis_reduction(e, _METHODS[f.attr], ast.unparse(f), a, e.args, e.keywords)
@@ -149,7 +156,7 @@ class ArrayFunctions:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
-        if fn in (np.sum, np.mean, np.max, np.min, np.prod) and (len(e.args) > 1 or e.keywords):
+        if fn in AXIS_REDUCTIONS and _along_axis(fn, e.args[1:], e.keywords):
             a = self.expr(e.args[0])
             with kept(a):
                 return self.axis_reduction(e, fn, name, a, e.args[1:], e.keywords)
@@ -174,15 +181,19 @@ class ArrayFunctions:
         with kept(a):
             return self.array_function(e, fn, name, a, e.args[1:])
 
-    def array_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr]) -> Node:
-        if rest or any(k.arg not in _KEYWORDS.get(fn, ()) for k in e.keywords):
+    def array_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
+                       keywords: list[ast.keyword] | None = None) -> Node:
+        """numpy's ``fn`` of the 1-D array or view ``a``; ``keywords`` (default: the call's)
+        the ones it reads."""
+        keywords = e.keywords if keywords is None else keywords
+        if rest or any(k.arg not in _KEYWORDS.get(fn, ()) for k in keywords):
             raise self.error(e, f"{name}() with arguments other than the array"
                                 + (f" and {', '.join(_KEYWORDS[fn])}=" if fn in _KEYWORDS else ""), name)
         dtype = dtype_of(a)
         if fn is np.argsort:
             return self.argsort(e, a)
         if fn in (np.var, np.std):
-            return self.variance(e, a, dtype, fn is np.std)
+            return self.variance(e, a, dtype, fn is np.std, keywords)
         if fn is np.mean:
             with kept(a):
                 total = self.float_sum(e, a) if dtype == "float64" else self.inline(e, sum_as_floats, [a])
@@ -213,15 +224,11 @@ class ArrayFunctions:
                 np.diff: {"float64": diff_float, "int64": diff_int, "bool": diff_bool}[dtype]}[fn]
         return self.inline(e, impl, [a])
 
-    def variance(self, e: ast.Call, a: Node, dtype: str, std: bool) -> Node:
+    def variance(self, e: ast.Call, a: Node, dtype: str, std: bool, keywords: list[ast.keyword]) -> Node:
         """``np.var``/``np.std`` (``ddof=``) as numpy computes them: the mean (ints and
         bools summed as floats), the squared deviations as a new array, their pairwise sum
         over ``max(n - ddof, 0)`` (IEEE: nan or inf where that is 0), its square root."""
-        ddof = self.con(0)
-        for k in e.keywords:
-            ddof = self.expr(k.value)
-            if _kind(ddof) not in ("int", "bool"):
-                raise self.error(k.value, f"ddof= of a {ddof.type.widen()} value (son takes an int)", "ddof")
+        ddof = self.ddof_of(keywords)
         with kept(a, ddof):
             total = self.float_sum(e, a) if dtype == "float64" else self.inline(e, sum_as_floats, [a])
             with kept(total):
@@ -237,6 +244,17 @@ class ArrayFunctions:
             return var
         with kept(var):
             return self.op(e, MATH_NODES["Sqrt"], var, np=True)
+
+    def ddof_of(self, keywords: list[ast.keyword]) -> Node:
+        """``ddof=`` of ``np.var``/``np.std`` among ``keywords`` (default 0): an int."""
+        ddof = self.con(0)
+        for k in keywords:
+            if k.arg == "ddof":
+                ddof = self.expr(k.value)
+                if _kind(ddof) not in ("int", "bool"):
+                    raise self.error(k.value, f"ddof= of a {ddof.type.widen()} value (son takes an int)",
+                                     "ddof")
+        return ddof
 
     def call_reshape(self, e: ast.Call, name: str) -> Node:
         """``np.reshape(a, shape)``, ``np.ravel(a)``."""

@@ -52,9 +52,9 @@ import numpy as np
 from ..nodes import IEEEDiv, Node, kept
 from ..nodes.types import TOP
 from .arrayfns import arange_filled
-from .arrayops import flatnonzero, put_at
+from .arrayops import flatnonzero
 from .core import _kind, dtype_of, is_array_value, promoted
-from .scope import Grid, Pack
+from .scope import Grid
 from .sorting import sort_bool, sort_float, sort_int
 
 #: a dtype -> the zero of its kind (``np.full(n, zero)`` makes an array of that dtype)
@@ -183,35 +183,6 @@ class ArrayMore:
                     raise self.unsupported(at, f"{name}() of bools (numpy's TypeError)")
             return self.inline(e, cross3, [a, b, self.con(_ZERO[promoted(dtype_of(a), dtype_of(b))])])
 
-    # -- np.vstack -----------------------------------------------------------------------
-    def call_np_vstack(self, e: ast.Call, name: str) -> Node:
-        self.no_keywords(e, name, 1, 1, "a tuple or list of 1-D arrays")
-        seq = e.args[0]
-        if isinstance(seq, (ast.Tuple, ast.List)):
-            pieces, places = self.exprs(seq.elts), seq.elts
-        else:
-            v = self.expr_any(seq)
-            if not isinstance(v, Pack):
-                raise self.unsupported(seq, f"{name}() of anything but a tuple or list of arrays written "
-                                            "where it is called, or a tuple")
-            pieces, places = list(v.elems), [seq] * len(v.elems)
-        if not pieces:
-            raise self.error(e, "need at least one array to concatenate", name)
-        with kept(*pieces):
-            for p, at in zip(pieces, places):
-                self.one_d(at, p, name)
-            n = self.length(e, pieces[0])
-            with kept(n):
-                for i, p in enumerate(pieces[1:], 1):
-                    self.inline(e, same_length, [p, n, self.con(i)])
-                out = self.new_grid(e, [self.con(len(pieces)), n], promoted(*(dtype_of(p) for p in pieces)),
-                                    "empty")
-            at = self.con(0)
-            for p in pieces:
-                with kept(out, at):
-                    at = self.inline(e, put_at, [out.base, p, at])
-            return out
-
     # -- np.percentile, np.quantile ------------------------------------------------------
     def call_np_quantile(self, e: ast.Call, name: str, percent: bool) -> Node:
         self.no_keywords(e, name, 2, 2, "an array and a number q: no axis, method, weights")
@@ -268,7 +239,6 @@ MORE_CALLS = {
     np.interp: lambda p, e, n: p.call_np_interp(e, n),
     np.argwhere: lambda p, e, n: p.call_np_argwhere(e, n),
     np.cross: lambda p, e, n: p.call_np_cross(e, n),
-    np.vstack: lambda p, e, n: p.call_np_vstack(e, n),
     np.percentile: lambda p, e, n: p.call_np_quantile(e, n, percent=True),
     np.quantile: lambda p, e, n: p.call_np_quantile(e, n, percent=False),
     np.arange: lambda p, e, n: p.call_np_arange(e, n),
@@ -474,12 +444,6 @@ def cross3(a, b, zero):
     out[1] = a[2] * b[0] - a[0] * b[2]
     out[2] = a[0] * b[1] - a[1] * b[0]
     return out
-
-
-def same_length(p, n, i):
-    if len(p) != n:
-        raise ValueError("all the input array dimensions except for the concatenation axis must match "
-                         "exactly")
 
 
 def _zero_sign_unknown(s, i, floats):

@@ -1,9 +1,12 @@
 """numpy functions that rearrange 1-D arrays: ``np.concatenate``, ``np.argsort``,
 ``np.nonzero`` and ``np.flatnonzero``, bit for bit where numpy defines the result.
 
-- ``np.concatenate(seq)`` of a tuple or list literal (or a tuple value) of 1-D arrays
-  and views: a new array of numpy's result dtype (bool < int64 < float64; an int
-  converted to a float as numpy does, rounding to nearest), the pieces in order.
+- ``np.concatenate(seq, axis=0)`` of a tuple or list literal (or a tuple value) of
+  arrays and views of one ndim: a new C-order array of numpy's result dtype (bool <
+  int64 < float64; an int converted to a float as numpy does, rounding to nearest), the
+  pieces in order along the constant axis (numpy's ValueError where the other
+  dimensions differ), or raveled with ``axis=None``.  ``np.append(arr, values,
+  axis=None)`` is that join of the two (a number or a list made an array first).
 - ``np.argsort(a)`` and ``a.argsort()`` (``kind=``): son's stable merge sort of the
   indices (son/frontend/sorting.py's order: NaN last).  With ``kind="stable"`` or
   ``"mergesort"`` that is numpy's result.  numpy's default sort is not stable (introsort,
@@ -13,9 +16,10 @@
 - ``np.nonzero(a)`` and ``np.where(a)`` (a tuple of one array) and ``np.flatnonzero(a)``:
   the indices of the true (nonzero, NaN included) elements, int64.
 
-Refused with a located error: other arguments (``axis=``, ``out=``, ``kind="heapsort"``),
-n-D arrays.  The loops are written in the Python son compiles and inlined.  O(1) nodes
-per call plus the inlined loops; O(n log n) time for argsort, O(n) for the others.
+Refused with a located error: other arguments (``out=``, ``kind="heapsort"``), a
+non-constant axis, n-D arrays for argsort and nonzero.  The loops are written in the
+Python son compiles and inlined.  O(1) nodes per call plus the inlined loops; O(n log n)
+time for argsort, O(n) for the others.
 """
 
 from __future__ import annotations
@@ -24,9 +28,10 @@ import ast
 
 import numpy as np
 
-from ..nodes import Add, NewArray, Node, kept
-from .core import dtype_of, is_array_value, promoted
-from .scope import Grid, Pack
+from ..nodes import NE, Add, Mul, NewArray, Node, Store, kept
+from .core import _kind, dtype_of, is_array_value, promoted
+from .lists import DTYPE_OF_KIND
+from .scope import Grid, Pack, View
 from .sorting import index_order
 
 _STABLE = ("stable", "mergesort")
@@ -36,9 +41,10 @@ class ArrayOps:
     """FunctionParser's array rearrangements (a mixin)."""
 
     def call_concatenate(self, e: ast.Call, name: str) -> Node:
-        if len(e.args) != 1 or e.keywords:
-            raise self.error(e, f"{name}() takes a tuple or list of 1-D arrays", name)
-        seq = e.args[0]
+        """``np.concatenate(seq, axis=0)`` of a tuple or list display (or a tuple value) of
+        arrays of one ndim; ``axis=None`` joins them flattened."""
+        got = self.call_arguments(e, name, ["seq", "axis"], optional={"axis"})
+        seq = got["seq"]
         if isinstance(seq, (ast.Tuple, ast.List)):
             pieces = self.exprs(seq.elts)
         else:
@@ -51,20 +57,105 @@ class ArrayOps:
             raise self.error(e, "need at least one array to concatenate", name)
         places = seq.elts if isinstance(seq, (ast.Tuple, ast.List)) else [seq] * len(pieces)
         for p, at in zip(pieces, places):
-            if isinstance(p, Grid) or not is_array_value(p):
-                raise self.unsupported(at, f"{name}() of anything but 1-D arrays")
-        dtype = promoted(*(dtype_of(p) for p in pieces))
+            if not (isinstance(p, Grid) or is_array_value(p)):
+                raise self.unsupported(at, f"{name}() of anything but arrays")
         with kept(*pieces):
+            return self.joined(e, name, pieces, got.get("axis"))
+
+    def joined(self, e: ast.Call, name: str, pieces: list[Node], axis_e: ast.expr | None) -> Node:
+        """numpy's concatenation of ``pieces`` (arrays, views, n-D arrays) along the
+        constant axis ``axis_e`` (None: 0; ``None``: all of them flattened in C order): a
+        new C-order array of numpy's result dtype, numpy's ValueError where the other
+        dimensions differ."""
+        axis = self.expr(axis_e) if axis_e is not None else self.con(0)
+        if axis.type.is_constant and axis.type.con is None:
+            flat: list[Node] = []
+            for p in pieces:
+                with kept(*flat):
+                    flat.append(self.raveled(e, p))
+            pieces = flat
+            axis = self.con(0)
+        ndims = {p.ndim if isinstance(p, Grid) else 1 for p in pieces}
+        if len(ndims) > 1:
+            return self.fault(ValueError, "all the input arrays must have same number of dimensions")
+        ndim = ndims.pop()
+        if not (axis.type.is_constant and type(axis.type.con) is int):
+            raise self.unsupported(axis_e, f"{name}() with an axis that is not a constant int or None")
+        if not -ndim <= axis.type.con < ndim:
+            raise self.error(axis_e, f"axis {axis.type.con} is out of bounds for array of dimension {ndim}",
+                             "axis")
+        dtype = promoted(*(dtype_of(p.base if isinstance(p, Grid) else p) for p in pieces))
+        if ndim == 1:
+            with kept(*pieces):
+                total = self.con(0)
+                for p in pieces:
+                    with kept(total):
+                        total = self.op(e, Add, total, self.length(e, p))
+                with kept(total):
+                    out = self.op(e, NewArray, self.scope.ctrl, total, dtype=dtype, fill="empty")
+                at = self.con(0)
+                for p in pieces:
+                    with kept(out, at):
+                        at = self.inline(e, put_at, [out, p, at])
+                return out
+        k = axis.type.con % ndim
+        with kept(*pieces):
+            for i in range(ndim):
+                for p in pieces[1:] if i != k else ():
+                    self.guard(self.op(e, NE, p.dims[i], pieces[0].dims[i]), ValueError,
+                               "all the input array dimensions except for the concatenation axis must "
+                               "match exactly")
             total = self.con(0)
             for p in pieces:
                 with kept(total):
-                    total = self.op(e, Add, total, self.length(e, p))
+                    total = self.op(e, Add, total, p.dims[k])
             with kept(total):
-                out = self.op(e, NewArray, self.scope.ctrl, total, dtype=dtype, fill="empty")
+                out = self.new_grid(e, [total if i == k else d for i, d in enumerate(pieces[0].dims)], dtype,
+                                    "empty")
             at = self.con(0)
             for p in pieces:
                 with kept(out, at):
-                    at = self.inline(e, put_at, [out, p, at])
+                    start = self.op(e, Add, out.start, self.op(e, Mul, at, out.strides[k]))
+                    with kept(start):
+                        dst = Grid(self.g, out.base, start, *p.dims, *out.strides)
+                    with kept(dst):
+                        self.assign_grid(e, dst, p)
+                        at = self.op(e, Add, at, p.dims[k])
+            return out
+
+    def raveled(self, at: ast.AST, a: Node) -> Node:
+        """``np.ravel(a)`` for joining: a 1-D array or view itself, an n-D array's elements
+        in C order (copied)."""
+        if not isinstance(a, Grid):
+            return a
+        with kept(a):
+            c = self.grid_copy(at, a)
+        with kept(c):
+            return View(self.g, c.base, self.con(0), self.con(1), self.flat_size(at, c))
+
+    def call_append(self, e: ast.Call, name: str) -> Node:
+        """``np.append(arr, values, axis=None)``: both flattened and joined, or joined
+        along the axis; a number or a list of ``values`` is made an array first."""
+        got = self.call_arguments(e, name, ["arr", "values", "axis"], optional={"axis"})
+        pieces = []
+        for x in (got["arr"], got["values"]):
+            with kept(*pieces):
+                v = self.expr_any(x)
+                if not (isinstance(v, Grid) or is_array_value(v)):
+                    with kept(v):
+                        v = self.one_element(x, v) if _kind(v) in ("int", "float", "bool") else \
+                            self.array_of_value(x, name, v)
+                pieces.append(v)
+        with kept(*pieces):
+            return self.joined(e, name, pieces, got.get("axis", ast.Constant(None)))
+
+    def one_element(self, at: ast.AST, x: Node) -> Node:
+        """``np.ravel(x)`` of a number: a new array of one element, of its kind."""
+        with kept(x):
+            out = self.op(at, NewArray, self.scope.ctrl, self.con(1), dtype=DTYPE_OF_KIND[_kind(x)],
+                          fill="empty")
+            with kept(out):
+                self.scope.mem = self.op(at, Store, self.scope.ctrl, self.scope.mem, out, self.con(0), x)
             return out
 
     def argsort(self, e: ast.Call, a: Node) -> Node:
@@ -115,6 +206,7 @@ def flatnonzero(a):
 
 ARRAY_OPS = {
     np.concatenate: lambda p, e, n: p.call_concatenate(e, n),
+    np.append: lambda p, e, n: p.call_append(e, n),
     np.nonzero: lambda p, e, n: p.call_nonzero(e, n, False),
     np.flatnonzero: lambda p, e, n: p.call_nonzero(e, n, True),
     np.where: lambda p, e, n: p.call_nonzero(e, n, False),  # np.where(c): the 3-argument one is a ufunc

@@ -123,11 +123,6 @@ class ArrayUtilities:
                     vals.append(self.con(1.0 if dtype_of(a) == "float64" else 1))
                 return self.inline(e, fn, vals)
 
-    def call_hstack(self, e: ast.Call, name: str) -> Node:
-        if len(e.args) != 1 or e.keywords or not isinstance(e.args[0], (ast.Tuple, ast.List)):
-            raise self.error(e, f"{name}() takes a tuple of arrays", name)
-        return self.call_object(e, np.concatenate, name)
-
     def call_full_like(self, e: ast.Call, name: str) -> Node:
         if len(e.args) != 2 or e.keywords:
             raise self.error(e, f"{name}() takes an array and a value (son reads no dtype=)", name)
@@ -156,8 +151,6 @@ UTILITY_CALLS = {
     np.sign: lambda p, e, n: p.call_elementwise(e, n, "sign"),
     np.cumprod: lambda p, e, n: p.call_with_helper(e, n, cumprod, flat=True),
     np.ptp: lambda p, e, n: p.call_with_helper(e, n, peak_to_peak, flat=True),
-    np.average: lambda p, e, n: p.call_with_helper(e, n, average, flat=True),
-    np.hstack: lambda p, e, n: p.call_hstack(e, n),
     np.full_like: lambda p, e, n: p.call_full_like(e, n),
 }
 

@@ -1,6 +1,7 @@
 """Views that add, remove or exchange axes: ``a[:, None]``, ``a[None]``, ``a[..., 0]``,
 ``np.expand_dims``, ``np.atleast_1d/2d/3d``, ``np.squeeze`` and ``a.squeeze()``,
-``np.swapaxes`` and ``a.swapaxes()``, ``np.moveaxis``; and diagonals: ``np.diag`` and
+``np.swapaxes`` and ``a.swapaxes()``, ``np.moveaxis``, ``np.transpose`` and
+``a.transpose()`` (any order of the axes); and diagonals: ``np.diag`` and
 ``np.diagonal``/``a.diagonal()`` of a 2-D array (a strided view, as numpy's, which
 is read-only there: son does not refuse a write to it), ``np.diag`` of a 1-D array (a
 new square array with it on a diagonal).
@@ -147,6 +148,43 @@ class Axes:
             i, j = (self.axis_constant(x, g.ndim, name) for x in got[1:])
             order = list(range(g.ndim))
             order[i], order[j] = order[j], order[i]
+            return self.permuted(e, g, order)
+
+    def call_transpose(self, e: ast.Call, name: str, a: Node | None = None):
+        """``np.transpose(a, axes=None)``, ``a.transpose()``, ``a.transpose(1, 0, 2)`` and
+        ``a.transpose((1, 0, 2))``: a view with the axes in that order (reversed by
+        default); a 1-D array's transpose is itself.  numpy's errors for axes that are no
+        permutation."""
+        if a is not None and len(e.args) > 1:  # the method also takes the axes one by one
+            got, axes = [a], list(e.args)
+        else:
+            got = self.axis_call(e, name, ["axes"] if a is not None else ["a", "axes"], optional={"axes"},
+                                 given=a)
+            axes = got[1] if len(got) > 1 else None
+            if isinstance(axes, (ast.Tuple, ast.List)):
+                axes = list(axes.elts)
+            elif axes is not None:
+                v = self.expr(axes)
+                if not (v.type.is_constant and v.type.con is None):
+                    raise self.unsupported(axes, f"{name}() with axes that are not a tuple display of "
+                                                 "constants")
+                axes = None
+        g = got[0]
+        if not isinstance(g, Grid):
+            if not is_array_value(g):
+                raise self.error(e, f"{name}() of a {g.type.widen()} value (son takes arrays here)", name)
+            g = self.as_grid(e, g)
+        with kept(g):
+            if axes is None:
+                order = list(reversed(range(g.ndim)))
+            else:
+                if len(axes) != g.ndim:
+                    raise self.error(e, "axes don't match array", name)
+                order = [self.axis_constant(x, g.ndim, name) for x in axes]
+                if sorted(order) != list(range(g.ndim)):
+                    raise self.error(e, "repeated axis in transpose", name)
+            if g.ndim == 1:
+                return got[0]
             return self.permuted(e, g, order)
 
     def call_moveaxis(self, e: ast.Call, name: str):
@@ -374,10 +412,10 @@ class Axes:
     def permuted(self, at: ast.AST, g: Grid, order: list[int]):
         return self.shaped(at, g.base, g.start, [g.dims[k] for k in order], [g.strides[k] for k in order])
 
-    def axis_call(self, e: ast.Call, name: str, params: list[str], optional=frozenset(),
-                  given: Node | None = None) -> list:
-        """The array (evaluated; ``given`` for a method's ``self``) and the other
-        arguments' syntax, by position or keyword, as numpy names them."""
+    def call_arguments(self, e: ast.Call, name: str, params: list[str],
+                       optional=frozenset()) -> dict[str, ast.expr]:
+        """The syntax of a call's arguments by parameter name, given by position or
+        keyword; a located error for a missing, unexpected or repeated one."""
         if any(isinstance(x, ast.Starred) for x in e.args):
             raise self.unsupported(e, f"{name}() with *args")
         got: dict[str, ast.expr] = dict(zip(params, e.args))
@@ -390,6 +428,13 @@ class Axes:
         missing = [x for x in params if x not in got and x not in optional]
         if missing:
             raise self.error(e, f"{name}() missing argument {missing[0]!r}", name)
+        return got
+
+    def axis_call(self, e: ast.Call, name: str, params: list[str], optional=frozenset(),
+                  given: Node | None = None) -> list:
+        """The array (evaluated; ``given`` for a method's ``self``) and the other
+        arguments' syntax, by position or keyword, as numpy names them."""
+        got = self.call_arguments(e, name, params, optional)
         out = [given if given is not None else None]
         rest = params if given is not None else params[1:]
         if given is None:
@@ -405,6 +450,7 @@ AXES_CALLS = {
     np.atleast_3d: lambda p, e, n: p.call_atleast(e, n),
     np.squeeze: lambda p, e, n: p.call_squeeze(e, n),
     np.swapaxes: lambda p, e, n: p.call_swapaxes(e, n),
+    np.transpose: lambda p, e, n: p.call_transpose(e, n),
     np.moveaxis: lambda p, e, n: p.call_moveaxis(e, n),
     np.diag: lambda p, e, n: p.call_diag(e, n),
     np.diagonal: lambda p, e, n: p.call_diag(e, n),
@@ -418,6 +464,7 @@ AXES_CALLS = {
 AXES_METHODS = {
     "squeeze": lambda p, e, a: p.call_squeeze(e, "squeeze", a),
     "swapaxes": lambda p, e, a: p.call_swapaxes(e, "swapaxes", a),
+    "transpose": lambda p, e, a: p.call_transpose(e, "transpose", a),
     "diagonal": lambda p, e, a: p.call_diag(e, "diagonal", a),
 }
 

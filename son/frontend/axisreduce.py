@@ -13,8 +13,10 @@ with reversed axes included (numpy reduces them in index order, not memory order
 Products (``np.prod``) multiply in index order from one, any layout (no pairwise
 scheme for products); int and bool sums wrap as int64 in any order; a max or min
 reduces each line by ``np.max``'s own rules (NaN wins; both zeros: NotImplementedError).
-The mean of floats is the sum divided by the count; of ints or bools numpy sums in
-float buffers its iterator sizes: refused.  The operand must be in C-like order at run
+The mean is the sum divided by the count; numpy sums ints and bools in float buffers
+its iterator sizes, so son adds them as floats where every order gives the same float
+(magnitudes adding up to less than 2**53) and raises NotImplementedError at run time
+otherwise.  The operand must be in C-like order at run
 time (``require_c_like_order``), as the iterator would otherwise reorder the axes.
 
 The functions at the end are written in the Python son compiles and inlined (their
@@ -46,37 +48,42 @@ from .core import dtype_of, is_array_value
 from .scope import Grid, View
 from .sorting import _zeros_of_both_signs, index_order, sort_bool, sort_float, sort_int
 
-#: the reductions that take ``axis=``
-AXIS_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.prod)
-
 
 class AxisReductions:
     """FunctionParser's reductions over one axis (a mixin ahead of ArrayFunctions)."""
 
     def axis_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
                        keywords: list[ast.keyword]) -> Node:
-        """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.prod(a, k, keepdims=True)``: over all
-        of a 1-D array (k 0 or -1), or over axis k of an n-D array; with ``keepdims=True``
-        the result is seen with the axis kept (length 1)."""
+        """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.prod(a, k, keepdims=True)``,
+        ``np.var(a, axis=k, ddof=1)``: over all of a 1-D array (k 0 or -1), or over axis k
+        of an n-D array; ``axis=None`` (or a tuple of every axis) over all the elements;
+        with ``keepdims=True`` the result is seen with the axis kept (length 1)."""
         given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
-        if len(given) != 1 or any(k.arg not in ("axis", "keepdims") for k in keywords):
-            raise self.error(e, f"{name}() with arguments other than the array, axis= and keepdims=", name)
-        axis = self.expr(given[0])
+        words = ("axis", "keepdims", "ddof") if fn in (np.var, np.std) else ("axis", "keepdims")
+        if len(given) != 1 or any(k.arg not in words for k in keywords):
+            raise self.error(e, f"{name}() with arguments other than the array and "
+                                f"{'=, '.join(words)}=", name)
+        ddof = [k for k in keywords if k.arg == "ddof"]
         ndim = a.ndim if isinstance(a, Grid) else 1
-        if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
-            raise self.unsupported(given[0], f"{name}() with an axis that is not a constant of this "
-                                             f"{ndim}-D array's axes")
-        k = axis.type.con % ndim
         keep = [x.value for x in keywords if x.arg == "keepdims"]
         flag = self.expr(keep[0]) if keep else self.con(False)
         if not (flag.type.is_constant and type(flag.type.con) in (bool, int)):
             raise self.unsupported(keep[0], f"{name}() with keepdims= that is not a constant bool")
+        k = self.reduced_axis(given[0], ndim, name)
+        if flag.type.con and (k is None or ndim == 1):
+            raise self.unsupported(e, f"{name}(keepdims=True) of all of an array's axes (its result would "
+                                      "be an array of one element)")
+        if k is None or ndim == 1:  # all the elements, in C order
+            flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
+            with kept(flat):
+                return self.array_function(e, fn, name, flat, [], ddof)
+        if fn in (np.var, np.std):
+            d = self.ddof_of(ddof)
+            with kept(d):
+                return self.inline(e, variance_along, [a, self.con(k), d, flag, self.con(fn is np.std)])
         out = self.reduce_axis(e, fn, name, a, ndim, k)
         if not flag.type.con:
             return out
-        if ndim == 1:
-            raise self.unsupported(e, f"{name}(keepdims=True) of a 1-D array (its result would be a "
-                                      "1-element array)")
         with kept(out):
             g = self.grid_of(e, out, name)
             with kept(g):
@@ -85,26 +92,47 @@ class AxisReductions:
                 strides.insert(k, self.con(0))
                 return self.shaped(e, g.base, g.start, dims, strides)
 
-    def reduce_axis(self, e: ast.Call, fn, name: str, a: Node, ndim: int, k: int) -> Node:
-        if ndim == 1:
-            return self.array_function(e, fn, name, a, [])
+    def reduced_axis(self, axis_e: ast.expr, ndim: int, name: str) -> int | None:
+        """The constant axis a reduction takes, made non-negative; None for ``None`` or a
+        tuple naming every axis once (numpy reduces both over all the elements)."""
+        parts = [self.expr(x) for x in axis_e.elts] if isinstance(axis_e, ast.Tuple) else [self.expr(axis_e)]
+        cons = [p.type.con if p.type.is_constant else ... for p in parts]
+        if cons == [None]:
+            return None
+        if all(type(c) is int and -ndim <= c < ndim for c in cons):
+            axes = sorted(c % ndim for c in cons)
+            if len(axes) == 1:
+                return axes[0]
+            if axes == list(range(ndim)):
+                return None
+        raise self.unsupported(axis_e, f"{name}() with an axis that is not a constant of this {ndim}-D "
+                                       "array's axes (or None, or all of them)")
+
+    def reduce_axis(self, e: ast.Call, fn, name: str, a: Grid, ndim: int, k: int) -> Node:
         dtype = dtype_of(a.base)  # (float64 for a value of dead code)
         kept_dims = [d for i, d in enumerate(a.dims) if i != k]
+        if fn in (np.any, np.all):  # each line's or (and) of its truths, into a new array
+            out = self.new_array(e, kept_dims, "bool", "zeros" if fn is np.any else "ones")
+            with kept(out):
+                self.inline(e, truth_axis3 if ndim == 3 else truth_axis, [a, self.con(k), out,
+                                                                          self.con(fn is np.all)])
+            return out
         if fn in (np.max, np.min):  # each line's extreme, into a new array
             out = self.new_array(e, kept_dims, dtype, "empty")
             with kept(out):
                 self.inline(e, extreme_axis3 if ndim == 3 else extreme_axis,
                             [a, out, self.con(k), self.con(fn is np.max), self.con(dtype == "float64")])
             return out
-        if fn is np.mean and dtype != "float64":
-            raise self.unsupported(e, f"{name}() of an {dtype} array (numpy sums it as floats in blocks "
-                                      "its buffers decide)")
         self.require_c_like_order(e, [a])
         floats = dtype == "float64"
         product = fn is np.prod
-        out = self.new_array(e, kept_dims, dtype if floats else "int64", "ones" if product else "zeros")
+        as_floats = fn is np.mean and not floats
+        out = self.new_array(e, kept_dims, "float64" if as_floats else dtype if floats else "int64",
+                             "ones" if product else "zeros")
         with kept(out):
-            if product or not floats:  # in index order (ints wrap: any order would do)
+            if as_floats:
+                self.inline(e, exact_float_sums3 if ndim == 3 else exact_float_sums, [a, self.con(k), out])
+            elif product or not floats:  # in index order (ints wrap: any order would do)
                 fold = fold_axis3 if ndim == 3 else fold_axis
                 self.inline(e, fold, [a, self.con(k), out, self.con(product)])
             else:
@@ -149,10 +177,9 @@ class AxisReductions:
             raise self.unsupported(kind, f"{name}() with kind= other than 'quicksort', 'stable' or "
                                          "'mergesort'")
         stable = kind is not None and kind.value in ("stable", "mergesort")
-        if "n" in given:
-            n = self.expr(given["n"])
-            if not (n.type.is_constant and n.type.con == 1):
-                raise self.unsupported(given["n"], f"{name}() with n= other than 1")
+        times = self.diff_order(given["n"], name) if "n" in given else 1
+        if times < 0:
+            return self.fault(ValueError, f"order must be non-negative but got {times}")
         ndim = a.ndim if isinstance(a, Grid) else 1
         axis_e = given.get("axis")
         if axis_e is None and fn in (np.diff, np.sort, np.argsort):
@@ -167,9 +194,18 @@ class AxisReductions:
                 raise self.unsupported(axis_e or e, f"{name}() with an axis that is not a constant of this "
                                                     f"{ndim}-D array's axes")
             k = axis.type.con % ndim
-        if not isinstance(a, Grid):
-            return self.one_line(e, fn, a, stable)
-        return self.lines(e, fn, a, k, stable)
+        for _ in range(times):  # np.diff(a, n) is diff applied n times (n = 0: a itself)
+            with kept(a):
+                a = self.lines(e, fn, a, k, stable) if isinstance(a, Grid) else \
+                    self.one_line(e, fn, a, stable)
+        return a
+
+    def diff_order(self, n_e: ast.expr, name: str) -> int:
+        """``np.diff``'s ``n``: a constant int (or bool)."""
+        n = self.expr(n_e)
+        if not (n.type.is_constant and type(n.type.con) in (int, bool)):
+            raise self.unsupported(n_e, f"{name}() with n= that is not a constant int")
+        return int(n.type.con)
 
     def one_line(self, e: ast.AST, fn, v: Node, stable: bool) -> Node:
         """numpy's 1-D ``fn`` of the array or view ``v``."""
@@ -354,6 +390,76 @@ def fold_axis3(a, axis, out, product):
                     out[p, q] *= a[i, j, k]
                 else:
                     out[p, q] += a[i, j, k]
+
+
+def exact_float_sums(a, axis, out):
+    """The sums of the 2-D int or bool ``a`` along ``axis`` as floats, into zeros
+    ``out``, where every order of adding gives the same float: numpy adds such sums
+    (``np.mean``'s) in float buffers whose order its iterator chooses, and while the
+    magnitudes add up to less than 2**53 every partial sum is an exact integer.  Larger
+    ones are refused (NotImplementedError) rather than rounded in another order."""
+    total = 0.0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            x = float(a[i, j])
+            out[i if axis == 1 else j] += x
+            total += abs(x)
+    _exact_below(total)
+
+
+def exact_float_sums3(a, axis, out):
+    """``exact_float_sums`` of a 3-D array into the 2-D ``out``."""
+    total = 0.0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for k in range(a.shape[2]):
+                x = float(a[i, j, k])
+                out[j if axis == 0 else i, j if axis == 2 else k] += x
+                total += abs(x)
+    _exact_below(total)
+
+
+def _exact_below(total):
+    if total >= 9007199254740992.0:
+        raise NotImplementedError("the mean along an axis of ints whose magnitudes add up to 2**53 "
+                                  "or more (numpy rounds its float sums in an order its buffers decide)")
+
+
+def truth_axis(a, axis, out, every):
+    """``np.any(a, axis=axis)`` (``np.all``: ``every``) of a 2-D array into ``out`` (False,
+    True for all): each element's truth (NaN is true) or-ed (and-ed) in."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            k = i if axis == 1 else j
+            if every:
+                out[k] = out[k] and a[i, j] != 0
+            else:
+                out[k] = out[k] or a[i, j] != 0
+
+
+def truth_axis3(a, axis, out, every):
+    """``truth_axis`` of a 3-D array into the 2-D ``out``."""
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for k in range(a.shape[2]):
+                p = j if axis == 0 else i
+                q = j if axis == 2 else k
+                if every:
+                    out[p, q] = out[p, q] and a[i, j, k] != 0
+                else:
+                    out[p, q] = out[p, q] or a[i, j, k] != 0
+
+
+def variance_along(a, axis, ddof, keepdims, std):
+    """``np.var(a, axis=axis, ddof=ddof, keepdims=keepdims)`` (``np.std``: ``std``) of an
+    n-D array, numpy's steps: the mean along the axis (kept), the squared deviations as
+    a new array, their sum along the axis over ``max(n - ddof, 0)``, its square root."""
+    x = a - np.mean(a, axis=axis, keepdims=True)
+    x = x * x
+    v = np.sum(x, axis=axis, keepdims=keepdims) / max(a.shape[axis] - ddof, 0)
+    if std:
+        return np.sqrt(v)
+    return v
 
 
 def extreme_axis(a, out, axis, largest, floats):

@@ -46,6 +46,7 @@ from ..nodes.mathfn import (
 )
 from ..nodes.types import NONE, TOP
 from . import pylib
+from .arraybuild import BUILD_CALLS
 from .arrayconv import CONVERSION_CALLS
 from .arrayextra import EXTRA_CALLS
 from .arrayfns import NUMPY_CALLS
@@ -486,4 +487,5 @@ _CALLS: dict = {
     **LIST_CALLS,
     **MORE_CALLS,  # after NUMPY_CALLS: np.arange with dtype=
     **EXTRA_CALLS,
+    **BUILD_CALLS,  # last: np.vstack/hstack/average of more than the tables above take
 }

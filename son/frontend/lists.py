@@ -295,14 +295,6 @@ class Lists:
         """A list's method, or an array's (``copy`` is both); None where ``e`` calls
         neither on a value."""
         f = e.func
-        if isinstance(f, ast.Attribute) and f.attr == "transpose" and self.is_value(f.value) \
-                and not e.args and not e.keywords:
-            g = self.expr(f.value)
-            if isinstance(g, Grid):
-                return self.transposed(g)
-            if is_array_value(g):  # a 1-D array's transpose is itself
-                return g
-            raise self.error(e, f"{g.type.widen()} has no method transpose()", "transpose")
         if not (isinstance(f, ast.Attribute) and f.attr in LIST_METHOD_NAMES and self.is_value(f.value)):
             return self.array_method(e)
         v = self.expr(f.value)

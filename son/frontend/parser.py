@@ -43,6 +43,7 @@ from ..nodes.memory import LENGTH
 from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType, Type, constant
 from ..peephole import Peephole
+from .arraybuild import ArrayBuilds
 from .arrayconv import ArrayConversions
 from .arrayextra import ArrayExtra
 from .arrayfns import ArrayFunctions
@@ -82,9 +83,10 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayMethods, ArrayMore, ArrayExtra,
-                     ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra, Solvers,
-                     Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
+                     Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
+                     ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
+                     Solvers, Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins,
+                     ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
