@@ -1,5 +1,6 @@
 """``map`` and ``filter`` over arrays, lists and ranges where something iterates them
-(``sum``, ``min``, ``max``, ``any``, ``all``, ``math.prod``, ``list``, ``sorted``, a ``for``):
+(``sum``, ``min``, ``max``, ``any``, ``all``, ``math.prod``, ``list``, ``sorted``, a ``for``, a
+comprehension's ``for``):
 the generator expression that yields the same items (``Functions.as_generator``).
 CPython is the oracle through every stage and the kernel, on hypothesis inputs."""
 
@@ -52,6 +53,14 @@ def a_list(xs):
     return list(map(_sq, xs)) + sorted(filter(lambda x: x < 2.0, xs))
 
 
+def in_comprehensions(a, n: int):
+    """A map or filter iterated by a comprehension's ``for``, first or nested."""
+    return ([x + 1.0 for x in map(abs, a)], sum(y * y for y in map(lambda v: v - 1, range(n)) if y % 2 == 0),
+            [v for v in filter(None, a)],
+            [(i, j) for i in range(n % 5) for j in map(abs, range(-i, 1)) if j > 0],
+            any(x > 2.0 for x in filter(lambda t: t > 0, a)), max((p for p in map(_sq, a)), default=0.0))
+
+
 FLOATS = st.floats(-50, 50, allow_nan=False)
 FARR = st.lists(FLOATS, max_size=8).map(np.array)
 CASES = [
@@ -60,6 +69,7 @@ CASES = [
     (loops, ["float64[]"], st.tuples(FARR)),
     (over_a_range, [int], st.tuples(st.integers(-3, 30))),
     (a_list, ["list[float]"], st.tuples(st.lists(FLOATS, max_size=8))),
+    (in_comprehensions, ["float64[]", int], st.tuples(FARR, st.integers(-3, 12))),
 ]
 
 

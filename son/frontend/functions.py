@@ -390,6 +390,23 @@ class Functions:
             elt, ifs = load[0], [load[0] if test is None else at(ast.Call(test, [load[0]], []))]
         return at(ast.GeneratorExp(elt, [ast.comprehension(target, source, ifs, 0)]))
 
+    def flat_generator(self, g: ast.GeneratorExp) -> ast.GeneratorExp:
+        """``g`` with each ``for T in map(f, xs) if c`` among its generators written as the
+        generator ``as_generator`` makes of the map or filter, then ``for T in (elt,) if
+        c`` (a 1-tuple, unrolled: ``T`` bound once per item); ``g`` itself where none is.
+        O(size of ``g``)."""
+        comps: list[ast.comprehension] = []
+        changed = False
+        for comp in g.generators:
+            inner = self.as_generator(comp.iter) if not comp.is_async else None
+            if inner is None:
+                comps.append(comp)
+                continue
+            changed = True
+            one = ast.copy_location(ast.Tuple([inner.elt], ast.Load()), comp.iter)
+            comps += [*inner.generators, ast.comprehension(comp.target, one, comp.ifs, 0)]
+        return ast.copy_location(ast.GeneratorExp(g.elt, comps), g) if changed else g
+
     def call_reduce(self, e: ast.Call, name: str) -> Node:
         """``functools.reduce(f, t[, initial])`` over a tuple (the left fold, unrolled), a
         1-D array or a list (a loop, ``reduce_items``); CPython's TypeError for an empty

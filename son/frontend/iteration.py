@@ -400,7 +400,7 @@ class Iteration:
             if k.arg not in _KEYWORDS[name]:
                 raise self.error(e, f"{name}() got an unsupported keyword argument {k.arg!r}", name)
         a0 = e.args[0]
-        gen = a0 if isinstance(a0, ast.GeneratorExp) else None
+        gen = self.flat_generator(a0) if isinstance(a0, ast.GeneratorExp) else None
         # CPython evaluates a generator's first iterable where the generator is made
         src = self.iteration_source(gen.generators[0].iter if gen else a0) if v is None \
             else self._value_source(a0, v)

@@ -274,6 +274,7 @@ class Lists:
         if not isinstance(it, ast.GeneratorExp):
             self.extend(at, lst, self.counted(it, self.iteration_source(it)))
             return
+        it = self.flat_generator(it)
         with kept(lst):
             first = self.iteration_source(it.generators[0].iter)
             if not isinstance(first, list):
