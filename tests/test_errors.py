@@ -189,10 +189,10 @@ CATALOG = [
         def f(a):
             return np.fft.fft(a)
         """, [ARR], 2, 11, "np.fft.fft", "np.fft.fft"),
-    ("np_sum_with_an_axis", """
+    ("np_sum_with_an_initial_value", """
         def f(a):
             s = 0.0
-            s += np.sum(a, axis=0)
+            s += np.sum(a, initial=1.0)
             return s
         """, [ARR], 3, 9, "np.sum", "np.sum"),
     ("builtin_print", """

@@ -1,7 +1,8 @@
 """Array slices as views (son/frontend/arrays.py ``slice_view``, son/frontend/scope.py
 ``View``): the bounds numpy computes (negative, absent, None, out of range, negative
 steps, the zero step's ValueError), reads and writes through a view reaching its base,
-views of views, views carried by loops and merged at branches, iteration and
+views of views, views carried by loops and merged at branches (with whole arrays too:
+an array is then the view of all of itself), iteration and
 reductions over views, slice assignment (a number, an array, an overlapping copy, a
 broadcast element, numpy's ValueError).  CPython is the oracle in every stage; the
 gradient through views is checked against the derivative written by hand."""
@@ -70,6 +71,21 @@ def merged(a, p):
     return max(v, default=-1.0)
 
 
+def views_meet_arrays(a, p, n):
+    """A view and a whole array merged at a branch, carried by a loop that starts with
+    the array, and returned: the array is the view of all of itself, and a write through
+    the merged value reaches ``a`` where it is a view of ``a``."""
+    v = a[1:] if p else a * 2.0
+    w = a
+    for _ in range(n):
+        w = w[1:]
+    if len(v):
+        v[0] = 7.5
+    if p:
+        return v, w, a
+    return np.abs(a), w, a
+
+
 def stencil(a, out):
     left, mid, right = a[:-2], a[1:-1], a[2:]
     for i in range(len(mid)):
@@ -100,6 +116,7 @@ CASES = [
     (view_of_view_index, [F, int], st.tuples(FARR, st.integers(-4, 4))),
     (carried, [F, int], st.tuples(FARR, st.integers(0, 9))),
     (merged, [F, bool], st.tuples(FARR, st.booleans())),
+    (views_meet_arrays, [F, bool, int], st.tuples(FARR, st.booleans(), st.integers(0, 4))),
     (stencil, [F, F], FARR.map(lambda a: (a, np.zeros(len(a))))),
     (fill_number, [F, int, int], st.tuples(FARR, BOUND, BOUND)),
     (shift_overlapping, [F], st.tuples(FARR)),

@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import SonSyntaxError
 from ..nodes import (
     Add,
+    ArrayLen,
     BitAnd,
     BitOr,
     BitXor,
@@ -131,6 +132,11 @@ def parameter_hint(e: SonSyntaxError, untyped: list[str]) -> SonSyntaxError:
 
 def _is_array(x: Node) -> bool:
     return isinstance(x.type, ArrayType) or x.type is TOP
+
+
+def whole_array(x: Node) -> bool:
+    """A 1-D array node itself (no view, no value of dead code)."""
+    return isinstance(x.type, ArrayType) and not isinstance(x, Aggregate)
 
 
 def is_array_value(x: Node) -> bool:
@@ -441,6 +447,19 @@ class ParserCore:
         zero = {"int": 0, "float": 0.0, "bool": False, "number": 0}.get("int" if t is TOP else t.kind)
         return self.con(zero) if zero is not None else None
 
+    def views_of_arrays(self, vals: list[Node]) -> list[Node] | None:
+        """Where views meet whole 1-D arrays (``x = a[1:] if c else a * 2.0``), each array
+        as the view of all of itself (start 0, step 1), so that the merge is a view; None
+        where no view meets an array."""
+        if not (any(isinstance(v, View) for v in vals) and any(whole_array(v) for v in vals)):
+            return None
+        return [self.view_of_whole(v) if whole_array(v) else v for v in vals]
+
+    def view_of_whole(self, a: Node) -> View:
+        """The 1-D array ``a`` as the view of all of itself (start 0, step 1)."""
+        with kept(a):
+            return View(self.g, a, self.con(0), self.con(1), self.peep(ArrayLen(self.g, a)))
+
     def optionals(self, vals: list[Node], live: list[bool] | None = None) -> list[Node] | None:
         """``vals`` as values that may be None (``Opt``) where None meets numbers, or tuples
         of numbers of one shape, among the values of live paths (``live``: the path of
@@ -475,7 +494,8 @@ class ParserCore:
         live = [c is None or c.type is not XCTRL for c in region.inputs[1:]]
         if not any(live):  # a merge in dead code: every value counts
             live = [True] * len(vals)
-        vals = self.optionals(vals, live) or self.unified_functions(vals, live) or vals
+        vals = (self.optionals(vals, live) or self.unified_functions(vals, live)
+                or self.views_of_arrays(vals) or vals)
         lists = [v for v, ok in zip(vals, live) if ok and is_list(v)]
         if len({v.type for v in lists}) > 1:
             self.unify_list_kinds(lists)  # an empty list of a guessed kind learns the other's

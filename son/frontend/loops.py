@@ -46,8 +46,8 @@ from ..nodes.types import (
     Type,
     bounds,
 )
-from .core import assigned_names
-from .scope import Aggregate, Fn, Opt, Pack, Rng, Scope, describe, flag, shape
+from .core import assigned_names, whole_array
+from .scope import Aggregate, Fn, Opt, Pack, Rng, Scope, View, describe, flag, shape
 
 
 @dataclass
@@ -89,6 +89,15 @@ class _Functions:
     functions: carry it as a value of all of ``targets`` (a selector and their captured
     values)."""
     targets: tuple
+
+
+class _AsView:
+    """What a failed attempt learned of a variable that is a whole 1-D array on entry to
+    a loop and a view after its body (``x = x[1:]``): enter the array as the view of all
+    of itself."""
+
+
+AS_VIEW = _AsView()
 
 
 @dataclass(frozen=True)
@@ -317,6 +326,8 @@ class Loops:
         """``v``, the value of loop variable (or tuple element) ``name`` on entry, as a value
         that may be None where a failed attempt learned that it is one."""
         learned = assumed.get(name)
+        if learned is AS_VIEW and whole_array(v):
+            return self.view_of_whole(v)
         if isinstance(learned, _Functions) and isinstance(v, Fn):
             return self.widened_function(v, list(learned.targets), [v]) or v
         if not isinstance(learned, _Optional) or isinstance(v, Opt):
@@ -344,6 +355,8 @@ class Loops:
         parsed again, carrying it as a value that may be None."""
         if v is not None and v.type is TOP and not isinstance(v, Aggregate):
             v = pack.rebuilt([v] * len(pack.elems))  # a value of a dead path: any will do
+        if isinstance(pack, View) and v is not None and whole_array(v):
+            v = self.view_of_whole(v)  # an array after the body: the view of all of it
         if isinstance(pack, Opt) and v is not None and not isinstance(v, Opt):
             v = (self.optionals([pack, v]) or [None, v])[1]  # None or a number: as a value that may be None
         if isinstance(pack, Fn) and isinstance(v, Fn) and not pack.merges_with(v):
@@ -435,6 +448,10 @@ class Loops:
             optional = _becomes_optional(p.inputs[1], v) if name != "$mem" else None
             if optional is not None:  # None on one side, a number on the other: parse again
                 assumed[name] = optional
+                failed = True
+                continue
+            if isinstance(v, View) and whole_array(p.inputs[1]):  # an array on entry, a view
+                assumed[name] = AS_VIEW  # after the body: parse again, entering it as a view
                 failed = True
                 continue
             tup = _tuple_of_numbers(v) if name in fresh else None

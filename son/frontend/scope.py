@@ -21,7 +21,7 @@ value that may be None (``Opt``), a complex number (``Cplx``) and a list of tupl
 from __future__ import annotations
 
 from ..nodes import NewArray, Node
-from ..nodes.types import BOTTOM, TupleType
+from ..nodes.types import BOTTOM, ArrayType, TupleType
 
 
 def flag(name: str) -> str:
@@ -341,8 +341,9 @@ class Conflict(Aggregate):
 
 
 def shape(v: Node):
-    """None for a single value, "optional" for a value that may be None, "complex" for a
-    complex number, else (a tuple) the tuple of its elements' shapes."""
+    """None for a single value, "array" for a whole 1-D array, "optional" for a value
+    that may be None, "complex" for a complex number, else (a tuple) the tuple of its
+    elements' shapes."""
     if isinstance(v, Opt):
         return "optional"
     if isinstance(v, Cplx):
@@ -355,12 +356,18 @@ def shape(v: Node):
         return "view"
     if isinstance(v, TupleList):
         return f"rows{len(v.elems)}"
-    return tuple(shape(x) for x in v.elems) if isinstance(v, Pack) else None
+    if isinstance(v, Pack):
+        return tuple(shape(x) for x in v.elems)
+    return "array" if isinstance(v.type, ArrayType) and not isinstance(v, Aggregate) else None
 
 
 def compatible(a, b) -> bool:
     """Do values of shapes ``a`` and ``b`` merge (``ParserCore._phi``): the same shape,
-    a value and one that may be None, or tuples of one length whose elements merge?"""
+    a value and one that may be None, an array and a view (the array seen as a view of
+    all of itself), or tuples of one length whose elements merge?"""
+    if a == b or {a, b} == {None, "optional"} or {a, b} == {"array", "view"}:
+        return True
+    a, b = (None if x == "array" else x for x in (a, b))
     if a == b or {a, b} == {None, "optional"}:
         return True
     return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and all(
@@ -378,6 +385,8 @@ def describe(s) -> str:
         return "a function"
     if s == "view":
         return "an array view (a slice)"
+    if s == "array":
+        return "an array"
     if isinstance(s, str) and s.startswith("rows"):
         return f"a list of {s[4:]}-tuples"
     return "a single value" if s is None else f"a tuple of {len(s)}"
