@@ -2,7 +2,7 @@
 ``np.prod``, ``np.max``, ``np.min`` with ``axis=`` and ``keepdims=`` of 2-D and 3-D
 arrays and views, in numpy's order of operations (a pairwise sum where the reduced
 axis is numpy's inner loop, lines added in order elsewhere); and numpy's 1-D functions
-line by line (``np.argmax``/``argmin``, ``np.cumsum``, ``np.diff``, ``np.sort``,
+line by line (``np.argmax``/``argmin``, ``np.median``, ``np.cumsum``, ``np.diff``, ``np.sort``,
 ``np.argsort`` along an axis).  numpy is the oracle in
 every stage; the values span twenty orders of magnitude, so an order of additions
 other than numpy's shows in the last bits."""
@@ -85,7 +85,7 @@ def along_lines(a, i, m):
     return (np.argmax(a, axis=1), a.argmin(0), np.argmax(i, 2), np.cumsum(a, axis=0), i.cumsum(axis=2),
             np.cumsum(m, 1), np.diff(a), np.diff(i, axis=0), np.diff(m, 1, 1), np.sort(a, axis=1), np.sort(i),
             np.argsort(i, axis=0, kind="stable"), a.argsort(axis=2, kind="stable"), np.sort(m, 0),
-            np.sort(i, axis=None))
+            np.sort(i, axis=None), np.median(a, axis=1), np.median(i, 0), np.median(a, axis=None))
 
 
 def test_numpys_1_d_functions_along_an_axis_are_numpys_in_every_stage():

@@ -1,5 +1,5 @@
-"""numpy's ``np.convolve``, ``np.gradient`` and ``np.histogram`` of 1-D arrays, ``np.stack``
-of 1-D arrays (``np.vstack``'s rows), ``np.kron`` of 1-D arrays, ``np.triu``/``np.tril`` of
+"""numpy's ``np.convolve``, ``np.gradient`` and ``np.histogram`` of 1-D arrays,
+``np.kron`` of 1-D arrays, ``np.triu``/``np.tril`` of
 2-D arrays, and the
 method forms of numpy functions son compiles (``a.repeat(k)``, ``a.round()``,
 ``a.clip(lo, hi)``, ``a.cumprod()``, ``a.nonzero()``, ``a.searchsorted(v)``,
@@ -223,7 +223,7 @@ class ArrayExtra:
                                               self.con(not floats)])
 
 
-    # -- np.stack, np.triu, np.tril -------------------------------------------------------
+    # -- np.triu, np.tril -------------------------------------------------------
     def call_np_triangle(self, e: ast.Call, name: str, lower: bool) -> Node:
         """``np.triu(a, k=0)``, ``np.tril(a, k=0)`` of a 2-D array: a copy with zeros of its
         dtype below (above) the k-th diagonal."""

@@ -54,7 +54,7 @@ _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min, 
 #: reductions that take ``axis=`` and ``keepdims=`` (son/frontend/axisreduce.py)
 AXIS_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.prod, np.any, np.all, np.var, np.std)
 #: numpy's 1-D functions son applies line by line along an axis (son/frontend/axisreduce.py)
-LINE_FUNCTIONS = (np.argmax, np.argmin, np.cumsum, np.diff, np.sort, np.argsort)
+LINE_FUNCTIONS = (np.argmax, np.argmin, np.cumsum, np.diff, np.sort, np.argsort, np.median)
 #: functions that take keywords: name -> the keywords son reads
 _KEYWORDS = {np.var: ("ddof",), np.std: ("ddof",), np.argsort: ("kind",)}
 

@@ -1,5 +1,5 @@
 """More of numpy's functions on 1-D arrays, each with numpy's exact result: ``np.repeat``,
-``np.tile``, ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``, ``np.vstack``,
+``np.tile``, ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``,
 ``np.percentile``/``np.quantile`` and ``np.arange(..., dtype=)``.
 
 Of 1-D arrays and views (n-D arrays are refused where written):
@@ -22,8 +22,6 @@ Of 1-D arrays and views (n-D arrays are refused where written):
 - ``np.cross(a, b)`` of 3-vectors: ``a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0`` in
   numpy's result dtype (ints wrap); numpy's ValueError for lengths other than 2 or 3;
   2-vectors (deprecated by numpy, a 0-D result for two of them) are NotImplementedError.
-- ``np.vstack((a, b, ...))`` of 1-D arrays of one length: a new C-order 2-D array of
-  numpy's result dtype; numpy's ValueError for different lengths.
 - ``np.percentile(a, q)`` and ``np.quantile(a, q)`` of a number ``q``, numpy's default
   "linear" method as its ``_quantile`` computes it: the virtual index ``(n - 1) * q``,
   the two neighbours of the sorted array, ``_lerp`` (``a + d*t``, ``b - d*(1 - t)`` from
@@ -64,7 +62,7 @@ _SORT = {"float64": sort_float, "int64": sort_int, "bool": sort_bool}
 
 class ArrayMore:
     """FunctionParser's ``np.repeat``, ``np.tile``, ``np.unique``, ``np.interp``,
-    ``np.argwhere``, ``np.cross``, ``np.vstack``, ``np.percentile``/``np.quantile`` and
+    ``np.argwhere``, ``np.cross``, ``np.percentile``/``np.quantile`` and
     ``np.arange(dtype=)`` (a mixin)."""
 
     def one_d(self, at: ast.expr, v: Node, name: str) -> Node:

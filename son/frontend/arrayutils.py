@@ -1,7 +1,7 @@
 """numpy's small array utilities, each with one exact result: ``np.round``/``np.around``,
-``np.square``, ``np.negative``, ``np.sign``, ``np.cumprod``,
-``np.hstack`` of 1-D arrays, ``np.ptp``, ``np.average`` (no weights), ``np.full_like``,
-``a.fill(v)`` and ``a.dot(b)``.
+``np.square``, ``np.negative``, ``np.sign``, ``np.cumprod``, ``np.ptp``, ``np.average``
+(no weights; with them: son/frontend/arraybuild.py), ``np.full_like``, ``a.fill(v)`` and
+``a.dot(b)``.
 
 Of numbers and 1-D arrays or views (n-D arrays are refused where written, but for
 ``np.ptp``/``np.average``, which read every element):
@@ -14,8 +14,7 @@ Of numbers and 1-D arrays or views (n-D arrays are refused where written, but fo
   ``np.square`` is ``x * x`` (ints wrap), ``np.negative`` ``-x``; a bool array is
   numpy's TypeError for both ``sign`` and ``negative``, refused where written, and
   ``np.square`` of bools (numpy's int8) is refused too.
-- ``np.cumprod`` multiplies in order (``np.flip`` and ``np.roll``: son/frontend/axes.py);
-  ``np.hstack((a, b, ...))`` of 1-D arrays is ``np.concatenate``.
+- ``np.cumprod`` multiplies in order (``np.flip`` and ``np.roll``: son/frontend/axes.py).
 - ``np.ptp(a)`` is ``np.max(a) - np.min(a)`` and ``np.average(a)`` is ``np.mean(a)``,
   with their rules (NaN, zeros of both signs).
 - ``np.full_like(a, v)`` converts ``v`` to ``a``'s dtype as numpy casts (a float to an

@@ -154,12 +154,13 @@ class AxisReductions:
 
     # -- numpy's 1-D functions line by line ---------------------------------------------
     def line_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr]) -> Node:
-        """``np.argmax(a, axis=k)``/``argmin``, ``np.cumsum(a, axis=k)``, ``np.diff(a, n=1,
-        axis=-1)``, ``np.sort(a, axis=-1)`` and ``np.argsort(a, axis=-1, kind=)`` (as
-        methods too): the 1-D function of each line of ``a`` along axis k, the lines in C
-        order, into a new array (the axis dropped for argmax/argmin, one shorter for diff).
-        numpy's ValueError for argmax/argmin of an empty axis; ``axis=None`` of ``sort``
-        sorts the elements in C order."""
+        """``np.argmax(a, axis=k)``/``argmin``, ``np.median(a, axis=k)``, ``np.cumsum(a,
+        axis=k)``, ``np.diff(a, n=1, axis=-1)``, ``np.sort(a, axis=-1)`` and
+        ``np.argsort(a, axis=-1, kind=)`` (as methods too): the 1-D function of each line
+        of ``a`` along axis k, the lines in C order, into a new array (the axis dropped for
+        argmax/argmin/median, one shorter for diff).  numpy's ValueError for argmax/argmin
+        of an empty axis; ``axis=None`` of ``sort`` and ``median`` takes the elements in C
+        order."""
         if not (isinstance(a, Grid) or is_array_value(a)):
             raise self.error(e, f"{name}() of a {a.type.widen()} value (son takes arrays here)", name)
         params = {np.diff: ["n", "axis"], np.sort: ["axis", "kind"],
@@ -186,7 +187,7 @@ class AxisReductions:
             k = ndim - 1
         else:
             axis = self.expr(axis_e) if axis_e is not None else self.con(None)
-            if axis.type.is_constant and axis.type.con is None and fn is np.sort:
+            if axis.type.is_constant and axis.type.con is None and fn in (np.sort, np.median):
                 flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
                 with kept(flat):
                     return self.one_line(e, fn, flat, stable)
@@ -215,6 +216,8 @@ class AxisReductions:
                                [v, self.con(True)])
         if fn is np.argsort:
             return self.inline(e, index_order, [v, self.con(stable)])
+        if fn is np.median:
+            return self.array_function(e, np.median, "median", v, [], [])
         helper = {np.argmax: argmax, np.argmin: argmin,
                   np.cumsum: cumsum_float if dtype == "float64" else cumsum_int,
                   np.diff: {"float64": diff_float, "int64": diff_int, "bool": diff_bool}[dtype]}[fn]
@@ -225,12 +228,13 @@ class AxisReductions:
         dtype = dtype_of(g.base)
         n, step = g.dims[k], g.strides[k]
         others = [i for i in range(g.ndim) if i != k]
-        scalar = fn in (np.argmax, np.argmin)
-        if scalar:
+        scalar = fn in (np.argmax, np.argmin, np.median)
+        if fn in (np.argmax, np.argmin):
             self.guard(self.op(e, EQ, n, self.con(0)), ValueError,
                        f"attempt to get {fn.__name__} of an empty sequence")
         indices = fn in (np.argmax, np.argmin, np.argsort)
-        out_dtype = "int64" if indices or (fn is np.cumsum and dtype == "bool") else dtype
+        out_dtype = "int64" if indices or (fn is np.cumsum and dtype == "bool") else \
+            "float64" if fn is np.median else dtype
         with kept(g):
             m = self.op(e, Max, self.op(e, Sub, n, self.con(1)), self.con(0)) if fn is np.diff else n
             with kept(m):
