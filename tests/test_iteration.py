@@ -1,6 +1,7 @@
 """Iteration (son/frontend/iteration.py): ``for`` over 1-D arrays and over ``enumerate``,
 ``zip`` and ``reversed`` of arrays, ranges and tuples; ``sum``, ``min``, ``max``,
-``any``, ``all`` and ``math.prod`` of arrays, ranges and generator expressions, with
+``any``, ``all`` and ``math.prod`` of arrays, ranges and generator expressions (bound to
+a name too, where the next statement passes it on at once), with
 ``key=``, ``default=`` and ``start``.  CPython is the oracle in every stage (the
 interpreter on the raw parse and on each pipeline's graph, and the kernel); the
 gradients through such loops are checked against the derivative written by hand."""
@@ -137,6 +138,17 @@ def over_a_tuple(a, b, c):
         any(1 // int(v) for v in (b, 0.0, c))  # stops at a true item before the zero
 
 
+def named_generators(a, k):
+    """A generator expression bound to a name and passed at once to a reduction by the
+    next statement: its items are made as the reduction asks, as in CPython."""
+    big = (x * x for x in a if x > k)
+    total = max(big, default=-1.0) + 1.0
+    halves = (v / 2 for v in a)
+    total += sum(halves)
+    count = (1 for v in a if v < 0)
+    return float(sum(count)) * total
+
+
 def membership(a, x, n):
     return x in a, n in a, x not in a[1:], n in range(-3, 10, 3), n in range(9, -9, -2), 2 in a
 
@@ -171,6 +183,7 @@ CASES = [
     (ranges, [int], st.tuples(st.integers(-3, 12))),
     (targets_are_local, [int], st.tuples(st.integers(-2, 6))),
     (tuple_key, [float, float], st.tuples(FLOATS, FLOATS)),
+    (named_generators, [F, float], st.tuples(FARR, FLOATS)),
 ]
 
 
@@ -208,6 +221,9 @@ def test_gradients_through_iteration(interpret):
 
 @pytest.mark.parametrize("text, argtypes, message", [
     ("def f(a):\n    g = (x for x in a)\n    return 0\n", [F], "generator expression"),
+    ("def f(a):\n    g = (x for x in a)\n    t = sum(g)\n    return t + sum(g)\n", [F],
+     "generator expression"),
+    ("def f(a):\n    g = (x for x in a)\n    a = a[1:]\n    return sum(g)\n", [F], "generator expression"),
     ("def f(a):\n    return len(x for x in a)\n", [F], "generator expression"),
     ("def f(a, t):\n    s = 0.0\n    for x, y in zip(a, (1, 2)):\n        s += x\n    return s\n",
      [F, int], "tuple iterated together"),

@@ -11,6 +11,7 @@ read").  O(1) per statement besides its expressions and merges."""
 from __future__ import annotations
 
 import ast
+import copy
 import sys
 
 from ..errors import SonSyntaxError
@@ -65,10 +66,17 @@ class Statements:
                     self.python_region(body[i:j])
                     i = j
                     continue
-                method = getattr(self, "stmt_" + type(s).__name__, None)
+                run = fused_generator(s, body[i + 1], self.src.tree) if i + 1 < len(body) and not (
+                    opaque and id(body[i + 1]) in opaque) else None
+                if run is not None:  # gen = (... for ...) passed first by the next statement
+                    i += 1
+                    s = body[i]  # (the statement an error is tagged with)
+                else:
+                    run = s
+                method = getattr(self, "stmt_" + type(run).__name__, None)
                 if method is None:
-                    raise self.unsupported(s)
-                method(s)
+                    raise self.unsupported(run)
+                method(run)
             except SonSyntaxError as e:
                 if opaque is not None and not hasattr(e, "statement"):
                     e.statement = s
@@ -341,3 +349,82 @@ def _importable(cls: type) -> bool:
     mod = sys.modules.get(cls.__module__)
     return (mod is not None and cls.__module__ != "__main__" and cls.__qualname__.isidentifier()
             and getattr(mod, cls.__qualname__, None) is cls)
+
+
+def fused_generator(s: ast.stmt, nxt: ast.stmt, tree: ast.AST) -> ast.stmt | None:
+    """``gen = (elt for x in xs)`` followed by a statement whose first evaluation passes
+    ``gen`` to a call (``return sum(gen)``, ``total = max(gen, default=0) + 1``), and
+    ``gen`` read nowhere else: that statement with the generator expression in place of
+    the name, which CPython runs alike (nothing is evaluated between making the generator
+    and reading it; its items are computed as the reader asks, in both).  None otherwise.
+    O(size of the function) per candidate."""
+    if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+            and isinstance(s.value, ast.GeneratorExp)):
+        return None
+    name = s.targets[0].id
+    if sum(isinstance(n, ast.Name) and n.id == name for n in ast.walk(tree)) != 2:
+        return None  # read twice, rebound, or read in another block
+    if not (isinstance(nxt, (ast.Return, ast.Assign, ast.AugAssign, ast.Expr)) and nxt.value is not None):
+        return None
+    holder = _first_read(nxt.value, name)
+    if holder is None:
+        return None
+    fused = copy.copy(nxt)
+    path = _path_to(nxt.value, holder)  # copy the nodes from the value down to the holder
+    value = copy.copy(nxt.value)
+    fused.value = node = value
+    for step in path:
+        child = copy.copy(getattr(node, step[0]) if step[1] is None else getattr(node, step[0])[step[1]])
+        if step[1] is None:
+            setattr(node, step[0], child)
+        else:
+            items = list(getattr(node, step[0]))
+            items[step[1]] = child
+            setattr(node, step[0], items)
+        node = child
+    args = list(node.args)
+    args[0] = s.value
+    node.args = args
+    return fused
+
+
+def _is_name(x: ast.AST, name: str) -> bool:
+    return isinstance(x, ast.Name) and x.id == name
+
+
+def _first_read(e: ast.expr, name: str):
+    """The call whose first argument is ``name`` where ``e`` evaluates that argument
+    before anything else (down the first operand of operators and calls of plain
+    names); None otherwise."""
+    while True:
+        if isinstance(e, ast.Call):
+            if not isinstance(e.func, (ast.Name, ast.Attribute)) or not e.args \
+                    or isinstance(e.args[0], ast.Starred):
+                return None
+            if isinstance(e.func, ast.Attribute) and not isinstance(e.func.value, ast.Name):
+                return None
+            if _is_name(e.args[0], name):
+                return e
+            e = e.args[0]
+        elif isinstance(e, ast.BinOp):
+            e = e.left
+        elif isinstance(e, ast.UnaryOp):
+            e = e.operand
+        elif isinstance(e, ast.Compare):
+            e = e.left
+        else:
+            return None
+
+
+def _path_to(e: ast.expr, target: ast.expr) -> list[tuple[str, int | None]]:
+    """The fields from ``e`` down to ``target`` along ``_first_read``'s way."""
+    path = []
+    while e is not target:
+        if isinstance(e, ast.Call):
+            path.append(("args", 0))
+            e = e.args[0]
+        else:
+            f = "left" if isinstance(e, (ast.BinOp, ast.Compare)) else "operand"
+            path.append((f, None))
+            e = getattr(e, f)
+    return path
