@@ -94,6 +94,14 @@ def median_only(a):
     return np.median(a)
 
 
+def with_dtypes(a, i, b):
+    """numpy's accumulator dtypes: ints and bools summed as floats in its buffers; the
+    dtype a reduction has anyway changes nothing."""
+    return (np.sum(i, dtype=np.float64), i.sum(dtype=float), np.mean(i, dtype=np.float64),
+            np.sum(b, dtype=float), np.sum(b, dtype=np.int64), a.sum(dtype=np.float64),
+            np.mean(a, dtype=float), i.sum(dtype=int))
+
+
 def ranges(n, m, k):
     return np.arange(n), np.arange(n, m), np.arange(n, m, k)
 
@@ -116,6 +124,7 @@ CASES = [
     (variances, [F], st.tuples(FARR)),
     (variances, [I64], st.tuples(IARR)),
     (variances, [B], st.tuples(BARR)),
+    (with_dtypes, [F, I64, B], st.tuples(FARR, IARR, BARR)),
     (spaces, [float, float, int], st.tuples(FLOATS | st.sampled_from([1e-320, 5e-324]), FLOATS,
                                             st.integers(-2, 40))),
     (fills, [int, float, int, bool], st.tuples(st.integers(-2, 4), FLOATS, st.integers(-2**63, 2**63 - 1),
@@ -136,15 +145,18 @@ def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
 
 
 @pytest.mark.parametrize("text, argtypes, message", [
-    ("def f(a):\n    return np.mean(a > 0.5, axis=0)\n", [F], "arguments other than"),
-    ("def f(a):\n    return a.max(axis=0, keepdims=True)\n", [F], "arguments other than"),
+    ("def f(a):\n    return np.mean(a > 0.5, axis=1)\n", [F], "not a constant of this 1-D"),
+    ("def f(a):\n    return a.max(axis=0, keepdims=True)\n", [F], "array of one element"),
     ("def f(a):\n    return np.arange(a)\n", [None], "may be ints or floats"),
     ("def f(a):\n    return np.argmax(a, out=a)\n", [F], "arguments other than the array"),
     ("def f(x):\n    return x.copy()\n", [float], "has no method copy"),
-    ("def f(a):\n    return np.diff(a, 2)\n", ["float64[:, :]"], "n= other than 1"),
+    ("def f(a):\n    return np.diff(a, len(a))\n", ["float64[:, :]"], "n= that is not a constant"),
     ("def f(x):\n    return np.full(3, x, dtype=int)\n", [float], "converts only ints and bools"),
     ("def f(a):\n    return np.var(a, ddof=0.5)\n", [F], "ddof= of a float"),
-    ("def f(a):\n    return a.std(axis=0)\n", [F], "arguments other than the array and ddof="),
+    ("def f(a):\n    return a.std(axis=0, out=a)\n", [F], "arguments other than the array and axis="),
+    ("def f(a):\n    return np.sum(a > 0, dtype=bool)\n", [F], "dtype=bool of a bool array"),
+    ("def f(a):\n    return np.mean(a, dtype=int)\n", [F], "dtype=int64 of a float64"),
+    ("def f(a):\n    return np.sum(a.reshape(2, -1) > 0, axis=0, dtype=float)\n", [F], "along an axis"),
 ])
 def test_refusals_are_located(text, argtypes, message):
     with pytest.raises(SonSyntaxError, match=message):

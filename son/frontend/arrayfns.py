@@ -128,6 +128,10 @@ class ArrayFunctions:
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
+        if f.attr in ("sum", "mean") and any(k.arg == "dtype" for k in e.keywords):
+            a = self.expr(f.value) if a is None else a
+            with kept(a):
+                return self.dtype_reduction(e, _METHODS[f.attr], ast.unparse(f), a, e.args, e.keywords)
         if _METHODS[f.attr] in AXIS_REDUCTIONS and _along_axis(_METHODS[f.attr], e.args, e.keywords):
             a = self.expr(f.value) if a is None else a
             with kept(a):
@@ -156,6 +160,10 @@ class ArrayFunctions:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
         if not e.args:
             raise self.error(e, f"{name}() takes an array", name)
+        if fn in (np.sum, np.mean) and any(k.arg == "dtype" for k in e.keywords):
+            a = self.expr(e.args[0])
+            with kept(a):
+                return self.dtype_reduction(e, fn, name, a, e.args[1:], e.keywords)
         if fn in AXIS_REDUCTIONS and _along_axis(fn, e.args[1:], e.keywords):
             a = self.expr(e.args[0])
             with kept(a):
@@ -180,6 +188,35 @@ class ArrayFunctions:
             raise self.error(e.args[0], f"{name}() of {what} (son takes 1-D arrays here)", name)
         with kept(a):
             return self.array_function(e, fn, name, a, e.args[1:])
+
+    def dtype_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
+                        keywords: list[ast.keyword]) -> Node:
+        """``np.sum(a, dtype=...)``, ``a.mean(dtype=np.float64)``: numpy's accumulator.
+        float64 for an int or bool sum is numpy's buffered sum of them as floats (over all
+        the elements); a dtype the reduction has anyway (int64 for int and bool sums,
+        float64 for float sums and for every mean) changes nothing; others are refused."""
+        word = next(k for k in keywords if k.arg == "dtype")
+        dtype = self.dtype_arg(word.value, name)
+        others = [k for k in keywords if k.arg != "dtype"]
+        if not (isinstance(a, Grid) or is_array_value(a)):
+            raise self.error(e, f"{name}() of a {a.type.widen()} value (son takes arrays here)", name)
+        have = dtype_of(a.base if isinstance(a, Grid) else a)
+        along = bool(rest or others)
+        if fn is np.sum and dtype == "float64" and have != "float64":
+            if along:
+                raise self.unsupported(e, f"{name}(dtype=float64) of a {have} array along an axis")
+            flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
+            with kept(flat):
+                return self.inline(e, sum_as_floats, [flat])
+        same = dtype == "float64" if fn is np.mean else \
+            (dtype == have == "float64" or (dtype == "int64" and have != "float64"))
+        if not same:
+            raise self.unsupported(word.value, f"{name}() with dtype={dtype} of a {have} array")
+        if along:
+            return self.axis_reduction(e, fn, name, a, rest, others)
+        flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
+        with kept(flat):
+            return self.array_function(e, fn, name, flat, [], others)
 
     def array_function(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
                        keywords: list[ast.keyword] | None = None) -> Node:
