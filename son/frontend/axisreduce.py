@@ -114,8 +114,8 @@ class AxisReductions:
         if fn in (np.any, np.all):  # each line's or (and) of its truths, into a new array
             out = self.new_array(e, kept_dims, "bool", "zeros" if fn is np.any else "ones")
             with kept(out):
-                self.inline(e, truth_axis3 if ndim == 3 else truth_axis, [a, self.con(k), out,
-                                                                          self.con(fn is np.all)])
+                op = self.con(AND if fn is np.all else OR)
+                self.inline(e, fold_axis3 if ndim == 3 else fold_axis, [a, self.con(k), out, op])
             return out
         if fn in (np.max, np.min):  # each line's extreme, into a new array
             out = self.new_array(e, kept_dims, dtype, "empty")
@@ -134,7 +134,7 @@ class AxisReductions:
                 self.inline(e, exact_float_sums3 if ndim == 3 else exact_float_sums, [a, self.con(k), out])
             elif product or not floats:  # in index order (ints wrap: any order would do)
                 fold = fold_axis3 if ndim == 3 else fold_axis
-                self.inline(e, fold, [a, self.con(k), out, self.con(product)])
+                self.inline(e, fold, [a, self.con(k), out, self.con(MUL if product else ADD)])
             else:
                 helper = (sum_first_axis3, sum_middle_axis3, sum_last_axis3)[k] if ndim == 3 else \
                     (sum_columns, sum_rows)[k]
@@ -338,7 +338,7 @@ def sum_columns(a, out):
     if a.shape[1] == 1 and a.shape[0] > 0:
         out[0] = pairwise_blocks(a[:, 0], sums)
     else:
-        fold_axis(a, 0, out, False)
+        fold_axis(a, 0, out, ADD)
 
 
 def sum_last_axis3(a, out):
@@ -357,7 +357,7 @@ def sum_middle_axis3(a, out):
         for i in range(a.shape[0]):
             out[i, 0] = pairwise_blocks(a[i, :, 0], sums)
     else:
-        fold_axis3(a, 1, out, False)
+        fold_axis3(a, 1, out, ADD)
 
 
 def sum_first_axis3(a, out):
@@ -367,33 +367,46 @@ def sum_first_axis3(a, out):
     if a.shape[1] == 1 and a.shape[2] == 1 and a.shape[0] > 0:
         out[0, 0] = pairwise_blocks(a[:, 0, 0], sums)
     else:
-        fold_axis3(a, 0, out, False)
+        fold_axis3(a, 0, out, ADD)
 
 
-def fold_axis(a, axis, out, product):
-    """Each line of the 2-D ``a`` along ``axis`` added (multiplied, ``product``) into
-    ``out`` in index order (zeros or ones of the result's dtype: int64 for ints and
-    bools, which wrap)."""
+#: how ``fold_axis`` combines an element into its line's result
+ADD, MUL, OR, AND = 0, 1, 2, 3
+
+
+def fold_axis(a, axis, out, op):
+    """Each line of the 2-D ``a`` along ``axis`` folded into ``out`` in index order by
+    ``op`` (a constant the parse folds): added or multiplied (into zeros or ones of the
+    result's dtype: int64 for ints and bools, which wrap), or its truths or-ed or and-ed
+    (into False or True; NaN is true)."""
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
             k = i if axis == 1 else j
-            if product:
-                out[k] *= a[i, j]
-            else:
+            if op == ADD:
                 out[k] += a[i, j]
+            elif op == MUL:
+                out[k] *= a[i, j]
+            elif op == OR:
+                out[k] = out[k] or a[i, j] != 0
+            else:
+                out[k] = out[k] and a[i, j] != 0
 
 
-def fold_axis3(a, axis, out, product):
+def fold_axis3(a, axis, out, op):
     """``fold_axis`` of a 3-D array into the 2-D ``out``."""
     for i in range(a.shape[0]):
         for j in range(a.shape[1]):
             for k in range(a.shape[2]):
                 p = j if axis == 0 else i
                 q = j if axis == 2 else k
-                if product:
-                    out[p, q] *= a[i, j, k]
-                else:
+                if op == ADD:
                     out[p, q] += a[i, j, k]
+                elif op == MUL:
+                    out[p, q] *= a[i, j, k]
+                elif op == OR:
+                    out[p, q] = out[p, q] or a[i, j, k] != 0
+                else:
+                    out[p, q] = out[p, q] and a[i, j, k] != 0
 
 
 def exact_float_sums(a, axis, out):
@@ -427,31 +440,6 @@ def _exact_below(total):
     if total >= 9007199254740992.0:
         raise NotImplementedError("the mean along an axis of ints whose magnitudes add up to 2**53 "
                                   "or more (numpy rounds its float sums in an order its buffers decide)")
-
-
-def truth_axis(a, axis, out, every):
-    """``np.any(a, axis=axis)`` (``np.all``: ``every``) of a 2-D array into ``out`` (False,
-    True for all): each element's truth (NaN is true) or-ed (and-ed) in."""
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            k = i if axis == 1 else j
-            if every:
-                out[k] = out[k] and a[i, j] != 0
-            else:
-                out[k] = out[k] or a[i, j] != 0
-
-
-def truth_axis3(a, axis, out, every):
-    """``truth_axis`` of a 3-D array into the 2-D ``out``."""
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            for k in range(a.shape[2]):
-                p = j if axis == 0 else i
-                q = j if axis == 2 else k
-                if every:
-                    out[p, q] = out[p, q] and a[i, j, k] != 0
-                else:
-                    out[p, q] = out[p, q] or a[i, j, k] != 0
 
 
 def variance_along(a, axis, ddof, keepdims, std):
