@@ -29,6 +29,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``, ``np.vstack``,
   ``np.percentile``/``np.quantile``, ``np.arange(..., dtype=float)``, ``np.convolve`` of
   ints, ``np.gradient``, ``np.histogram``, methods (``c.repeat(k)``, ``c.clip(lo, hi)``...),
+  ``np.bincount``, ``np.digitize``, ``np.take``, ``np.unravel_index``, ``np.trapezoid``,
+  ``np.average(weights=)``, ``np.stack``/``column_stack``/``meshgrid`` summed,
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -423,14 +425,22 @@ class ArrayPrograms(GridPrograms):
                              f"{self.scalar(fn, r.choice(['float', 'int']))}))[0][-1]",
                              f"np.sum(({ints}).repeat({k}))", f"({ints}).cumprod()[-1]",
                              f"np.sum(({c}).nonzero()[0])",
-                             f"({ints}).searchsorted({self.scalar(fn, 'int')})"])
+                             f"({ints}).searchsorted({self.scalar(fn, 'int')})",
+                             f"np.sum(np.bincount(np.abs({ints}) % 7))",
+                             f"np.argmax(np.bincount(np.abs({ints}) % 5, minlength={k}))",
+                             f"np.sum(np.digitize({c}, np.sort({self.chain(fn, number, g, depth)})))",
+                             f"np.take({ints}, {self.scalar(fn, 'int')})",
+                             f"np.unravel_index(abs({self.scalar(fn, 'int')}) % 6, (2, 3))[1]"])
         h = self.scalar(fn, r.choice(["float", "int"]))
         floats = self.chain(fn, "float64", g, depth)
         return r.choice([f"np.sum(np.gradient({c}))", f"np.gradient({c}, {h})[-1]",
                          f"np.sum(np.histogram({c}, {bins})[1])",
                          f"np.histogram({c}, {bins}, (-1.5, {self.scalar(fn, 'float')}))[1][-1]",
                          f"np.sum(({floats}).clip(-1.0, 1.0))", f"np.sum(({floats}).round(1))",
-                         f"np.sum(({c}).repeat(2))"])
+                         f"np.sum(({c}).repeat(2))", f"np.trapezoid({floats})", f"np.trapezoid({c}, dx={h})",
+                         f"np.average({floats}, weights=np.abs({c}) + 1.0)",
+                         f"np.sum(np.{r.choice(['vstack', 'column_stack', 'stack'])}(({floats}, {c})))",
+                         f"np.sum(np.meshgrid({floats}, {c})[{r.choice([0, 1])}])"])
 
     def selection(self, fn: Func, dt: str, g: str, depth: int) -> str:
         """A chain indexed by a mask of its group (``(a * 2)[b > 0]``) or by indices made

@@ -14,8 +14,11 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   turned half around (``np.rot90(G, 2)``);
 * read back as 1-D chains of a group (``G.sum(axis=1)``, ``G.prod(axis=1)``,
   ``np.cumsum(G, axis=1)[:, -1]``, ``np.argmax(G, axis=1)``, ``np.sort(G)[:, 0]``, ``np.mean(G, axis=0)``,
+  ``np.var(G, axis=1)``, ``np.diff(G, n, axis=1)`` summed, the rows or columns of two grids
+  joined (``np.concatenate``, ``np.append(G, H, axis=0)``) and summed,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
-  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``...).
+  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``,
+  ``np.sum(np.append(c, G))``, ``np.any(G > k, axis=0)[0]``...).
 
 Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
 a row broadcast down, a column across, an overlapping view of itself, a grid, a row or a
@@ -25,8 +28,9 @@ local set to its reduction, an element or the sum of a selection.
 A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
 dimension ValueError; an empty group numpy's IndexError or empty reductions.  Float
 products are compared with son's documented sums in index order (the oracle's
-son/fuzz/products.py).  Transposes are read only by products (son refuses an escaping
-result of transposed operands at run time, numpy giving it another memory order).
+son/fuzz/products.py).  Transposes (``.T``, ``np.transpose``) are read only by products
+(son refuses an escaping result of transposed operands at run time, numpy giving it
+another memory order).
 O(size of the program)."""
 
 from __future__ import annotations
@@ -95,19 +99,28 @@ class GridPrograms:
             if r.random() < 0.15:  # numpy's 1-D functions along the rows
                 grid = self.grid(fn, dt, g, other, d)
                 return r.choice([f"np.cumsum({grid}, axis=1)[:, -1]", f"np.argmax({grid}, axis=1)",
-                                 f"np.diff({grid}, axis=1).sum(axis=1)", f"np.sort({grid})[:, 0]"])
+                                 f"np.diff({grid}, axis=1).sum(axis=1)", f"np.sort({grid})[:, 0]",
+                                 f"np.diff({grid}, {r.choice([0, 2, 3])}, axis=1).sum(axis=1)",
+                                 f"np.concatenate(({grid}, {self.grid(fn, dt, g, other, d)}), 1).sum(1)"])
             return f"({self.grid(fn, dt, g, other, d)}).{'prod' if r.random() < 0.15 else 'sum'}(axis=1)"
         if form == "cols":
+            if r.random() < 0.15:  # the rows of two grids joined (np.append along an axis)
+                x, y = self.grid(fn, dt, other, g, d), self.grid(fn, dt, self.pick_group(fn), g, d)
+                return r.choice([f"np.sum(np.concatenate(({x}, {y})), axis=0)",
+                                 f"np.append({x}, {y}, axis=0).sum(axis=0)"])
             return f"np.sum({self.grid(fn, dt, other, g, d)}, axis=0)"
         if form == "mean":
-            return f"np.mean({self.grid(fn, dt, g, other, d)}, axis={r.choice([1, -1])})"
+            x = self.grid(fn, dt, g, other, d)
+            return r.choice([f"np.mean({x}, axis={r.choice([1, -1])})", f"np.var({x}, axis=1)",
+                             f"({x}).std(axis=-1, ddof={r.choice([0, 1])})"])
         if form == "matvec":
             a, x = self.grid(fn, dt, g, other, d), self.chain(fn, dt, other, d)
             return f"({a} @ {x})" if r.random() < 0.7 else f"({a}).dot({x})"
         if form == "vecmat":
             return f"({self.chain(fn, dt, other, d)} @ {self.grid(fn, dt, other, g, d)})"
         if form == "transposed":
-            return f"np.dot(({self.grid(fn, dt, other, g, d)}).T, {self.chain(fn, dt, other, d)})"
+            t = r.choice(["({}).T", "np.transpose({})", "({}).transpose()", "np.transpose({}, (1, 0))"])
+            return f"np.dot({t.format(self.grid(fn, dt, other, g, d))}, {self.chain(fn, dt, other, d)})"
         if form == "row":
             return f"({self.grid(fn, dt, other, g, d)})[{r.choice(['0', '-1'])}]"
         return f"({self.grid(fn, dt, g, other, d)})[:, {r.choice(['0', '-1'])}]"
@@ -118,7 +131,10 @@ class GridPrograms:
         other = self.pick_group(fn)
         if kind == "bool":
             x = self.grid(fn, r.choice(["float64", "int64"]), g, other, d)
-            return f"np.{r.choice(['any', 'all'])}({x} > {self.scalar(fn, 'int')})"
+            truth = f"np.{r.choice(['any', 'all'])}({x} > {self.scalar(fn, 'int')}"
+            if r.random() < 0.3:  # along an axis, then one of the truths
+                return f"{truth}, axis={r.choice([0, 1])})[0]"
+            return f"{truth})"
         dt = "float64" if kind == "float" else "int64"
         if r.random() < 0.25:
             x, y = self.chain(fn, dt, g, d), self.chain(fn, dt, g, d)
@@ -126,7 +142,9 @@ class GridPrograms:
         x = self.grid(fn, dt, g, other, d)
         if kind == "float":
             return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",
-                             f"({x})[0, -1]", f"np.sum(({x}) * ({self.grid(fn, dt, g, other, d)}))"])
+                             f"({x})[0, -1]", f"np.sum(({x}) * ({self.grid(fn, dt, g, other, d)}))",
+                             f"np.sum({x}, axis=None)", f"np.max({x}, axis=(0, 1))",
+                             f"np.sum(np.append({self.chain(fn, dt, g, d)}, {x}))"])
         return r.choice([f"np.sum({x})", f"({x}).max()", f"np.argmax({x})", f"({x})[-1, 0]", f"np.prod({x})"])
 
     def grid_stmt(self, fn: Func, dt: str, g: str, d: int, v: str, kind: str) -> list[str]:
