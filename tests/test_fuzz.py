@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 import warnings
 
 import numpy as np
@@ -196,6 +197,28 @@ def test_a_wrong_pass_is_caught_and_shrunk_to_a_regression(buggy_stage, tmp_path
     assert [f.signature for f in again.failures] == [("mismatch", "buggy")]
 
 
+def _sleeps(g: son.Graph) -> dict:
+    """A pass that takes its time (changes nothing)."""
+    time.sleep(2.0)
+    return {"changed": 0}
+
+
+def test_a_timeout_is_reported_unshrunk(monkeypatch):
+    """Whether a candidate runs out of time depends on the load: the program comes back
+    whole, after one check rather than a budget of timeouts."""
+    son.register_pass("fuzz-test-sleeps", _sleeps, replace=True)
+    monkeypatch.setitem(PIPELINES, "slow", son.Pipeline.of("fuzz-test-sleeps"))
+    try:
+        t0 = time.perf_counter()
+        small, small_args, failure = shrink(BUGGY, [(3, 1.5), (0, 0.0)], kernel=False, timeout=0.2)
+        took = time.perf_counter() - t0
+    finally:
+        PASSES.pop("fuzz-test-sleeps", None)
+    assert failure is not None and failure.signature == ("crash", "timeout", "Timeout")
+    assert small == BUGGY and small_args == [(3, 1.5), (0, 0.0)]
+    assert took < 10  # one check of at most 6 * 0.2 s, not 300 of 0.2 s
+
+
 def test_parallel_campaign_counts_every_program():
     t = run(4, seed=3, jobs=2, kernel=False, out=None, grad=False)
     assert t.programs == 4 and t.counts["ok"] + t.counts["refused"] == 4, t.report()
@@ -210,7 +233,9 @@ def test_workers_that_reach_their_quota_are_replaced():
 
 def test_fixed_seed_campaign_agrees_in_every_stage(tmp_path):
     """>= 500 programs through every stage, kernels included (about two minutes alone)."""
-    t = run(CAMPAIGN_N, seed=CAMPAIGN_SEED, jobs=0, kernel=True, out=tmp_path, grad=False)
+    # a kernel may take half a minute to compile (program 48: 36 s beside one other process), and the
+    # suite runs one worker per core: a per-program timeout of a minute would fail on load
+    t = run(CAMPAIGN_N, seed=CAMPAIGN_SEED, jobs=0, kernel=True, out=tmp_path, grad=False, timeout=600.0)
     report = t.report()
     print(report)
     assert t.programs == CAMPAIGN_N

@@ -22,7 +22,9 @@ Candidates are enumerated in breadth-first order of the syntax tree (outer
 statements first, so big cuts are tried first) and a candidate that is not
 valid Python is skipped without running the oracle, and so is an edit of the hidden
 fuel counter (it keeps every loop finite; a candidate that still runs too long
-counts as not failing the same way).  Cost: at most
+counts as not failing the same way).  A timeout is not shrunk at all: whether a
+candidate runs out of time says as much about the machine's load as about the
+program, and every such candidate would cost a whole timeout.  Cost: at most
 ``max_checks`` oracle runs (each O(program) plus a Numba compile when the
 failing stage is the kernel); everything here is iterative.
 """
@@ -199,6 +201,8 @@ def shrink(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
     if not found:
         return source, args, None
     target = found[0]
+    if str(target.got).startswith("Timeout"):  # whether a candidate runs out of time depends on
+        return source, args, target           # the machine's load: shrinking would keep noise
     sig = target.signature
     use_kernel = kernel and target.stage.startswith("kernel")
     budget = [max_checks]
