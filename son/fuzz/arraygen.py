@@ -50,7 +50,9 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
 * statements: array locals ``r0``, ``r1``... bound to chains at the top of ``f`` (float
   and int ones join ``Func.arrays``, so the rest of the generator indexes, stores
   into, iterates and reduces them; bool ones are masks, read by the chains), rebound
-  to chains of their dtype later, in-place updates (``a += ...``, ``a[1:] -= a[:-1]``:
+  to chains of their dtype later or to a view of their length (``r0 = a0[::-1]``,
+  ``r0 = a0[::-1] if p else r0 * 2.0``: in a branch or a loop a view meets a whole
+  array), in-place updates (``a += ...``, ``a[1:] -= a[:-1]``:
   overlapping views of one array included) and scalar locals set to reductions;
 * and a result that is an array, alone or in a tuple (``ARRAY_RETURNS``).
 
@@ -521,6 +523,12 @@ class ArrayPrograms(GridPrograms):
             op = "" if r.random() < 0.6 else r.choice(["+", "-", "*"])
             return [f"{a}[{where}] {op}= {value}"]
         if x < 0.75 and any(n == a for n in self.groups):
+            same = [v for v, vdt, vg in self.views(fn) if vdt == dt and vg == g and v != a]
+            if same and r.random() < 0.5:  # a view of its length (in a branch or loop it meets an array)
+                view = r.choice(same)
+                if r.random() < 0.5:
+                    return [f"{a} = {view}"]
+                return [f"{a} = {view} if {self.scalar(fn, 'bool')} else {self.made(fn, dt, g, d)}"]
             return [f"{a} = {self.made(fn, dt, g, d + 1)}"]
         scalars = [v for v in fn.mutable if any(v in fn.vars[k] for k in ("int", "float", "bool"))]
         if not scalars:

@@ -4,7 +4,8 @@ About ``LIST_SHARE`` of the programs (never the mixed-kind or unannotated ones: 
 local there may hold a float, which a list of ints refuses) give ``f`` one to three
 list locals ``l0``, ``l1``, ... of one element kind each (int, float or bool, tracked
 in ``Func.lists``), made from a literal, ``[v] * n``, a comprehension over a range,
-an array or another list (filters, a second ``for``), ``list(range(...))``,
+an array or another list (filters, a second ``for``; the source now and then a
+``map`` of a lambda or a ``filter`` of one or of None), ``list(range(...))``,
 ``list(array)``, ``sorted(...)``, a copy or a slice of a list, or an empty list (an
 annotated one, or a bare ``[]`` whose first ``append`` teaches son its kind).
 
@@ -18,7 +19,8 @@ over a list, ``enumerate``/``zip``/``reversed`` of lists.  Reads and searches ar
 mostly guarded (``if xs:``, ``if v in xs:``) so that a run usually goes on;
 unguarded ones raise IndexError or ValueError now and then, as CPython does.
 Expressions: ``xs[i]``, ``len``, ``sum``/``min``/``max``/``any``/``all`` of lists and
-of generator expressions over them, ``in``, ``==`` and the orderings, ``index``,
+of generator expressions over them (or over a ``map``/``filter`` of them; a generator
+bound to a name in one statement and reduced in the next), ``in``, ``==`` and the orderings, ``index``,
 ``count``, ``bool``, ``np.sum(np.array(xs))`` (``dtype=np.int64`` or not),
 slices measured, summed or indexed.  A program may return a list, alone or in a
 tuple.
@@ -184,12 +186,15 @@ class ListPrograms:
         arrays = fn.arrays
         if src < 0.3 and fn.lists and not bounded:
             name, k = r.choice(fn.lists)
-            clauses, bound, bounded = [f"for {x} in {name}"], [(x, k)], False
+            it, k = self.iterated(name, k, depth)
+            clauses, bound, bounded = [f"for {x} in {it}"], [(x, k)], False
         elif src < 0.5 and arrays:
             a, dt = r.choice(arrays)
-            clauses, bound, bounded = [f"for {x} in {self.sliced(fn, a)}"], [(x, self._element(dt))], True
+            it, k = self.iterated(self.sliced(fn, a), self._element(dt), depth)
+            clauses, bound, bounded = [f"for {x} in {it}"], [(x, k)], True
         else:
-            clauses, bound, bounded = [f"for {x} in {self.small_range(fn)}"], [(x, "int")], True
+            it, k = self.iterated(self.small_range(fn), "int", depth)
+            clauses, bound, bounded = [f"for {x} in {it}"], [(x, k)], True
         if r.random() < 0.15 and (bounded or (not fn.loops and self.growth > 0)):
             if not bounded:
                 self.growth -= 1
@@ -204,6 +209,20 @@ class ListPrograms:
         for v, k in bound:
             fn.vars[k].remove(v)
         return f"[{elt} {' '.join(clauses)}]"
+
+    def iterated(self, src: str, k: str, depth: int) -> tuple[str, str]:
+        """What a ``for`` clause iterates: ``src`` (items of kind ``k``), or now and then a
+        ``map`` of a lambda or a ``filter`` over it (son's ``Functions.as_generator``), and
+        the kind of its items.  Both keep a bounded source bounded."""
+        r = self.rng
+        x = r.random()
+        if x < 0.1:
+            out = k if k != "bool" and r.random() < 0.6 else r.choice(["int", "float"])
+            return f"map({self.lambda_of(out, [k], depth)}, {src})", out
+        if x < 0.18:
+            test = "None" if r.random() < 0.4 else self.lambda_of("bool", [k], depth)
+            return f"filter({test}, {src})", k
+        return src, k
 
     def condition(self, fn: Func, x: str, k: str) -> str | None:
         """A comprehension's filter: ``x`` (of kind ``k``) tested against a parameter of
@@ -305,7 +324,9 @@ class ListPrograms:
         elif form < 0.3:
             clauses = [f"for {x} in reversed({name})"]
         else:
-            clauses = [f"for {x} in {name}"]
+            it, k = self.iterated(name, k, depth)
+            bound = [(x, k)]
+            clauses = [f"for {x} in {it}"]
         if r.random() < 0.1:
             y = self.fresh(fn, "g")
             clauses.append(f"for {y} in range({r.randint(1, 3)})")
@@ -430,7 +451,12 @@ class ListPrograms:
             targets = [v for v in fn.mutable if self.kind_of(fn, v) in ("int", "float", "bool")]
             if targets:
                 v = r.choice(targets)
-                return [f"{v} = {self.list_scalar(fn, self.kind_of(fn, v), ed) or self.item(fn, 'int', 1)}"]
+                kind = self.kind_of(fn, v)
+                if r.random() < 0.2:  # a generator bound to a name, consumed by the next statement
+                    gen = self.fresh(fn, "gen")
+                    total = self.list_reduction(fn, kind, ed, gen)
+                    return [f"{gen} = {self.list_generator(fn, name, k, kind, ed)}", f"{v} = {total}"]
+                return [f"{v} = {self.list_scalar(fn, kind, ed) or self.item(fn, 'int', 1)}"]
         return [f"{name} = {self.list_expr(fn, k, ed)}"]
 
     # ------------------------------------------------------------------ lists of tuples
