@@ -1,0 +1,82 @@
+"""np.unique with return_index/return_inverse/return_counts/equal_nan
+(son/frontend/arraymore.py), np.split/np.array_split (son/frontend/arraybuild.py) and
+np.tensordot (son/frontend/linalg.py): numpy is the oracle in every stage, with
+hypothesis inputs (empty arrays, NaN, signed zeros, int64 edges, lengths that do not
+divide), and numpy's errors or son's located refusals."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import check_every_stage, function_from_text, run_python
+from hypothesis import strategies as st
+
+import son
+from son.errors import SonSyntaxError
+
+F, I64, B = "float64[]", "int64[]", "bool[]"
+EDGES = [0.0, -0.0, 0.5, 1.0, 1.0, 2.0, -3.25, 1e300, np.nan, np.inf, -np.inf]
+FLOAT_ARRAYS = st.lists(st.one_of(st.sampled_from(EDGES), st.floats(-3, 3)), max_size=8).map(
+    lambda xs: np.array(xs, dtype=np.float64))
+INT_ARRAYS = st.lists(st.one_of(st.integers(-3, 3), st.sampled_from([-2**63, 2**63 - 1])), max_size=8).map(
+    lambda xs: np.array(xs, dtype=np.int64))
+BOOL_ARRAYS = st.lists(st.booleans(), max_size=8).map(lambda xs: np.array(xs, dtype=np.bool_))
+ARRAYS = {F: FLOAT_ARRAYS, I64: INT_ARRAYS, B: BOOL_ARRAYS}
+
+
+def _both_zeros(a) -> bool:
+    zeros = a[a == 0]
+    return a.dtype.kind == "f" and bool(np.signbit(zeros).any()) and bool((~np.signbit(zeros)).any())
+
+
+# -- np.unique --------------------------------------------------------------------------
+def unique_parts(a):
+    return np.unique(a, True, True, True), np.unique(a[::-1], return_index=True, equal_nan=False)
+
+
+def unique_without_index(a):
+    return np.unique(a, return_inverse=True), np.unique(a[::-1], return_counts=True, equal_nan=False)
+
+
+@pytest.mark.parametrize("dtype", [F, I64, B])
+def test_unique_with_index_is_numpys_first_occurrence(dtype):
+    """With return_index numpy's sort is stable: the first occurrence of each value is kept
+    (of 0.0 and -0.0 too) and its index given; the inverse and the counts follow."""
+    check_every_stage(unique_parts, [dtype], st.tuples(ARRAYS[dtype]), max_examples=30)
+
+
+def _declined_for_both_zeros(fn, args):
+    if _both_zeros(args[0]):
+        return ("raise", NotImplementedError)  # which zero numpy keeps is its kernels' choice
+    return run_python(fn, args)
+
+
+def test_unique_inverse_and_counts_are_numpys():
+    check_every_stage(unique_without_index, [F], st.tuples(FLOAT_ARRAYS), expected=_declined_for_both_zeros,
+                      max_examples=40)
+
+
+def test_unique_returns_numpys_tuple_and_dtypes():
+    def f(a):
+        return np.unique(a, return_counts=True)
+
+    a = np.array([2.0, np.nan, 2.0, np.nan])
+    got, want = son.jit(f, fallback="error")(a), f(a)
+    assert type(got) is tuple and len(got) == 2
+    assert got[1].dtype == want[1].dtype == np.int64
+    np.testing.assert_array_equal(got[0], want[0])
+    np.testing.assert_array_equal(got[1], want[1])
+    one = son.jit(lambda a: np.unique(a, return_index=False), fallback="error")(a)
+    assert isinstance(one, np.ndarray)
+
+
+@pytest.mark.parametrize("text, where", [
+    ("def f(a, k: bool):\n    return np.unique(a, return_counts=k)\n", "not a constant bool"),
+    ("def f(a, k: bool):\n    return np.unique(a, sorted=False)\n", "sorted=False"),
+    ("def f(a, k: bool):\n    return np.unique(a.reshape(2, -1), return_index=True)\n", "2-D array"),
+])
+def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, where):
+    fn = function_from_text(tmp_path, text)
+    with pytest.raises(SonSyntaxError, match=where) as info:
+        son.parse(fn, argtypes=[F, "bool"])
+    assert "case.py:" in str(info.value)
