@@ -10,11 +10,12 @@ import numpy as np
 import pytest
 from conftest import check_every_stage, function_from_text, run_python
 from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 
 import son
 from son.errors import SonSyntaxError
 
-F, I64, B = "float64[]", "int64[]", "bool[]"
+F, I64, B, F2, I2 = "float64[]", "int64[]", "bool[]", "float64[:, :]", "int64[:, :]"
 EDGES = [0.0, -0.0, 0.5, 1.0, 1.0, 2.0, -3.25, 1e300, np.nan, np.inf, -np.inf]
 FLOAT_ARRAYS = st.lists(st.one_of(st.sampled_from(EDGES), st.floats(-3, 3)), max_size=8).map(
     lambda xs: np.array(xs, dtype=np.float64))
@@ -70,10 +71,81 @@ def test_unique_returns_numpys_tuple_and_dtypes():
     assert isinstance(one, np.ndarray)
 
 
+
+# -- np.split, np.array_split -----------------------------------------------------------
+def equal_thirds(x):
+    a, b, c = np.split(x, 3)
+    return a, c, tuple(np.split(x, 1))
+
+
+def sections_and_indices(x, i: int):
+    p = np.array_split(x, 3)
+    q = np.split(x, [i, 2])
+    r = np.array_split(x, (-1,))
+    return p[0], p[2], len(p), q[0], q[1], q[2], tuple(r), np.split(x, [])[0], tuple(np.array_split(x, 9))
+
+
+@pytest.mark.parametrize("dtype", [F, I64])
+def test_split_and_array_split_are_numpys_pieces(dtype):
+    """Sections of one length (numpy's ValueError where the length does not divide), the
+    first ``n % k`` one longer for array_split, Python's slice rules at the indices."""
+    check_every_stage(equal_thirds, [dtype], st.tuples(ARRAYS[dtype]), max_examples=25)
+    check_every_stage(sections_and_indices, [dtype, "int"], st.tuples(ARRAYS[dtype], st.integers(-9, 9)),
+                      max_examples=30)
+
+
+def grid_pieces(x):
+    a, b = np.array_split(x, 2)
+    c = np.array_split(x, 3, axis=1)
+    return a, b, c[0], c[2], tuple(np.split(x, [1], axis=-1)), tuple(np.split(x, 1, axis=1))
+
+
+def test_split_of_2d_arrays_along_an_axis_is_numpys():
+    grids = hnp.arrays(np.float64, hnp.array_shapes(min_dims=2, max_dims=2, min_side=0, max_side=4),
+                       elements=st.floats(-3, 3))
+    check_every_stage(grid_pieces, [F2], st.tuples(grids), max_examples=25)
+
+
+def sections_refused_by_numpy(x, k: int):
+    if k == 0:
+        return np.split(x, 0)[0]
+    if k == 1:
+        return np.array_split(x, 0)[0]
+    if k == 2:
+        return np.split(x, -2)[0]
+    return np.split(x, 2)[1]
+
+
+def test_split_raises_numpys_errors_at_run_time():
+    """np.split(x, 0) is ZeroDivisionError (numpy's ``N % 0``), a count below one
+    ValueError, an unequal division ValueError: when the call runs, not when son parses."""
+    check_every_stage(sections_refused_by_numpy, [F, "int"],
+                      st.tuples(FLOAT_ARRAYS, st.integers(0, 3)), max_examples=30)
+
+
+def test_split_pieces_are_views_of_the_array():
+    def f(x):
+        a, b = np.split(x, 2)
+        a[0] = 7.0
+        b += 1.0
+        return x
+
+    x = np.arange(6.0)
+    np.testing.assert_array_equal(son.jit(f, fallback="error")(x.copy()), f(x.copy()))
+    g = son.parse(f, argtypes=[F])
+    np.testing.assert_array_equal(son.interpret(g, x.copy()), f(x.copy()))
+
+
 @pytest.mark.parametrize("text, where", [
     ("def f(a, k: bool):\n    return np.unique(a, return_counts=k)\n", "not a constant bool"),
     ("def f(a, k: bool):\n    return np.unique(a, sorted=False)\n", "sorted=False"),
     ("def f(a, k: bool):\n    return np.unique(a.reshape(2, -1), return_index=True)\n", "2-D array"),
+    ("def f(a, k: bool):\n    return np.split(a, 2)\n", "list of arrays"),
+    ("def f(a, k: bool):\n    return np.array_split(a, 2) == (a, a)\n", "comparison of numpy's list"),
+    ("def f(a, k: bool):\n    return tuple(np.split(a, 2) + (a,))\n", "can only concatenate list"),
+    ("def f(a, k: bool):\n    return np.split(a, int(k) + 1)[0]\n", "not a constant int"),
+    ("def f(a, k: bool):\n    return np.split(a, [1.5])[0]\n", "not an int"),
+    ("def f(a, k: bool):\n    return np.split(a, 2, axis=1)[0]\n", "out of bounds"),
 ])
 def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, where):
     fn = function_from_text(tmp_path, text)
