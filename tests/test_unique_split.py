@@ -136,6 +136,37 @@ def test_split_pieces_are_views_of_the_array():
     np.testing.assert_array_equal(son.interpret(g, x.copy()), f(x.copy()))
 
 
+
+# -- np.tensordot ------------------------------------------------------------------------
+def _shaped(dtype, shape):
+    elements = st.integers(-3, 3) if dtype == np.float64 else st.one_of(st.integers(-3, 3), st.just(2**62))
+    return hnp.arrays(dtype, shape, elements=elements)
+
+
+def _operands(dtype):
+    """``a`` (n, k), ``b`` (k, n) (or, now and then, (k + 1, n): numpy's ValueError),
+    ``x`` (p, n, k)."""
+    return st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2), st.integers(0, 5)).flatmap(
+        lambda d: st.tuples(_shaped(dtype, (d[0], d[1])), _shaped(dtype, (d[1] + (d[3] == 0), d[0])),
+                            _shaped(dtype, (d[2], d[0], d[1]))))
+
+
+def contractions(a, b, x):
+    return (np.tensordot(a, b, 1), np.tensordot(a, b, axes=([0], [1])), np.tensordot(x, a, axes=2),
+            np.tensordot(x, b[:, 0], axes=([2], [0])), np.tensordot(a[0], b[:, 0], 0),
+            np.tensordot(x, x, axes=([0, 2], [0, 2])))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.int64])
+def test_tensordot_is_numpys_transpose_reshape_dot(dtype):
+    """Integer-valued floats and wrapping ints, so every order of summation gives numpy's
+    result; shapes that do not match give numpy's ValueError (or IndexError for a[0] of
+    an empty array)."""
+    kind = "float64" if dtype == np.float64 else "int64"
+    check_every_stage(contractions, [f"{kind}[:, :]", f"{kind}[:, :]", f"{kind}[:, :, :]"], _operands(dtype),
+                      max_examples=40)
+
+
 @pytest.mark.parametrize("text, where", [
     ("def f(a, k: bool):\n    return np.unique(a, return_counts=k)\n", "not a constant bool"),
     ("def f(a, k: bool):\n    return np.unique(a, sorted=False)\n", "sorted=False"),
@@ -146,6 +177,10 @@ def test_split_pieces_are_views_of_the_array():
     ("def f(a, k: bool):\n    return np.split(a, int(k) + 1)[0]\n", "not a constant int"),
     ("def f(a, k: bool):\n    return np.split(a, [1.5])[0]\n", "not an int"),
     ("def f(a, k: bool):\n    return np.split(a, 2, axis=1)[0]\n", "out of bounds"),
+    ("def f(a, k: bool):\n    return np.tensordot(a, a, 1)\n", "summing every axis"),
+    ("def f(a, k: bool):\n    return np.tensordot(a, a, int(k))\n", "not a constant int"),
+    ("def f(a, k: bool):\n    return np.tensordot(a > 0, a, 0)\n", "int or float arrays"),
+    ("def f(a, k: bool):\n    return np.tensordot(a.reshape(2, 2, -1), a.reshape(2, 2, -1), 0)\n", "6-D"),
 ])
 def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, where):
     fn = function_from_text(tmp_path, text)
