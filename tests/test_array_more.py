@@ -221,7 +221,7 @@ def test_arange_of_large_ints_as_floats_rounds_as_numpy():
     ("def f(a: np.ndarray):\n    return np.repeat(a, a)\n", "float repeats"),
     ("def f(a: np.ndarray):\n    return np.tile(a, (2, 2))\n", "tuple of reps"),
     ("def f(a: np.ndarray):\n    return np.tile(a.reshape(1, -1), 2)\n", "2-D array"),
-    ("def f(a: np.ndarray):\n    return np.unique(a, return_counts=True)\n", "return_counts="),
+    ("def f(a: np.ndarray):\n    return np.unique(a, return_counts=True, axis=0)\n", "axis="),
     ("def f(a: np.ndarray):\n    return np.interp(1.0, a, a, period=2.0)\n", "period="),
     ("def f(a: np.ndarray):\n    return np.cross(a > 0, a > 1)\n", "of bools"),
     ("def f(a: np.ndarray):\n    return np.vstack(a)\n", "tuple or list of arrays"),

@@ -1,7 +1,7 @@
 """numpy functions that son builds from what it already compiles: ``np.meshgrid``,
 ``np.column_stack``, ``np.stack``/``np.vstack``/``np.hstack`` of n-D arrays, ``np.bincount``,
-``np.digitize``, ``np.take``, ``np.trapezoid``, ``np.average(weights=)`` and
-``np.unravel_index``, each as numpy composes it.
+``np.digitize``, ``np.take``, ``np.trapezoid``, ``np.average(weights=)``,
+``np.unravel_index`` and ``np.split``/``np.array_split``, each as numpy composes it.
 
 - ``np.meshgrid(x, y[, z], indexing='xy')`` of 1-D arrays: a tuple of new C-order arrays
   (numpy's default ``copy=True``), each its input broadcast along the other axes (with
@@ -27,9 +27,15 @@
   zero sum, the products taken as floats and summed pairwise.
 - ``np.unravel_index(i, shape)`` of an int and a tuple of up to three dims: the tuple of
   indices, numpy's ValueError for an index outside the array.
+- ``np.split(a, k, axis=0)`` and ``np.array_split``: numpy's ``array_split``, the views
+  ``a[div[i]:div[i + 1]]`` along the constant axis, the points from ``divmod(n, k)`` for a
+  constant int ``k`` or ``[0] + indices + [n]`` for a list or tuple of indices; numpy's
+  errors at run time (``n % k``: ZeroDivisionError for 0, ValueError for an unequal
+  division or ``k <= 0``).  numpy's list of them is an ``ArrayList`` (son/frontend/scope.py).
 
 Refused with a located error: other keywords, n-D operands where a 1-D one is read,
-arrays of indices for ``unravel_index``, ``sparse=``/``copy=False`` for ``meshgrid``.
+arrays of indices for ``unravel_index``, ``sparse=``/``copy=False`` for ``meshgrid``, a
+section count not known while parsing or an array of indices for ``split``.
 O(1) nodes per call plus the inlined loops; O(elements) time."""
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ from ..nodes import Node, kept
 from .arrayfns import sum_as_floats
 from .arrayutils import average
 from .core import _kind, dtype_of, is_array_value
-from .scope import Grid, Pack
+from .scope import ArrayList, Grid, Pack
 
 
 class ArrayBuilds:
@@ -242,6 +248,62 @@ class ArrayBuilds:
             with kept(*dims):
                 return self.inline(e, (unravel1, unravel2, unravel3)[len(dims) - 1], [i, *dims])
 
+    def call_split(self, e: ast.Call, name: str, equal: bool) -> Node:
+        """``np.split`` (``equal``) and ``np.array_split`` of an array along a constant axis
+        into a constant number of sections or at a list or tuple of indices: numpy's list
+        of views, held as an ``ArrayList``."""
+        got = self.call_arguments(e, name, ["ary", "indices_or_sections", "axis"], optional={"axis"})
+        a = self.expr(got["ary"])
+        with kept(a):
+            self.array_piece(got["ary"], a, name)
+            ndim = a.ndim if isinstance(a, Grid) else 1
+            axis = self.axis_constant(got["axis"], ndim, name) if "axis" in got else 0
+            where = got["indices_or_sections"]
+            if isinstance(where, (ast.Tuple, ast.List)):
+                points = self.exprs(where.elts)
+                places = where.elts
+            else:
+                v = self.expr_any(where)
+                if isinstance(v, Pack):
+                    points, places = list(v.elems), [where] * len(v.elems)
+                elif v.type.is_constant and type(v.type.con) is int:
+                    return self.sections(e, a, axis, v.type.con, equal)
+                else:
+                    raise self.unsupported(where, f"{name}() with sections that are not a constant int, nor "
+                                                  "a list or tuple of indices (son needs the number of "
+                                                  "pieces when it parses)")
+            with kept(*points):
+                for x, at in zip(points, places):
+                    if _kind(x) not in ("int", "bool"):
+                        raise self.unsupported(at, f"{name}() at an index that is not an int")
+                n = a.dims[axis] if isinstance(a, Grid) else self.length(e, a)
+                with kept(n):
+                    return self.pieces(e, a, axis, [self.con(0), *points, n])
+
+    def sections(self, e: ast.Call, a: Node, axis: int, k: int, equal: bool) -> Node:
+        """``a`` cut into ``k`` sections along ``axis`` (numpy's ``array_split``: the first
+        ``n % k`` one longer), numpy's errors first."""
+        n = a.dims[axis] if isinstance(a, Grid) else self.length(e, a)
+        with kept(n):
+            self.inline(e, check_sections, [n, self.con(k), self.con(equal)])
+            if k <= 0:  # the check raised
+                return self.dead_value()
+            starts: list[Node] = []
+            for i in range(k + 1):
+                with kept(*starts):
+                    starts.append(self.inline(e, section_start, [n, self.con(k), self.con(i)]))
+            with kept(*starts):
+                return self.pieces(e, a, axis, starts)
+
+    def pieces(self, e: ast.Call, a: Node, axis: int, points: list[Node]) -> Node:
+        """The views ``a[points[i]:points[i + 1]]`` along ``axis`` (Python's slice rules)."""
+        out: list[Node] = []
+        with kept(a, *points):
+            for i in range(len(points) - 1):
+                with kept(*out):
+                    out.append(self.inline(e, _PIECE[axis], [a, points[i], points[i + 1]]))
+        return ArrayList(self.g, *out)
+
 
 BUILD_CALLS = {
     np.meshgrid: lambda p, e, n: p.call_meshgrid(e, n),
@@ -255,6 +317,8 @@ BUILD_CALLS = {
     np.trapezoid: lambda p, e, n: p.call_trapezoid(e, n),
     np.average: lambda p, e, n: p.call_weighted_average(e, n),
     np.unravel_index: lambda p, e, n: p.call_unravel_index(e, n),
+    np.split: lambda p, e, n: p.call_split(e, n, equal=True),
+    np.array_split: lambda p, e, n: p.call_split(e, n, equal=False),
 }
 if hasattr(np, "trapz"):  # numpy < 2.4
     BUILD_CALLS[np.trapz] = BUILD_CALLS[np.trapezoid]
@@ -387,3 +451,33 @@ def unravel2(i, n0, n1):
 def unravel3(i, n0, n1, n2):
     _index_error(i, n0 * n1 * n2)
     return i // (n1 * n2), i // n2 % n1, i % n2
+
+
+def check_sections(n, k, equal):
+    """numpy's errors for ``k`` sections of ``n`` elements: ``np.split``'s ``n % k`` (a
+    ZeroDivisionError for 0) and unequal division, ``np.array_split``'s ``k <= 0``."""
+    if equal and n % k != 0:
+        raise ValueError("array split does not result in an equal division")
+    if k <= 0:
+        raise ValueError("number sections must be larger than 0.")
+
+
+def section_start(n, k, i):
+    """Where section ``i`` of ``k`` starts (numpy's ``divmod``: the first ``n % k`` sections
+    one longer)."""
+    return i * (n // k) + min(i, n % k)
+
+
+def piece0(a, i, j):
+    return a[i:j]
+
+
+def piece1(a, i, j):
+    return a[:, i:j]
+
+
+def piece2(a, i, j):
+    return a[:, :, i:j]
+
+
+_PIECE = (piece0, piece1, piece2)

@@ -12,7 +12,13 @@ Of 1-D arrays and views (n-D arrays are refused where written):
   "array is too big", or its wrapped "negative dimensions").
 - ``np.unique(a)``: the sorted distinct elements (son/frontend/sorting.py's sort), one
   NaN for all of them (numpy's ``equal_nan``); where ``0.0`` and ``-0.0`` both occur,
-  which one numpy keeps depends on its kernels: ``NotImplementedError``.
+  which one numpy keeps depends on its kernels: ``NotImplementedError``.  With constant
+  ``return_index``, ``return_inverse``, ``return_counts`` and ``equal_nan``: numpy's
+  ``_unique1d`` on son's stable order of the indices (``argsort(kind='mergesort')``, which
+  numpy uses with ``return_index``, so each value is its first occurrence, 0.0 or -0.0
+  alike), a tuple of the values and the int64 arrays asked for (the inverse of the
+  input's length); without ``return_index`` numpy's sort is not stable, and where both
+  zeros occur son raises ``NotImplementedError`` as above.
 - ``np.interp(x, xp, fp, left=None, right=None)``: numpy's C loop (``arr_interp``): ``x``,
   ``xp`` and ``fp`` as floats, its ``binary_search_with_guess`` (so an unsorted ``xp``
   gives numpy's answers too), ``fp[j]`` at a sample point, the slope the other way
@@ -33,7 +39,7 @@ Of 1-D arrays and views (n-D arrays are refused where written):
 - ``np.arange(..., dtype=)``: ``int`` of ints is ``np.arange``; ``float`` of floats too,
   and of ints numpy's float fill from its length ``ceil((stop - start) / step)``.
 
-Refused with a located error: keywords son does not read (``axis=``, ``return_counts=``,
+Refused with a located error: keywords son does not read (``axis=``, ``sorted=False``,
 ``period=``, ``method=``...), n-D arrays, a tuple of reps, float repeats, bool arrays
 where numpy raises TypeError (``np.cross``, ``np.percentile``), an array ``q``, ``dtype=bool``.
 The functions at the end are written in the Python son compiles and inlined.  O(1) nodes
@@ -53,7 +59,7 @@ from .arrayfns import arange_filled
 from .arrayops import flatnonzero
 from .core import _kind, dtype_of, is_array_value, promoted
 from .scope import Grid
-from .sorting import sort_bool, sort_float, sort_int
+from .sorting import _zeros_of_both_signs, index_order, sort_bool, sort_float, sort_int
 
 #: a dtype -> the zero of its kind (``np.full(n, zero)`` makes an array of that dtype)
 _ZERO = {"float64": 0.0, "int64": 0, "bool": False}
@@ -105,13 +111,55 @@ class ArrayMore:
 
     # -- np.unique -----------------------------------------------------------------------
     def call_np_unique(self, e: ast.Call, name: str) -> Node:
-        self.no_keywords(e, name, 1, 1, "one array: no return_index, return_inverse, return_counts, axis")
-        a = self.expr(e.args[0])
+        """``np.unique(ar, return_index, return_inverse, return_counts, equal_nan=)`` with
+        constant flags: the sorted distinct elements, or the tuple of them and the arrays
+        asked for (``_unique1d``'s steps on son's stable order of the elements)."""
+        params = ["ar", "return_index", "return_inverse", "return_counts", "axis", "equal_nan", "sorted"]
+        if len(e.args) > 5:
+            raise self.error(e, f"{name}() takes at most 5 positional arguments ({len(e.args)} given)", name)
+        got = self.call_arguments(e, name, params, optional=set(params[1:]))
+        flags = {}
+        for word, default in (("return_index", False), ("return_inverse", False), ("return_counts", False),
+                              ("equal_nan", True), ("axis", None), ("sorted", True)):
+            v = self.expr(got[word]) if word in got else self.con(default)
+            if default is None:
+                if not (v.type.is_constant and v.type.con is None):
+                    raise self.unsupported(got[word], f"{name}() with axis= (son takes the distinct "
+                                                      "elements of a 1-D array)")
+                continue
+            if not (v.type.is_constant and type(v.type.con) in (bool, int)):
+                raise self.unsupported(got[word], f"{name}() with {word}= that is not a constant bool")
+            if word == "sorted" and not v.type.con:
+                raise self.unsupported(got[word], f"{name}() with sorted=False (numpy's order is then "
+                                                  "its hash table's)")
+            flags[word] = bool(v.type.con)
+        a = self.expr(got["ar"])
         with kept(a):
-            self.one_d(e.args[0], a, name)
-            s = self.inline(e, _SORT[dtype_of(a)], [a, self.con(True)])
-            with kept(s):
-                return self.inline(e, unique_sorted, [s, self.con(_ZERO[dtype_of(a)])])
+            self.one_d(got["ar"], a, name)
+            zero = self.con(_ZERO[dtype_of(a)])
+            index, inverse, counts = flags["return_index"], flags["return_inverse"], flags["return_counts"]
+            if not (index or inverse or counts) and flags["equal_nan"]:
+                s = self.inline(e, _SORT[dtype_of(a)], [a, self.con(True)])
+                with kept(s):
+                    return self.inline(e, unique_sorted, [s, zero])
+            # numpy sorts the indices (stably where return_index), so the first of each run
+            # is the first occurrence; without return_index its sort is not stable, and of
+            # 0.0 and -0.0 which one it keeps is its kernels' choice (checked at run time)
+            order = self.inline(e, unique_order, [a, self.con(not index and dtype_of(a) == "float64")])
+            with kept(order):
+                starts = self.inline(e, unique_runs, [a, order, self.con(flags["equal_nan"])])
+                with kept(starts):
+                    outs = [self.inline(e, unique_values, [a, order, starts, zero])]
+                    with kept(*outs):
+                        if index:
+                            outs.append(self.inline(e, unique_index, [order, starts]))
+                    with kept(*outs):
+                        if inverse:
+                            outs.append(self.inline(e, unique_inverse, [order, starts]))
+                    with kept(*outs):
+                        if counts:
+                            outs.append(self.inline(e, unique_counts, [order, starts]))
+                    return outs[0] if len(outs) == 1 else self.pack(outs)
 
     # -- np.interp -----------------------------------------------------------------------
     def call_np_interp(self, e: ast.Call, name: str) -> Node:
@@ -324,6 +372,81 @@ def unique_sorted(s, zero):
         if i == 0 or (s[i] != s[i - 1] and s[i - 1] == s[i - 1]):
             out[k] = s[i]
             k += 1
+    return out
+
+
+def unique_order(a, check_zeros):
+    """The indices of ``a`` in son's stable sorted order (NaN last), which is numpy's
+    ``argsort(kind='mergesort')``; NotImplementedError where numpy's sort is not stable
+    (``check_zeros``) and ``a`` holds both zeros."""
+    if check_zeros and _zeros_of_both_signs(a):
+        raise NotImplementedError("np.unique of 0.0 and -0.0 without return_index (which of them numpy "
+                                  "keeps depends on its sort kernels)")
+    return index_order(a, True)
+
+
+def _run_starts(a, order, i, equal_nan):
+    """Does a run start at position ``i`` of the sorted order: the first element, or one
+    unequal to the one before, unless that one is a NaN and NaNs are equal."""
+    if i == 0:
+        return True
+    prev = a[order[i - 1]]
+    return a[order[i]] != prev and (not equal_nan or prev == prev)
+
+
+def unique_runs(a, order, equal_nan):
+    """The positions in ``order`` where a run of equal elements starts (numpy's ``mask``):
+    with ``equal_nan`` all the NaNs (last) are one run."""
+    n = len(order)
+    k = 0
+    for i in range(n):
+        if _run_starts(a, order, i, equal_nan):
+            k += 1
+    starts = np.empty(k, dtype=np.int64)
+    k = 0
+    for i in range(n):
+        if _run_starts(a, order, i, equal_nan):
+            starts[k] = i
+            k += 1
+    return starts
+
+
+def unique_values(a, order, starts, zero):
+    out = np.full(len(starts), zero)
+    for j in range(len(starts)):
+        out[j] = a[order[starts[j]]]
+    return out
+
+
+def unique_index(order, starts):
+    """The index in ``a`` of the first element of each run (``perm[mask]``)."""
+    out = np.empty(len(starts), dtype=np.int64)
+    for j in range(len(starts)):
+        out[j] = order[starts[j]]
+    return out
+
+
+def unique_inverse(order, starts):
+    """For each element of ``a``, the number of its run (``cumsum(mask) - 1`` put back)."""
+    n = len(order)
+    out = np.empty(n, dtype=np.int64)
+    run = -1
+    j = 0
+    for i in range(n):
+        if j < len(starts) and starts[j] == i:
+            run += 1
+            j += 1
+        out[order[i]] = run
+    return out
+
+
+def unique_counts(order, starts):
+    """The length of each run (``np.diff`` of the starts and the size)."""
+    m = len(starts)
+    out = np.empty(m, dtype=np.int64)
+    for j in range(m):
+        end = starts[j + 1] if j + 1 < m else len(order)
+        out[j] = end - starts[j]
     return out
 
 

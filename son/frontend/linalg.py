@@ -1,5 +1,6 @@
-"""Matrix products: ``a @ b``, ``np.matmul``, ``np.dot``, ``np.inner``, ``np.vdot`` and
-``np.outer`` of 1-D and 2-D arrays, views and chains, lowered to the graph's loops.
+"""Matrix products: ``a @ b``, ``np.matmul``, ``np.dot``, ``np.inner``, ``np.vdot``,
+``np.outer`` (and ``np.tensordot``) of 1-D and 2-D arrays, views and chains, lowered to
+the graph's loops.
 
 - ``a @ b`` and ``np.matmul``: vector . vector is a number, matrix @ vector and vector @
   matrix a 1-D array, matrix @ matrix a new C-order 2-D array; numpy's ValueError where
@@ -12,6 +13,12 @@
   gives ``0.0``).  ``np.inner`` of 1-D arrays is ``np.dot``'s vector product, ``np.vdot``
   ``@``'s.
 - ``np.outer(a, b)``: ``out[i, j] = a[i] * b[j]`` of 1-D operands.
+- ``np.tensordot(a, b, axes=2)`` of 1-D to 3-D int or float arrays, a constant int or a
+  pair of constant axis lists: numpy's steps, each operand transposed and copied as a
+  matrix, ``np.dot`` of the two (its rules above), the result seen in the free axes'
+  shape; numpy's ValueError ("shape-mismatch for sum", "repeated axis in transpose") and
+  IndexError at run time.  A 0-D result (every axis summed) and one of more than 3
+  dimensions are refused.
 
 Result dtypes are numpy's (bool < int64 < float64; a bool product is the logical or of
 ands).  The elements are summed in index order from zero, as numpy's own loops do: for
@@ -31,10 +38,10 @@ import ast
 
 import numpy as np
 
-from ..nodes import NE, Node, kept
+from ..nodes import NE, Mul, Node, kept
 from .core import dtype_of, is_array_value, promoted
 from .lists import DTYPE_OF_KIND
-from .scope import Grid
+from .scope import Grid, View
 
 #: the zero a product of this result dtype starts from (bools are summed as ints)
 _ZERO = {"bool": 0, "int64": 0, "float64": 0.0}
@@ -125,6 +132,96 @@ class LinearAlgebra:
                 out = self.inline_list_helper(e, outer, [a, b, self.con(_ZERO[dtype])])
             return self.logical(e, out) if dtype == "bool" else out
         return self.matmul(e, [a, b], name, "dot" if rule == "inner" else "matmul")
+
+    # -- np.tensordot -------------------------------------------------------------------
+    def call_tensordot(self, e: ast.Call, name: str):
+        """``np.tensordot(a, b, axes=2)`` as numpy writes it: each operand's axes
+        transposed (free ones first in ``a``, last in ``b``), reshaped to a matrix, ``np.dot``
+        of the two, reshaped to the free axes of ``a`` then ``b``."""
+        got = self.call_arguments(e, name, ["a", "b", "axes"], optional={"axes"})
+        axes_a, axes_b = self.tensordot_axes(got.get("axes"), name)
+        a, b = self.product_operands(e, self.operands([got["a"], got["b"]]))
+        with kept(a, b):
+            grids = []
+            for v, at in zip((a, b), (got["a"], got["b"])):
+                if not 1 <= _ndim(v) <= 3 or _dtype(v) == "bool":
+                    raise self.unsupported(at, f"{name}() of anything but 1-D to 3-D int or float arrays")
+                with kept(*grids):
+                    grids.append(v if isinstance(v, Grid) else self.as_grid(at, v))
+            ga, gb = grids
+            with kept(ga, gb):
+                if len(axes_a) != len(axes_b):
+                    return self.fault(ValueError, "shape-mismatch for sum")
+                for i, j in zip(axes_a, axes_b):  # numpy's order: a's axis, b's, their lengths
+                    if not (-ga.ndim <= i < ga.ndim and -gb.ndim <= j < gb.ndim):
+                        return self.fault(IndexError, "tuple index out of range")
+                    self.guard(self.op(e, NE, ga.dims[i], gb.dims[j]), ValueError, "shape-mismatch for sum")
+                axes_a = [i % ga.ndim for i in axes_a]
+                axes_b = [j % gb.ndim for j in axes_b]
+                if len(set(axes_a)) < len(axes_a) or len(set(axes_b)) < len(axes_b):
+                    return self.fault(ValueError, "repeated axis in transpose")
+                free_a = [k for k in range(ga.ndim) if k not in axes_a]
+                free_b = [k for k in range(gb.ndim) if k not in axes_b]
+                dims = [ga.dims[k] for k in free_a] + [gb.dims[k] for k in free_b]
+                if not dims:
+                    raise self.unsupported(e, f"{name}() summing every axis (numpy's result is a 0-D array, "
+                                              "which son does not make)",
+                                           instead="np.sum(a * b) is its number")
+                if len(dims) > 3:
+                    raise self.unsupported(e, f"{name}() giving a {len(dims)}-D array (son makes 1-D to 3-D "
+                                              "arrays)")
+                ma = self.as_matrix(e, ga, free_a + axes_a, len(free_a))
+                with kept(ma):
+                    mb = self.as_matrix(e, gb, axes_b + free_b, len(axes_b))
+                with kept(ma, mb, *dims):
+                    res = self.matmul(e, [ma, mb], name, "dot")
+                with kept(res, *dims):
+                    if len(dims) == 1:
+                        return View(self.g, res.base, res.start, self.con(1), dims[0])
+                    return self.c_order(e, res.base, res.start, dims)
+
+    def tensordot_axes(self, axes: ast.expr | None, name: str) -> tuple[list[int], list[int]]:
+        """numpy's ``axes_a``, ``axes_b``: ``range(-k, 0)`` and ``range(k)`` for an int
+        ``k``, else the two axes (or lists of axes) of a pair."""
+        if axes is None:
+            return [-2, -1], [0, 1]
+        if isinstance(axes, (ast.Tuple, ast.List)):
+            if len(axes.elts) != 2:
+                raise self.error(axes, f"{name}(): axes must be an int or a pair of axis lists", name)
+            return self.axis_list(axes.elts[0], name), self.axis_list(axes.elts[1], name)
+        k = self.expr(axes)
+        if not (k.type.is_constant and type(k.type.con) is int):
+            raise self.unsupported(axes, f"{name}() with axes that are not a constant int or a pair of "
+                                         "constant axis lists written where it is called")
+        return list(range(-k.type.con, 0)), list(range(k.type.con))
+
+    def axis_list(self, x: ast.expr, name: str) -> list[int]:
+        items = x.elts if isinstance(x, (ast.Tuple, ast.List)) else [x]
+        out = []
+        for it in items:
+            v = self.expr(it)
+            if not (v.type.is_constant and type(v.type.con) is int):
+                raise self.unsupported(it, f"{name}() with an axis that is not a constant int")
+            out.append(v.type.con)
+        return out
+
+    def as_matrix(self, at: ast.AST, g: Grid, order: list[int], rows: int) -> Grid:
+        """``g.transpose(order).reshape(M, K)``, ``M`` the product of the first ``rows``
+        transposed dims: a C-order copy of the transposed view, seen as a matrix."""
+        dims = [g.dims[k] for k in order]
+        flat = self.raveled(at, self.permuted(at, g, order))
+        with kept(flat):
+            m, k = self.con(1), self.con(1)
+            for i, d in enumerate(dims):
+                with kept(m, k):
+                    if i < rows:
+                        m = self.op(at, Mul, m, d)
+                    else:
+                        k = self.op(at, Mul, k, d)
+            with kept(m, k):
+                if isinstance(flat, View):
+                    return self.c_order(at, flat.base, flat.start, [m, k], flat.step)
+                return self.c_order(at, flat, self.con(0), [m, k])
 
 
 # ---------------------------------------------------------------- inlined (son's Python)
@@ -226,4 +323,5 @@ LINALG_CALLS = {
     np.inner: lambda p, e, n: p.call_product(e, n, "inner"),
     np.vdot: lambda p, e, n: p.call_product(e, n, "vdot"),
     np.outer: lambda p, e, n: p.call_product(e, n, "outer"),
+    np.tensordot: lambda p, e, n: p.call_tensordot(e, n),
 }

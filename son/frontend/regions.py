@@ -47,7 +47,7 @@ from ..nodes import EQ, Call, ListOp, Loop, NewList, Node, Phi, Proj, Raise, Sta
 from ..nodes.opaque import RAISED, RERAISE, PyOut, PyRegion, PyRegionMem, RegionCode, register
 from ..nodes.types import BOOL, FLOAT, INT, TOP, ArrayType, ScalarType
 from .core import is_list
-from .scope import Aggregate, Conflict, Cplx, Grid, Pack, Strided, View, describe, flag, shape
+from .scope import Aggregate, ArrayList, Conflict, Cplx, Grid, Pack, Strided, View, describe, flag, shape
 
 #: ``FunctionParser.learned`` key: id(statement) -> (statement, why son refused it)
 OPAQUE = "opaque statements"
@@ -546,6 +546,8 @@ def _rebuilt(v, name: str, leaves: list) -> str:
         return f"__import__('numpy').lib.stride_tricks.as_strided({base}[{start}:], ({shape}), ({steps}))"
     if isinstance(v, Cplx):
         return f"complex({_rebuilt(v.re, name, leaves)}, {_rebuilt(v.im, name, leaves)})"
+    if isinstance(v, ArrayList):  # numpy's list of arrays: a list in CPython's code
+        return "[" + "".join(_rebuilt(x, name, leaves) + ", " for x in v.elems) + "]"
     if isinstance(v, Pack):
         return "(" + "".join(_rebuilt(x, name, leaves) + ", " for x in v.elems) + ")"
     param = f"__son_{name}_{len(leaves)}"

@@ -150,6 +150,15 @@ class Pack(Aggregate):
     __slots__ = ()
 
 
+class ArrayList(Pack):
+    """numpy's list of arrays (``np.split``'s result, son/frontend/arraybuild.py): held as a
+    tuple of the parse, so it is indexed, unpacked, iterated and measured as one; what
+    would tell a list from a tuple (returning it, comparing it, joining it to a tuple) is
+    refused where written."""
+
+    __slots__ = ()
+
+
 class TupleList(Aggregate):
     """A list of k-tuples of numbers (son/frontend/tuplelists.py): the elements are k
     lists of the graph, one per tuple position, changed in lockstep (always of one

@@ -21,7 +21,21 @@ from ..nodes.rows import rows_form
 from ..nodes.types import TOP
 from .core import is_list
 from .lists import annotated_dtype
-from .scope import Aggregate, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList, View, compatible, describe, shape
+from .scope import (
+    Aggregate,
+    ArrayList,
+    Cplx,
+    Grid,
+    Opt,
+    Pack,
+    Rng,
+    Scope,
+    TupleList,
+    View,
+    compatible,
+    describe,
+    shape,
+)
 from .selection import is_selector
 
 
@@ -248,6 +262,10 @@ class Statements:
             elif isinstance(x, TupleList):  # its columns (son/nodes/rows.py)
                 flat.extend(x.elems)
                 forms.append(rows_form(len(x.elems)))
+            elif isinstance(x, ArrayList):
+                raise self.unsupported(at, "numpy's list of arrays (np.split's) in the function's result "
+                                           "(son holds it as a tuple)",
+                                       instead="return tuple(...) of it, or its arrays")
             elif isinstance(x, Pack):
                 stack.append(("end", len(x.elems)))
                 stack.extend(reversed(x.elems))

@@ -41,7 +41,7 @@ from ..nodes import (
 from ..nodes.types import NONE, TOP
 from .core import _SYMBOL, _kind
 from .loops import _LoopContext
-from .scope import Opt, Pack
+from .scope import ArrayList, Opt, Pack
 
 
 class Tuples:
@@ -89,8 +89,8 @@ class Tuples:
                 bounds.append(None if v is None else int(v.type.con))
             if bounds[2] == 0:
                 self.guard(self.con(True), ValueError, "slice step cannot be zero")
-                return self.pack([])
-            return self.pack(p.elems[slice(*bounds)])
+                return p.rebuilt([])
+            return p.rebuilt(p.elems[slice(*bounds)])
         with kept(p):
             i = self.expr(e.slice)
         k = _kind(i)
@@ -189,11 +189,14 @@ class Tuples:
     def tuple_arith(self, at, cls, a: Node, b: Node) -> Node:
         """``p + q`` (concatenation) and ``p * k``, ``k * p`` with ``k`` a constant int."""
         if cls is Add and isinstance(a, Pack) and isinstance(b, Pack):
-            return self.pack(a.elems + b.elems)
+            if type(a) is not type(b):  # a list of arrays and a tuple
+                x, y = ("list", "tuple") if isinstance(a, ArrayList) else ("tuple", "list")
+                raise self.error(at, f'can only concatenate {x} (not "{y}") to {x}', "operator")
+            return a.rebuilt(a.elems + b.elems)
         if cls is Mul:
             p, k = (a, b) if isinstance(a, Pack) else (b, a)
             if isinstance(p, Pack) and k.type.is_constant and _kind(k) in ("int", "bool"):
-                return self.pack(p.elems * max(int(k.type.con), 0))
+                return p.rebuilt(p.elems * max(int(k.type.con), 0))
             if isinstance(p, Pack) and _kind(k) in ("int", "bool", "number"):
                 raise self.unsupported(at, "tuple repeated a number of times not known when parsing",
                                        instead="use a list: [v] * n")
@@ -224,6 +227,9 @@ class Tuples:
                 return self.con(cls is NE)
             raise self.error(at, f"unsupported comparison between {_name(a)} and {_name(b)}",
                              "comparison")
+        if isinstance(a, ArrayList) or isinstance(b, ArrayList):
+            raise self.unsupported(at, "comparison of numpy's list of arrays (np.split's; son holds it as a "
+                                       "tuple)", instead="compare its arrays")
         xs, ys = a.elems, b.elems
         with kept(a, b):
             if cls in (EQ, NE):
@@ -272,7 +278,7 @@ class Tuples:
         if name == "len":
             return self.con(len(p.elems))
         if name == "tuple":
-            return p
+            return self.pack(p.elems) if isinstance(p, ArrayList) else p
         if name == "bool":
             return self.con(bool(p.elems))
         raise self.unsupported(e, f"{name}() of a tuple")
