@@ -1,5 +1,5 @@
 """Arrays made from other values and arrays converted: ``np.array``/``np.asarray`` of lists,
-tuples and arrays, ``a.astype(dtype)``, and ``np.linalg.norm`` of an array.
+tuples and arrays, and ``a.astype(dtype)``.
 
 - ``np.array(x)`` is a new array: of a list (its dtype), of a tuple of numbers
   (numpy's: bool if all are bools, float64 if one is a float, else int64), of an
@@ -13,9 +13,6 @@ tuples and arrays, ``a.astype(dtype)``, and ``np.linalg.norm`` of an array.
   int64 is what the machine's C cast gives (x86: INT64_MIN; others saturate), so son
   raises ``NotImplementedError`` there instead of guessing a machine.  The conversion
   is an elementwise chain (son/frontend/ufuncs.py): one loop, fused with what feeds it.
-- ``np.linalg.norm(x)`` without ``ord``/``axis`` is numpy's: ``sqrt(dot(v, v))`` of ``x``
-  flattened, as floats; its sum is in index order, where numpy's BLAS may sum in
-  another (the last bits may differ, as for ``np.dot``: son/frontend/linalg.py).
 
 Refused with a located error: other dtypes, ``np.array`` of a number (a 0-D array), of
 nested lists or of a list of tuples, ``copy=``/``order=`` and other keywords.
@@ -24,7 +21,6 @@ O(1) nodes per call plus one loop (nest) of O(1) nodes per element."""
 from __future__ import annotations
 
 import ast
-import math
 
 import numpy as np
 
@@ -41,8 +37,8 @@ CAST_UNDEFINED = "numpy's cast of NaN, an infinity or a float outside int64 to i
 
 
 class ArrayConversions:
-    """FunctionParser's ``np.array``, ``np.asarray``, ``astype`` and ``np.linalg.norm`` (a
-    mixin ahead of ArrayFunctions: it takes the ``astype`` method)."""
+    """FunctionParser's ``np.array``, ``np.asarray`` and ``astype`` (a mixin ahead of
+    ArrayFunctions: it takes the ``astype`` method)."""
 
     # -- a.astype(dtype) ---------------------------------------------------------------
     def array_method(self, e: ast.Call, a: Node | None = None) -> Node | None:
@@ -231,22 +227,6 @@ class ArrayConversions:
             out.unkeep()
         return out
 
-    # -- np.linalg.norm ------------------------------------------------------------------
-    def call_norm(self, e: ast.Call, name: str) -> Node:
-        if len(e.args) != 1 or e.keywords:
-            raise self.error(e, f"{name}() takes one array (son reads no ord= or axis=)", name)
-        a = self.expr(e.args[0])
-        if not (isinstance(a, Grid) or is_array_value(a)):
-            raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes an array)", name)
-        with kept(a):
-            if isinstance(a, Grid):
-                a = self.flat_view(e, a, "norm")
-            with kept(a):
-                if dtype_of(a) != "float64":
-                    a = self.converted(e, a, "float64")
-                with kept(a):
-                    return self.inline_list_helper(e, norm_of_floats, [a])
-
 
 _KIND_OF_DTYPE = {"float64": "float", "int64": "int", "bool": "bool"}
 
@@ -296,10 +276,4 @@ def _inhomogeneous(shape: tuple) -> str:
 CONVERSION_CALLS = {
     np.array: lambda p, e, n: p.call_array(e, n, copy=True),
     np.asarray: lambda p, e, n: p.call_array(e, n, copy=False),
-    np.linalg.norm: lambda p, e, n: p.call_norm(e, n),
 }
-
-
-# ---------------------------------------------------------------- inlined (son's Python)
-def norm_of_floats(v):
-    return math.sqrt(np.dot(v, v))

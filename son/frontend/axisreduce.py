@@ -82,8 +82,11 @@ class AxisReductions:
             with kept(d):
                 return self.inline(e, variance_along, [a, self.con(k), d, flag, self.con(fn is np.std)])
         out = self.reduce_axis(e, fn, name, a, ndim, k)
-        if not flag.type.con:
-            return out
+        return self.with_axis_kept(e, out, k, name) if flag.type.con else out
+
+    def with_axis_kept(self, e: ast.AST, out: Node, k: int, name: str) -> Node:
+        """A reduction's result over axis ``k`` seen with that axis kept, of length 1
+        (``keepdims=True``)."""
         with kept(out):
             g = self.grid_of(e, out, name)
             with kept(g):

@@ -57,10 +57,12 @@ from .arrayutils import UTILITY_CALLS
 from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _kind, array_hint, is_array_value, is_list
+from .covariance import COVARIANCE_CALLS
 from .functions import FUNCTION_CALLS, Local, function_key
 from .iteration import LOOP_REDUCERS
 from .linalg import LINALG_CALLS
 from .lists import LIST_CALLS
+from .norms import NORM_CALLS
 from .recursion import SEPARATE
 from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList
 from .solvers import SOLVER_CALLS
@@ -481,6 +483,8 @@ _CALLS: dict = {
     **UTILITY_CALLS,
     **ARRAY_OPS,
     **LINALG_CALLS,
+    **NORM_CALLS,
+    **COVARIANCE_CALLS,
     **SOLVER_CALLS,
     **COMPLEX_CALLS,
     **FUNCTION_CALLS,

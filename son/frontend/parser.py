@@ -58,6 +58,7 @@ from .builtins import Builtins
 from .calls import Calls
 from .complexes import Complexes
 from .core import ParserCore, assigned_names, parameter_hint
+from .covariance import Covariances
 from .expressions import Expressions
 from .functions import Functions, Local, function_key
 from .iteration import Iteration
@@ -67,6 +68,7 @@ from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_s
 from .loops import Loops, _LoopContext
 from .names import GLOBAL_VALUES, GLOBALS, MISSING, GlobalArrayLearned, Names
 from .ndarrays import NDArrays
+from .norms import Norms
 from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module_scope
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList
@@ -85,8 +87,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
                      Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
                      ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
-                     Solvers, Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins,
-                     ParserCore):
+                     Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion, Calls,
+                     Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
