@@ -219,6 +219,13 @@ def test_a_timeout_is_reported_unshrunk(monkeypatch):
     assert took < 10  # one check of at most 6 * 0.2 s, not 300 of 0.2 s
 
 
+def test_canon_tells_a_0d_array_from_its_element_and_from_a_1_element_array():
+    zero_d = canon(np.array(2.5))
+    assert zero_d == ("array", "float64", ("float", (2.5).hex()))
+    assert zero_d != canon(2.5) and zero_d != canon(np.array([2.5]))
+    assert canon(np.array(math.nan)) == canon(np.array(-math.nan)) != canon(np.array(1, dtype=np.int64))
+
+
 def test_parallel_campaign_counts_every_program():
     t = run(4, seed=3, jobs=2, kernel=False, out=None, grad=False)
     assert t.programs == 4 and t.counts["ok"] + t.counts["refused"] == 4, t.report()

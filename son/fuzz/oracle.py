@@ -83,10 +83,11 @@ REFUSALS = ("on different paths", "unknown at compile time", "has no single type
 def canon(v):
     """A comparable form of a value: floats by bit pattern (any NaN alike), ints by value,
     bools as bools (a kernel returns CPython's object: ``True``, not ``1``), arrays by
-    dtype and elements, tuples and lists element by element.  The tests use it too
-    (tests/conftest.py)."""
-    if isinstance(v, np.ndarray):
-        return ("array", str(v.dtype), tuple(canon(x) for x in v.tolist()))
+    dtype and elements (a 0-d array by dtype and its element), tuples and lists element
+    by element.  The tests use it too (tests/conftest.py)."""
+    if isinstance(v, np.ndarray):  # a 0-d one's tolist() is its element
+        items = v.tolist()
+        return ("array", str(v.dtype), tuple(canon(x) for x in items) if v.ndim else canon(items))
     if isinstance(v, np.generic):
         v = v.item()
     if v is None:
