@@ -123,6 +123,25 @@ def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=r
     check()
 
 
+def check_stages(fn, argtypes, strategy, max_examples: int = 8, expected=run_python):
+    """``check_every_stage`` without the kernel: the interpreter on the raw parse and on
+    each named pipeline's graph.  Compiling a kernel of long inlined loops takes numba 20 s
+    or more, so a test module checks its kernels once, on one function gathering them."""
+    from hypothesis import given, settings
+
+    graphs = {p: son.optimize(son.parse(fn, argtypes=argtypes), p)[0] for p in STAGES}
+    graphs["none"] = son.parse(fn, argtypes=argtypes, peephole=False)
+
+    @settings(max_examples=max_examples, deadline=None)
+    @given(strategy)
+    def check(args):
+        want = expected(fn, args)
+        for name, g in graphs.items():
+            assert run_both(fn, args, graph=g)[1] == want, name
+
+    check()
+
+
 def function_from_text(tmp_path, text: str, name: str = "f"):
     """Function ``name`` of module source ``text`` (numpy imported as np), written to a
     file under ``tmp_path`` so that son can read its source."""

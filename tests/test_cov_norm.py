@@ -18,8 +18,7 @@ import warnings
 import numpy as np
 import numpy.lib._function_base_impl as function_base
 import pytest
-from conftest import STAGES, check_every_stage, function_from_text, run_both, run_python
-from hypothesis import given, settings
+from conftest import check_every_stage, check_stages, function_from_text, run_python
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -57,23 +56,6 @@ def numpys_cov(fn, args):
 
 def matrices(dtype=np.float64, elements=FLOATS, rows=VARIABLES, cols=COUNTS):
     return st.tuples(rows, cols).flatmap(lambda s: hnp.arrays(dtype, s, elements=elements))
-
-
-def check_stages(fn, argtypes, strategy, max_examples=8, expected=run_python):
-    """``check_every_stage`` without the kernel: the interpreter on the raw parse and on
-    each named pipeline's graph.  Compiling a kernel of these inlined loops takes numba
-    20 s or more, so the kernels are checked once, on ``sample`` below."""
-    graphs = {p: son.optimize(son.parse(fn, argtypes=argtypes), p)[0] for p in STAGES}
-    graphs["none"] = son.parse(fn, argtypes=argtypes, peephole=False)
-
-    @settings(max_examples=max_examples, deadline=None)
-    @given(strategy)
-    def check(args):
-        want = expected(fn, args)
-        for name, g in graphs.items():
-            assert run_both(fn, args, graph=g)[1] == want, name
-
-    check()
 
 
 def of_vectors(a, b):

@@ -1,7 +1,8 @@
 """numpy functions that son builds from what it already compiles: ``np.meshgrid``,
 ``np.column_stack``, ``np.stack``/``np.vstack``/``np.hstack`` of n-D arrays, ``np.bincount``,
 ``np.digitize``, ``np.take``, ``np.trapezoid``, ``np.average(weights=)``,
-``np.unravel_index`` and ``np.split``/``np.array_split``, each as numpy composes it.
+``np.unravel_index`` and ``np.split``/``np.array_split``/``np.hsplit``/``np.vsplit``/``np.dsplit``,
+each as numpy composes it.
 
 - ``np.meshgrid(x, y[, z], indexing='xy')`` of 1-D arrays: a tuple of new C-order arrays
   (numpy's default ``copy=True``), each its input broadcast along the other axes (with
@@ -32,6 +33,8 @@
   constant int ``k`` or ``[0] + indices + [n]`` for a list or tuple of indices; numpy's
   errors at run time (``n % k``: ZeroDivisionError for 0, ValueError for an unequal
   division or ``k <= 0``).  numpy's list of them is an ``ArrayList`` (son/frontend/scope.py).
+  ``np.hsplit``/``vsplit``/``dsplit(a, k)``: ``np.split`` along axis 1 (0 of a 1-D array), 0
+  and 2; numpy's ValueError at run time where ``a`` has fewer than 1, 2 or 3 axes.
 
 Refused with a located error: other keywords, n-D operands where a 1-D one is read,
 arrays of indices for ``unravel_index``, ``sparse=``/``copy=False`` for ``meshgrid``, a
@@ -248,17 +251,21 @@ class ArrayBuilds:
             with kept(*dims):
                 return self.inline(e, (unravel1, unravel2, unravel3)[len(dims) - 1], [i, *dims])
 
-    def call_split(self, e: ast.Call, name: str, equal: bool) -> Node:
+    def call_split(self, e: ast.Call, name: str, equal: bool, along: str | None = None) -> Node:
         """``np.split`` (``equal``) and ``np.array_split`` of an array along a constant axis
         into a constant number of sections or at a list or tuple of indices: numpy's list
-        of views, held as an ``ArrayList``."""
-        got = self.call_arguments(e, name, ["ary", "indices_or_sections", "axis"], optional={"axis"})
+        of views, held as an ``ArrayList``.  ``along`` ``"h"``, ``"v"`` or ``"d"`` is
+        ``np.hsplit``, ``vsplit`` or ``dsplit``: ``np.split`` along the axis numpy picks from
+        the array's ndim (its ValueError where the array has too few axes)."""
+        params = ["ary", "indices_or_sections"] + ([] if along else ["axis"])
+        got = self.call_arguments(e, name, params, optional={"axis"})
         a = self.expr(got["ary"])
         with kept(a):
             self.array_piece(got["ary"], a, name)
             ndim = a.ndim if isinstance(a, Grid) else 1
             axis = self.axis_constant(got["axis"], ndim, name) if "axis" in got else 0
             where = got["indices_or_sections"]
+            k = None
             if isinstance(where, (ast.Tuple, ast.List)):
                 points = self.exprs(where.elts)
                 places = where.elts
@@ -267,12 +274,20 @@ class ArrayBuilds:
                 if isinstance(v, Pack):
                     points, places = list(v.elems), [where] * len(v.elems)
                 elif v.type.is_constant and type(v.type.con) is int:
-                    return self.sections(e, a, axis, v.type.con, equal)
+                    points, places, k = [], [], v.type.con
                 else:
                     raise self.unsupported(where, f"{name}() with sections that are not a constant int, nor "
                                                   "a list or tuple of indices (son needs the number of "
                                                   "pieces when it parses)")
             with kept(*points):
+                if along is not None:  # the arguments evaluated first, as CPython does
+                    least, axis = _SPLIT_AXES[along]
+                    if ndim < least:
+                        return self.fault(ValueError, f"{along}split only works on arrays of {least} or more "
+                                                      "dimensions")
+                    axis = min(axis, ndim - 1)  # hsplit: axis 1, or 0 of a 1-D array
+                if k is not None:
+                    return self.sections(e, a, axis, k, equal)
                 for x, at in zip(points, places):
                     if _kind(x) not in ("int", "bool"):
                         raise self.unsupported(at, f"{name}() at an index that is not an int")
@@ -319,7 +334,12 @@ BUILD_CALLS = {
     np.unravel_index: lambda p, e, n: p.call_unravel_index(e, n),
     np.split: lambda p, e, n: p.call_split(e, n, equal=True),
     np.array_split: lambda p, e, n: p.call_split(e, n, equal=False),
+    np.hsplit: lambda p, e, n: p.call_split(e, n, equal=True, along="h"),
+    np.vsplit: lambda p, e, n: p.call_split(e, n, equal=True, along="v"),
+    np.dsplit: lambda p, e, n: p.call_split(e, n, equal=True, along="d"),
 }
+#: ``np.hsplit``/``vsplit``/``dsplit``: (the fewest axes numpy takes, the axis they split)
+_SPLIT_AXES = {"h": (1, 1), "v": (2, 0), "d": (3, 2)}
 if hasattr(np, "trapz"):  # numpy < 2.4
     BUILD_CALLS[np.trapz] = BUILD_CALLS[np.trapezoid]
 

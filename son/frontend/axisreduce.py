@@ -32,6 +32,7 @@ import numpy as np
 
 from ..nodes import EQ, IEEEDiv, Max, NewArray, Node, Sub, ToFloat, kept
 from ..nodes.pairwise import pairwise_blocks
+from ..nodes.types import TOP
 from .arrayfns import (
     _empty_axis,
     _extreme_exact,
@@ -94,6 +95,18 @@ class AxisReductions:
                 dims.insert(k, self.con(1))
                 strides.insert(k, self.con(0))
                 return self.shaped(e, g.base, g.start, dims, strides)
+
+    def filled_with(self, e: ast.AST, v: Node, ndim: int) -> Node:
+        """A one-element array of ``ndim`` axes holding the number ``v``, of its kind
+        (``keepdims=True`` where every axis is reduced)."""
+        if v.type is TOP:  # dead code
+            return v
+        out = self.one_element(e, v)
+        if ndim == 1:
+            return out
+        with kept(out):
+            ones = [self.con(1)] * ndim
+            return self.shaped(e, out, self.con(0), ones, ones)
 
     def reduced_axis(self, axis_e: ast.expr, ndim: int, name: str) -> int | None:
         """The constant axis a reduction takes, made non-negative; None for ``None`` or a
@@ -163,7 +176,8 @@ class AxisReductions:
         of ``a`` along axis k, the lines in C order, into a new array (the axis dropped for
         argmax/argmin/median, one shorter for diff).  numpy's ValueError for argmax/argmin
         of an empty axis; ``axis=None`` of ``sort`` and ``median`` takes the elements in C
-        order."""
+        order.  ``np.median(..., keepdims=True)`` sees the result with the reduced axes
+        kept, of length 1."""
         if not (isinstance(a, Grid) or is_array_value(a)):
             raise self.error(e, f"{name}() of a {a.type.widen()} value (son takes arrays here)", name)
         params = {np.diff: ["n", "axis"], np.sort: ["axis", "kind"],
@@ -171,9 +185,14 @@ class AxisReductions:
         given = dict(zip(params, rest))
         if len(rest) > len(params):
             raise self.error(e, f"{name}() takes {len(params)} arguments besides the array", name)
+        keepdims = [k.value for k in e.keywords if k.arg == "keepdims" and fn is np.median]
+        keep = self.constant_flag(keepdims[-1], False, name, "keepdims") if keepdims else False
         for k in e.keywords:
+            if k.arg == "keepdims" and keepdims:
+                continue
             if k.arg not in params or k.arg in given:
-                raise self.error(e, f"{name}() with arguments other than the array and {', '.join(params)}=",
+                words = params + ["keepdims"] if fn is np.median else params
+                raise self.error(e, f"{name}() with arguments other than the array and {'=, '.join(words)}=",
                                  name)
             given[k.arg] = k.value
         kind = given.get("kind")
@@ -193,7 +212,8 @@ class AxisReductions:
             if axis.type.is_constant and axis.type.con is None and fn in (np.sort, np.median):
                 flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
                 with kept(flat):
-                    return self.one_line(e, fn, flat, stable)
+                    out = self.one_line(e, fn, flat, stable)
+                return self.filled_with(e, out, ndim) if keep else out
             if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
                 raise self.unsupported(axis_e or e, f"{name}() with an axis that is not a constant of this "
                                                     f"{ndim}-D array's axes")
@@ -202,6 +222,8 @@ class AxisReductions:
             with kept(a):
                 a = self.lines(e, fn, a, k, stable) if isinstance(a, Grid) else \
                     self.one_line(e, fn, a, stable)
+        if keep:  # np.median(a, axis=k, keepdims=True)
+            return self.with_axis_kept(e, a, k, name) if ndim > 1 else self.filled_with(e, a, 1)
         return a
 
     def diff_order(self, n_e: ast.expr, name: str) -> int:

@@ -38,7 +38,6 @@ import math
 import numpy as np
 
 from ..nodes import Node, kept
-from ..nodes.types import TOP
 from .arrayfns import _empty_axis
 from .core import dtype_of, is_array_value
 from .scope import Grid
@@ -136,18 +135,6 @@ class Norms:
             return self.fault(ValueError, "Invalid norm order for matrices.")
         largest, axis = _MATRIX_ORDERS[order]
         return self.inline_list_helper(e, line_sums_extreme, [x, self.con(axis), self.con(largest)])
-
-    def filled_with(self, e: ast.AST, v: Node, ndim: int) -> Node:
-        """A one-element float64 array of ``ndim`` axes holding ``v`` (``keepdims=True``
-        where every axis is reduced)."""
-        if v.type is TOP:
-            return v
-        out = self.one_element(e, v)
-        if ndim == 1:
-            return out
-        with kept(out):
-            one = self.con(1)
-            return self.shaped(e, out, self.con(0), [one, one], [one, one])
 
 
 NORM_CALLS = {np.linalg.norm: lambda p, e, n: p.call_norm(e, n)}

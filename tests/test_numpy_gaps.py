@@ -1,0 +1,146 @@
+"""Small gaps in son's numpy closed together: ``np.hsplit``/``vsplit``/``dsplit``
+(son/frontend/arraybuild.py) and ``np.median(..., keepdims=True)``
+(son/frontend/axisreduce.py).
+
+numpy is the oracle in every stage (the interpreter on the raw parse and on each named
+pipeline's graph), with hypothesis inputs: empty arrays, NaN, signed zeros, lengths that
+do not divide; numpy's errors at run time, son's refusals where they are written.  The
+kernels compile slowly (the inlined loops), so one function gathers what the kernel is
+checked on."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from conftest import check_every_stage, check_stages, function_from_text, run_python
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import son
+from son.errors import SonSyntaxError
+
+F1, F2, I2, I3, F3 = "float64[]", "float64[:, :]", "int64[:, :]", "int64[:, :, :]", "float64[:, :, :]"
+FLOATS = st.one_of(st.sampled_from([0.0, -0.0, 1.5, -2.0, np.nan, np.inf, -np.inf]), st.floats(-3, 3))
+SIDES = st.sampled_from([0, 1, 2, 3, 4])
+
+
+def shaped(dtype, ndim: int, elements=FLOATS):
+    return st.tuples(*[SIDES] * ndim).flatmap(lambda s: hnp.arrays(dtype, s, elements=elements))
+
+
+def quietly(fn, args):
+    """numpy's outcome, its warnings (the median of nothing) silenced."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return run_python(fn, args)
+
+
+# -- np.hsplit, np.vsplit, np.dsplit ---------------------------------------------------------
+def split_at_indices(x, m, c):
+    """Along axis 1 (0 of a 1-D array), 0 and 2, at indices (never an error)."""
+    return (tuple(np.hsplit(x, [1, -1])), tuple(np.hsplit(m, [1])), tuple(np.vsplit(m, (2, 1))),
+            tuple(np.dsplit(c, [1, 5])), tuple(np.hsplit(c, [])), tuple(np.vsplit(c, [0, -2])))
+
+
+def split_in_sections(x, m, c):
+    """Sections of one length: numpy's ValueError where the axis does not divide."""
+    a, b = np.hsplit(x, 2)
+    return a, b, tuple(np.vsplit(m, 1)), tuple(np.hsplit(c, 2)), tuple(np.dsplit(c, 1))
+
+
+def split_refused_by_numpy(x, m, k: int):
+    """numpy's ValueError for too few axes (before any section is counted), its
+    ZeroDivisionError for no sections."""
+    if k == 0:
+        return np.vsplit(x, 1)[0]
+    if k == 1:
+        return np.dsplit(m, [1])[0]
+    if k == 2:
+        return np.hsplit(m, 0)[0]
+    a, b = np.vsplit(x, 2)
+    return a + b
+
+
+#: a 1-D and a 2-D float array, a 3-D int array
+THREE = (shaped(np.float64, 1), shaped(np.float64, 2), shaped(np.int64, 3, st.integers(-9, 9)))
+ARRAYS3 = st.tuples(*THREE)
+
+
+@pytest.mark.parametrize("fn", [split_at_indices, split_in_sections])
+def test_hsplit_vsplit_dsplit_are_numpys_split_along_their_axis(fn):
+    check_stages(fn, [F1, F2, I3], ARRAYS3, max_examples=25)
+
+
+def test_too_few_axes_for_vsplit_and_dsplit_is_numpys_value_error():
+    check_stages(split_refused_by_numpy, [F1, F2, "int"],
+                 st.tuples(shaped(np.float64, 1), shaped(np.float64, 2), st.integers(0, 3)), max_examples=20)
+    g = son.parse(split_refused_by_numpy, argtypes=[F1, F2, "int"])
+    for k, message in [(0, "vsplit only works on arrays of 2 or more dimensions"),
+                       (1, "dsplit only works on arrays of 3 or more dimensions")]:
+        with pytest.raises(ValueError, match=message):
+            son.interpret(g, np.ones(2), np.ones((2, 2)), k)
+
+
+def test_hsplit_pieces_are_views_of_the_array():
+    def f(m):
+        a, b = np.hsplit(m, 2)
+        b[0, 0] = 7.0
+        return m
+
+    g = son.parse(f, argtypes=[F2])
+    m = np.arange(8.0).reshape(2, 4)
+    np.testing.assert_array_equal(son.interpret(g, m.copy()), f(m.copy()))
+
+
+# -- np.median(..., keepdims=True) ----------------------------------------------------------
+def medians_kept(x, m, c):
+    return (np.median(x, keepdims=True), np.median(x, axis=-1, keepdims=True), np.median(m, keepdims=True),
+            np.median(m, axis=0, keepdims=True), np.median(m[::-1].T, axis=1, keepdims=True),
+            np.median(c, axis=1, keepdims=True), np.median(c, keepdims=True), np.median(m, 1, keepdims=False),
+            np.median(c, axis=-1, keepdims=1))
+
+
+def test_median_with_keepdims_is_numpys_in_every_stage():
+    """The reduced axes kept with length 1 (all of them without an axis), float64 for ints
+    too; NaN where a line is empty or holds one."""
+    check_stages(medians_kept, [F1, F2, I3], ARRAYS3, max_examples=25, expected=quietly)
+
+
+def test_median_keepdims_result_is_a_view_of_numpys_shape():
+    g = son.parse(medians_kept, argtypes=[F1, F2, I3])
+    args = (np.arange(3.0), np.arange(6.0).reshape(2, 3), np.arange(24).reshape(2, 3, 4))
+    for got, want in zip(son.interpret(g, *args), medians_kept(*args)):
+        assert got.shape == want.shape and got.dtype == want.dtype
+
+
+# -- one kernel for all of the above ---------------------------------------------------------
+def sample(x, m, c, k: int):
+    if k == 4:
+        np.vsplit(x, 1)  # numpy's ValueError: a 1-D array
+    if k == 3:
+        np.dsplit(m, [1])
+    p = np.hsplit(m, [k])
+    return (p[0], p[1], tuple(np.vsplit(c, [1])), tuple(np.dsplit(c, [k, 2])),
+            np.median(m, axis=1, keepdims=True), np.median(x, keepdims=True),
+            np.median(c, axis=0, keepdims=True))
+
+
+def test_the_kernel_agrees():
+    strategy = st.tuples(*THREE, st.integers(-1, 4))
+    check_every_stage(sample, [F1, F2, I3, "int"], strategy, max_examples=20, expected=quietly)
+
+
+# -- refusals --------------------------------------------------------------------------------
+@pytest.mark.parametrize("text, message", [
+    ("def f(m, k: int):\n    return np.hsplit(m, k)[0]\n", "not a constant int"),
+    ("def f(m, k: int):\n    return np.vsplit(m, 2, axis=1)[0]\n", "axis"),
+    ("def f(m, k: int):\n    return np.median(m, keepdims=k > 0)\n", "keepdims= that is not a constant"),
+    ("def f(m, k: int):\n    return np.median(m, out=m)\n", "axis=, keepdims="),
+])
+def test_what_son_does_not_build_is_a_located_error(tmp_path, text, message):
+    f = function_from_text(tmp_path, text)
+    with pytest.raises(SonSyntaxError, match=message) as info:
+        son.parse(f, argtypes=[F2, "int"])
+    assert "case.py:5:" in str(info.value)
