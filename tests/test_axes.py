@@ -223,7 +223,8 @@ def test_gradients_go_through_axis_views():
     ("return np.rot90(a, k)", "not a constant"),
     ("return np.roll(a, 1.5)", "shift of float"),
     ("return np.roll(a, (1, 2, 3), (0, 1))", "broadcast"),
-    ("return np.roll(a, 1, k)", "not a constant"),
+    ("return np.roll(a, 1, float(k))", "axis of float"),
+    ("return np.flip(a, (k, 0))", "not a constant"),
     ("return np.fliplr(a[0])", "at least 2-D"),
 ])
 def test_refusals_are_located(tmp_path, body, words):

@@ -1,6 +1,7 @@
 """Small gaps in son's numpy closed together: ``np.hsplit``/``vsplit``/``dsplit``
-(son/frontend/arraybuild.py) and ``np.median(..., keepdims=True)``
-(son/frontend/axisreduce.py).
+(son/frontend/arraybuild.py), ``np.median(..., keepdims=True)``
+(son/frontend/axisreduce.py), ``np.roll`` and ``np.flip`` along an axis known only at
+run time (son/frontend/axes.py).
 
 numpy is the oracle in every stage (the interpreter on the raw parse and on each named
 pipeline's graph), with hypothesis inputs: empty arrays, NaN, signed zeros, lengths that
@@ -115,6 +116,37 @@ def test_median_keepdims_result_is_a_view_of_numpys_shape():
         assert got.shape == want.shape and got.dtype == want.dtype
 
 
+# -- np.roll, np.flip along an axis known at run time ---------------------------------------
+def rolled_and_flipped_1d(x, s: int, k: int):
+    return np.roll(x, s, axis=k), np.flip(x, k), np.roll(x, (s, 3), axis=(k, 0)), np.flip(x[::-2], axis=k)
+
+
+def rolled_and_flipped_2d(m, s: int, k: int):
+    return (np.roll(m, s, axis=k), np.flip(m, axis=k), np.roll(m, (1, s), axis=k),
+            np.flip(m[::-1, 1:], axis=k), np.roll(m, s, axis=(k, 0, k)), np.flip(m.T, k))
+
+
+def rolled_and_flipped_3d(c, s: int, k: int):
+    return np.roll(c, s, axis=k), np.flip(c, k), np.roll(c, (s, 1), axis=(k, -1)), np.flip(c[:, ::2].T, k)
+
+
+@pytest.mark.parametrize("fn, ndim", [(rolled_and_flipped_1d, 1), (rolled_and_flipped_2d, 2),
+                                      (rolled_and_flipped_3d, 3)])
+def test_roll_and_flip_take_an_axis_known_at_run_time(fn, ndim):
+    """The axis from -ndim to ndim - 1 as numpy's, beyond that numpy's AxisError (a
+    ValueError and an IndexError too) when the call runs; shifts of any size."""
+    strategy = st.tuples(shaped(np.float64, ndim), st.integers(-9, 9), st.integers(-4, 3))
+    check_stages(fn, [(F1, F2, F3)[ndim - 1], "int", "int"], strategy, max_examples=30)
+
+
+def test_an_axis_out_of_range_is_numpys_axis_error():
+    g = son.parse(rolled_and_flipped_2d, argtypes=[F2, "int", "int"])
+    with pytest.raises(np.exceptions.AxisError, match="out of bounds for array of dimension 2"):
+        son.interpret(g, np.ones((2, 2)), 1, 2)
+    with pytest.raises(ValueError):
+        son.interpret(g, np.ones((2, 2)), 1, -3)
+
+
 # -- one kernel for all of the above ---------------------------------------------------------
 def sample(x, m, c, k: int):
     if k == 4:
@@ -124,7 +156,8 @@ def sample(x, m, c, k: int):
     p = np.hsplit(m, [k])
     return (p[0], p[1], tuple(np.vsplit(c, [1])), tuple(np.dsplit(c, [k, 2])),
             np.median(m, axis=1, keepdims=True), np.median(x, keepdims=True),
-            np.median(c, axis=0, keepdims=True))
+            np.median(c, axis=0, keepdims=True), np.roll(m, k + 3, axis=k), np.flip(c, axis=k - 1),
+            np.flip(x, axis=k - 1))  # numpy's AxisError unless k is 0 or 1
 
 
 def test_the_kernel_agrees():
@@ -138,6 +171,8 @@ def test_the_kernel_agrees():
     ("def f(m, k: int):\n    return np.vsplit(m, 2, axis=1)[0]\n", "axis"),
     ("def f(m, k: int):\n    return np.median(m, keepdims=k > 0)\n", "keepdims= that is not a constant"),
     ("def f(m, k: int):\n    return np.median(m, out=m)\n", "axis=, keepdims="),
+    ("def f(m, k: int):\n    return np.flip(m, axis=k > 0)\n", "axis of bool"),
+    ("def f(m, k: int):\n    return np.roll(m, 1, axis=(k, 2))\n", "out of bounds"),
 ])
 def test_what_son_does_not_build_is_a_located_error(tmp_path, text, message):
     f = function_from_text(tmp_path, text)

@@ -10,7 +10,10 @@ Each is a view of the same base as its operand, as in numpy (son/frontend/ndarra
 a ``Grid`` of dims and strides, a ``View`` when one axis is left): a new axis has
 length 1 and stride 0, so nothing is copied and a write through the view is a write
 to its base.  The axes must be constants (numpy's result shape depends on them); an
-axis out of range is numpy's AxisError as a located error.  ``np.squeeze`` without
+axis out of range is numpy's AxisError as a located error.  ``np.flip`` and ``np.roll``,
+whose result has the operand's shape whatever the axis, also take an int axis known only
+at run time (``axis_value``: numpy's AxisError when the call runs, its message without
+the axis's value): each axis flipped or shifted by a factor ``axis == i`` of 0 or 1.  ``np.squeeze`` without
 ``axis=`` removes the axes the parse knows have length 1 and is refused where an
 axis's length is known only at run time (the result's number of dimensions would
 depend on it); with ``axis=`` it checks the length at run time (numpy's ValueError).
@@ -23,8 +26,27 @@ from __future__ import annotations
 import ast
 
 import numpy as np
+from numpy.exceptions import AxisError
 
-from ..nodes import NE, Abs, Add, BitAnd, FloorDiv, Max, Min, Mod, Mul, Node, Shr, Sub, ToInt, kept
+from ..nodes import (
+    EQ,
+    GE,
+    LT,
+    NE,
+    Abs,
+    Add,
+    BitAnd,
+    FloorDiv,
+    Max,
+    Min,
+    Mod,
+    Mul,
+    Node,
+    Shr,
+    Sub,
+    ToInt,
+    kept,
+)
 from .core import _kind, dtype_of, is_array_value
 from .scope import Grid, View
 
@@ -80,6 +102,22 @@ class Axes:
         if not -ndim <= k < ndim:
             raise self.error(e, f"axis {k} is out of bounds for array of dimension {ndim}", "axis")
         return k % ndim
+
+    def axis_value(self, e: ast.expr, ndim: int, what: str) -> int | Node:
+        """A constant axis (``axis_constant``), or an int axis known only at run time: numpy's
+        AxisError there unless ``-ndim <= axis < ndim``, then the axis made non-negative (a
+        node, kept: the caller unkeeps it).  Only for functions whose result's shape does
+        not depend on the axis."""
+        v = self.expr(e)
+        if v.type.is_constant:
+            return self.axis_constant(e, ndim, what)
+        if _kind(v) != "int":
+            raise self.unsupported(e, f"{what} with an axis of {v.type.widen()} (son takes an int)")
+        message = f"axis is out of bounds for array of dimension {ndim}"
+        with kept(v):
+            self.guard(self.op(e, LT, v, self.con(-ndim)), AxisError, message)
+            self.guard(self.op(e, GE, v, self.con(ndim)), AxisError, message)
+            return self.op(e, Mod, v, self.con(ndim)).keep()
 
     def axes_argument(self, e: ast.expr, ndim: int, what: str) -> list[int]:
         """One constant axis or a tuple of them, distinct, made non-negative."""
@@ -254,6 +292,14 @@ class Axes:
                 axes = [1 if name.endswith("fliplr") else 0]
             elif len(got) < 2 or _is_none(got[1]):
                 axes = list(range(g.ndim))
+            elif not isinstance(got[1], ast.Tuple):
+                k = self.axis_value(got[1], g.ndim, name)
+                if not isinstance(k, int):
+                    try:
+                        return self.flipped_at_run_time(e, g, k)
+                    finally:
+                        k.unkeep()
+                axes = [k]
             else:
                 axes = self.axes_argument(got[1], g.ndim, name)
             return self.flipped_view(e, g, axes)
@@ -269,6 +315,24 @@ class Axes:
                     strides[k] = self.op(at, Sub, self.con(0), strides[k])
         with kept(start, *strides):
             return self.shaped(at, g.base, start, dims, strides)
+
+    def flipped_at_run_time(self, at: ast.AST, g: Grid, k: Node):
+        """``flipped_view`` of the one axis ``k`` in ``[0, ndim)`` known at run time: each
+        axis's start offset and stride sign taken with a factor ``k == i`` (0 or 1), no
+        branch, so the view's shape is ``g``'s whatever the axis."""
+        start, strides = g.start, list(g.strides)
+        for i in range(g.ndim):
+            with kept(start, *strides):
+                hit = self.op(at, ToInt, self.op(at, EQ, k, self.con(i)))
+                with kept(hit):
+                    step = self.op(at, Mul, hit, strides[i])  # the stride where axis i is flipped, else 0
+                    with kept(step):
+                        last = self.op(at, Sub, g.dims[i], self.con(1))
+                        start = self.op(at, Add, start, self.op(at, Mul, last, step))
+                        with kept(start):
+                            strides[i] = self.op(at, Sub, strides[i], self.op(at, Add, step, step))
+        with kept(start, *strides):
+            return self.shaped(at, g.base, start, list(g.dims), strides)
 
     def call_rot90(self, e: ast.Call, name: str):
         """``np.rot90(m, k=1, axes=(0, 1))``: numpy's flips and transposes, a view (``k``
@@ -319,10 +383,9 @@ class Axes:
         g = self.grid_of(e, a, name)
         with kept(g):
             flat = not rest or _is_none(rest[0])
-            axes = [0] if flat else [self.axis_constant(x, g.ndim, name) for x in
-                                     (rest[0].elts if isinstance(rest[0], ast.Tuple) else [rest[0]])]
+            axis_items = [] if flat else rest[0].elts if isinstance(rest[0], ast.Tuple) else [rest[0]]
             items = shift.elts if isinstance(shift, ast.Tuple) else [shift]
-            if len(items) != len(axes) and 1 not in (len(items), len(axes)):
+            if len(items) != len(axis_items) and 1 not in (len(items), len(axis_items)) and not flat:
                 raise self.error(e, "shape mismatch: objects cannot be broadcast to a single shape", name)
             vals: list[Node] = []  # each shift evaluated once, left to right
             for x in items:
@@ -333,10 +396,24 @@ class Axes:
                                                   "ints)")
                     with kept(v):
                         vals.append((self.op(x, ToInt, v) if _kind(v) == "bool" else v).keep())
+            axes: list[int | Node] = [0] if flat else []  # after the shifts, as CPython evaluates them
+            for x in axis_items:
+                with kept(*vals, *(k for k in axes if not isinstance(k, int))):
+                    axes.append(self.axis_value(x, g.ndim, name))
             by_axis: dict[int, list[Node]] = {}
             for v, k in (zip(vals * len(axes), axes * len(vals)) if 1 in (len(vals), len(axes))
                          else zip(vals, axes)):
-                by_axis.setdefault(k, []).append(v)
+                if isinstance(k, int):
+                    by_axis.setdefault(k, []).append(v)
+                    continue
+                for i in range(g.ndim):  # an axis known at run time: the shift times (k == i)
+                    with kept(*vals):
+                        hit = self.op(e, ToInt, self.op(e, EQ, k, self.con(i)))
+                        vals.append(self.op(e, Mul, v, hit).keep())  # (released with vals)
+                    by_axis.setdefault(i, []).append(vals[-1])
+            for k in axes:
+                if not isinstance(k, int):
+                    k.unkeep()
             shift_of: dict[int, tuple[Node, Node]] = {}
             for k, shifts in by_axis.items():  # numpy adds an axis's shifts as Python ints: mod n first
                 n = self.flat_size(e, g) if flat else g.dims[k]
