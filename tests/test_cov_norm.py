@@ -198,7 +198,7 @@ def test_orders_numpy_rejects_are_its_value_error(fn, argtypes):
     ("def f(a):\n    return np.linalg.norm(a, 2)\n", F2, "no SVD"),
     ("def f(a):\n    return np.linalg.norm(a, 'nuc')\n", F2, "no SVD"),
     ("def f(a):\n    return np.linalg.norm(a, -2)\n", F2, "no SVD"),
-    ("def f(a):\n    return np.linalg.norm(a, 3)\n", F1, "ord=3"),
+    ("def f(a):\n    return np.linalg.norm(a, 3)\n", "float64[:, :, :]", "3-D array"),
     ("def f(a):\n    return np.linalg.norm(a, axis=(0, 1))\n", F2, "constant int or None"),
     ("def f(a, k: int):\n    return np.linalg.norm(a, k)\n", F1, "ord= that is not a constant"),
     ("def f(a):\n    return np.cov(a, aweights=a)\n", F1, "aweights="),

@@ -1,7 +1,8 @@
 """Small gaps in son's numpy closed together: ``np.hsplit``/``vsplit``/``dsplit``
 (son/frontend/arraybuild.py), ``np.median(..., keepdims=True)``
 (son/frontend/axisreduce.py), ``np.roll`` and ``np.flip`` along an axis known only at
-run time (son/frontend/axes.py).
+run time (son/frontend/axes.py), ``np.linalg.norm(x, ord=p)`` of any number ``p``
+(son/frontend/norms.py).
 
 numpy is the oracle in every stage (the interpreter on the raw parse and on each named
 pipeline's graph), with hypothesis inputs: empty arrays, NaN, signed zeros, lengths that
@@ -16,6 +17,7 @@ import warnings
 import numpy as np
 import pytest
 from conftest import check_every_stage, check_stages, function_from_text, run_python
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -147,6 +149,56 @@ def test_an_axis_out_of_range_is_numpys_axis_error():
         son.interpret(g, np.ones((2, 2)), 1, -3)
 
 
+# -- np.linalg.norm(x, ord=p): numpy's sum(abs(x) ** p) ** (1 / p) -------------------------
+#: integers whose 3rd and 4th powers are exact (numpy's SIMD pow and C's agree on them), and
+#: the specials
+EXACT = st.one_of(st.integers(-99, 99).map(float), st.sampled_from([0.0, -0.0, np.inf, -np.inf, np.nan]))
+
+
+def p_norms_exact(x, i):
+    """Orders whose powers of integers are exact (3, 4), numpy's fast paths (-1: its
+    reciprocal, 0.5: its sqrt), NaN; the root a scalar's, C's pow in numpy too.  An int
+    array is read as floats."""
+    return (np.linalg.norm(x, 3), np.linalg.norm(x, ord=4.0), np.linalg.norm(x, -1), np.linalg.norm(x, 0.5),
+            np.linalg.norm(x, np.nan), np.linalg.norm(x, 3, axis=0), np.linalg.norm(i, 4),
+            np.linalg.norm(i, -1))
+
+
+def test_p_norms_are_numpys_bit_for_bit_where_the_powers_are_exact():
+    lengths = SIDES | st.just(9)  # (past 8: numpy's pairwise sum)
+    floats = hnp.arrays(np.float64, lengths, elements=EXACT)
+    ints = hnp.arrays(np.int64, lengths, elements=st.integers(-99, 99))
+    check_stages(p_norms_exact, [F1, "int64[]"], st.tuples(floats, ints), max_examples=30)
+
+
+def p_norms(x, m):
+    return (np.linalg.norm(x, 3, keepdims=True), np.linalg.norm(x, -2.5), np.linalg.norm(x, 1 / 3),
+            np.linalg.norm(m, 3, axis=0), np.linalg.norm(m, -1.5, axis=1, keepdims=True),
+            np.linalg.norm(m, 0.5, axis=-1), np.linalg.norm(m, 7, axis=0, keepdims=True))
+
+
+def test_p_norms_are_numpys_within_its_simd_pow():
+    """numpy raises an array to a power with its own SIMD loop on AVX-512 CPUs (docs/
+    decisions.md), son with C's pow: the same value or within a few ulps (the root of a
+    sum multiplies the powers' one-ulp differences by ``1 / p``); NaN, infinities, shapes
+    and dtypes exactly."""
+    graphs = [son.parse(p_norms, argtypes=[F1, F2], peephole=False),
+              son.optimize(son.parse(p_norms, argtypes=[F1, F2]), "combined")[0]]
+
+    @settings(max_examples=25, deadline=None)
+    @given(st.tuples(shaped(np.float64, 1), shaped(np.float64, 2)))
+    def check(args):
+        with np.errstate(all="ignore"):
+            want = p_norms(*args)
+        for g in graphs:
+            for got, exp in zip(son.interpret(g, *args), want):
+                got, exp = np.asarray(got), np.asarray(exp)
+                assert got.shape == exp.shape and got.dtype == exp.dtype
+                np.testing.assert_allclose(got, exp, rtol=1e-14, atol=0.0)
+
+    check()
+
+
 # -- one kernel for all of the above ---------------------------------------------------------
 def sample(x, m, c, k: int):
     if k == 4:
@@ -157,7 +209,8 @@ def sample(x, m, c, k: int):
     return (p[0], p[1], tuple(np.vsplit(c, [1])), tuple(np.dsplit(c, [k, 2])),
             np.median(m, axis=1, keepdims=True), np.median(x, keepdims=True),
             np.median(c, axis=0, keepdims=True), np.roll(m, k + 3, axis=k), np.flip(c, axis=k - 1),
-            np.flip(x, axis=k - 1))  # numpy's AxisError unless k is 0 or 1
+            np.flip(x, axis=k - 1),  # numpy's AxisError unless k is 0 or 1
+            np.linalg.norm(np.rint(x), 3), np.linalg.norm(x, -1), np.linalg.norm(c[0, 0], 4))
 
 
 def test_the_kernel_agrees():

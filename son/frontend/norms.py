@@ -12,8 +12,12 @@ case as numpy's ``numpy/linalg/_linalg.py`` computes it, operation by operation.
   None) ``sqrt(add.reduce(x*x))``, ``1`` ``add.reduce(abs(x))`` (numpy's pairwise sums
   and orders along an axis: son/frontend/axisreduce.py, so bit for bit numpy's),
   ``inf`` ``max(abs(x), initial=0)``, ``-inf`` ``min(abs(x))`` (numpy's ValueError where
-  empty), ``0`` the count of nonzero elements as a float; a string ``ord`` is numpy's
-  ValueError.
+  empty), ``0`` the count of nonzero elements as a float, any other number ``p``
+  numpy's ``absx **= p; ret = add.reduce(absx); ret **= reciprocal(p)``: the powers as
+  son's ``a ** p`` of an array (numpy's fast paths for -1 and 0.5, C's ``pow`` otherwise,
+  where numpy's AVX-512 loops may differ in the last bits: docs/decisions.md), the sums
+  as above, the root C's ``pow`` of a float (numpy's scalar's) or ``** (1 / p)`` of the
+  sums along an axis; a string ``ord`` is numpy's ValueError.
 - A matrix norm (2-D, ``axis=None``): ``1`` the largest column sum of ``abs(x)``,
   ``inf`` the largest row sum (``initial=0``), ``-1``/``-inf`` the smallest (numpy's
   ValueError where there is none); another number or string is numpy's ValueError.
@@ -25,8 +29,7 @@ gives them ``x``'s memory order and sums them in that order, so an ``x`` in anot
 than C's (a transpose) is refused at run time there, as for any such expression.
 
 Refused with a located error: ``ord`` 2, -2 and ``'nuc'`` of a matrix (singular values:
-son has no SVD), vector orders other than those above (numpy's ``sum(abs(x)**ord)**(1/ord)``),
-arrays of more than two dimensions, an ``axis`` that is not a constant int or None, and
+son has no SVD), arrays of more than two dimensions, an ``axis`` that is not a constant int or None, and
 ``ord``/``keepdims`` that are not constants.  O(1) nodes per call plus the inlined loops;
 O(elements) time."""
 
@@ -113,9 +116,11 @@ class Norms:
         if isinstance(order, str):
             return self.fault(ValueError, f"Invalid norm order '{order}' for vectors")
         how = "two" if order is None else _VECTOR_ORDERS.get(order)
-        if how is None:
-            raise self.unsupported(at, f"{name}() of a vector with ord={order!r} (son computes ord None, 2, "
-                                       "1, 0, inf and -inf)")
+        if how is None:  # numpy's general order: absx **= ord; add.reduce; **= reciprocal(ord)
+            p, r = self.con(order), self.con(1.0 / float(order))  # numpy's reciprocal in float64
+            if axis is None:
+                return self.inline_list_helper(e, power_sum_root, [x, p, r])
+            return self.inline_list_helper(e, power_sums_roots_along, [x, self.con(axis), p, r])
         if axis is None:
             fn = {"two": sum_of_squares_root, "sum": sum_of_magnitudes, "max": largest_magnitude,
                   "min": smallest_magnitude, "count": nonzero_count}[how]
@@ -179,6 +184,17 @@ def smallest_magnitude(x):
 def nonzero_count(x):
     """``(x != 0).astype(float).sum()``: every partial sum is an exact integer."""
     return float(np.count_nonzero(x))
+
+
+def power_sum_root(x, p, r):
+    """``add.reduce(abs(x) ** p) ** r`` of a 1-D ``x``, ``r`` numpy's ``1 / p``: the powers
+    with ``p`` a constant (numpy's ``a ** p`` of an array), the last one C's ``pow`` of
+    floats, as numpy's scalar."""
+    return np.float_power(np.sum(np.abs(x) ** p), r)
+
+
+def power_sums_roots_along(x, axis, p, r):
+    return np.sum(np.abs(x) ** p, axis=axis) ** r
 
 
 def root_sums_of_squares_along(x, axis):
