@@ -31,6 +31,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ints, ``np.gradient``, ``np.histogram``, methods (``c.repeat(k)``, ``c.clip(lo, hi)``...),
   ``np.bincount``, ``np.digitize``, ``np.take``, ``np.unravel_index``, ``np.trapezoid``,
   ``np.average(weights=)``, ``np.stack``/``column_stack``/``meshgrid`` summed,
+  ``np.unique`` with ``return_index``/``return_inverse``/``return_counts``, pieces of
+  ``np.split``/``np.array_split``, ``np.linalg.norm`` of orders 0, 1 and ±inf,
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
   (``a - a.mean()``);
@@ -420,6 +422,7 @@ class ArrayPrograms(GridPrograms):
             other = self.chain(fn, r.choice(["int64", "bool"]), g, depth)
             mode = r.choice(["", ", 'same'", ", 'valid'", ", mode='full'"])
             k = r.choice(["0", "2", f"abs({self.scalar(fn, 'int')}) % 3"])
+            split = r.choice(["split", "array_split"])
             return r.choice([f"np.sum(np.convolve({ints}, {other}{mode}))",
                              f"np.convolve({other}, {ints}{mode})[0]",
                              f"np.sum(np.histogram({c}, {bins})[0])",
@@ -432,7 +435,11 @@ class ArrayPrograms(GridPrograms):
                              f"np.argmax(np.bincount(np.abs({ints}) % 5, minlength={k}))",
                              f"np.sum(np.digitize({c}, np.sort({self.chain(fn, number, g, depth)})))",
                              f"np.take({ints}, {self.scalar(fn, 'int')})",
-                             f"np.unravel_index(abs({self.scalar(fn, 'int')}) % 6, (2, 3))[1]"])
+                             f"np.unravel_index(abs({self.scalar(fn, 'int')}) % 6, (2, 3))[1]",
+                             f"np.unique({c}, return_index=True, return_counts=True)[{r.choice([1, 2])}][-1]",
+                             f"np.sum(np.unique({ints}, return_inverse=True)[1])",
+                             f"np.sum(np.{split}({ints}, [{k}])[{r.randint(0, 1)}])",
+                             f"len(np.array_split({c}, {r.choice([1, 2, 3])})[0])"])
         h = self.scalar(fn, r.choice(["float", "int"]))
         floats = self.chain(fn, "float64", g, depth)
         return r.choice([f"np.sum(np.gradient({c}))", f"np.gradient({c}, {h})[-1]",
@@ -442,7 +449,9 @@ class ArrayPrograms(GridPrograms):
                          f"np.sum(({c}).repeat(2))", f"np.trapezoid({floats})", f"np.trapezoid({c}, dx={h})",
                          f"np.average({floats}, weights=np.abs({c}) + 1.0)",
                          f"np.sum(np.{r.choice(['vstack', 'column_stack', 'stack'])}(({floats}, {c})))",
-                         f"np.sum(np.meshgrid({floats}, {c})[{r.choice([0, 1])}])"])
+                         f"np.sum(np.meshgrid({floats}, {c})[{r.choice([0, 1])}])",
+                         f"np.linalg.norm({floats}, {r.choice(['1', '0', 'np.inf', '-np.inf'])})",
+                         f"np.sum(np.array_split({floats}, {r.choice([2, 3])})[-1])"])
 
     def selection(self, fn: Func, dt: str, g: str, depth: int) -> str:
         """A chain indexed by a mask of its group (``(a * 2)[b > 0]``) or by indices made

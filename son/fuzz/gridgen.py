@@ -14,12 +14,14 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   turned half around (``np.rot90(G, 2)``);
 * read back as 1-D chains of a group (``G.sum(axis=1)``, ``G.prod(axis=1)``,
   ``np.cumsum(G, axis=1)[:, -1]``, ``np.argmax(G, axis=1)``, ``np.sort(G)[:, 0]``, ``np.mean(G, axis=0)``,
-  ``np.var(G, axis=1)``, ``np.median(G, axis=1)``, ``np.diff(G, n, axis=1)`` summed, the
+  ``np.var(G, axis=1)``, ``np.median(G, axis=1)``, ``np.linalg.norm(G, ord, axis=1)``,
+  ``np.diff(G, n, axis=1)`` summed, the
   rows or columns of two grids joined (``np.concatenate``, ``np.append(G, H, axis=0)``)
   and summed,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
   scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``,
-  ``np.sum(np.append(c, G))``, ``np.any(G > k, axis=0)[0]``...).
+  ``np.sum(np.append(c, G))``, ``np.any(G > k, axis=0)[0]``, matrix norms of orders
+  ±1 and ±inf...).
 
 Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
 a row broadcast down, a column across, an overlapping view of itself, a grid, a row or a
@@ -113,7 +115,8 @@ class GridPrograms:
         if form == "mean":
             x = self.grid(fn, dt, g, other, d)
             return r.choice([f"np.mean({x}, axis={r.choice([1, -1])})", f"np.var({x}, axis=1)",
-                             f"({x}).std(axis=-1, ddof={r.choice([0, 1])})", f"np.median({x}, axis=1)"])
+                             f"({x}).std(axis=-1, ddof={r.choice([0, 1])})", f"np.median({x}, axis=1)",
+                             f"np.linalg.norm({x}, {r.choice(['1', 'np.inf', '0', '2'])}, axis=1)"])
         if form == "matvec":
             a, x = self.grid(fn, dt, g, other, d), self.chain(fn, dt, other, d)
             return f"({a} @ {x})" if r.random() < 0.7 else f"({a}).dot({x})"
@@ -145,7 +148,8 @@ class GridPrograms:
             return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",
                              f"({x})[0, -1]", f"np.sum(({x}) * ({self.grid(fn, dt, g, other, d)}))",
                              f"np.sum({x}, axis=None)", f"np.max({x}, axis=(0, 1))",
-                             f"np.sum(np.append({self.chain(fn, dt, g, d)}, {x}))"])
+                             f"np.sum(np.append({self.chain(fn, dt, g, d)}, {x}))",
+                             f"np.linalg.norm({x}, {r.choice(['1', 'np.inf', '-np.inf', '-1'])})"])
         return r.choice([f"np.sum({x})", f"({x}).max()", f"np.argmax({x})", f"({x})[-1, 0]", f"np.prod({x})"])
 
     def grid_stmt(self, fn: Func, dt: str, g: str, d: int, v: str, kind: str) -> list[str]:
