@@ -186,3 +186,34 @@ def test_gradients_keep_their_residuals_in_scratch_arrays():
     again = g(w, xs, ys)  # from the kept buffers: the same gradient
     np.testing.assert_array_equal(first, again)
     np.testing.assert_allclose(first, son.grad(loss, argnums=(0,), interpret=True)(w, xs, ys), rtol=1e-12)
+
+
+def test_kernels_share_one_compiled_copy_of_each_helper():
+    """A helper (here the scratch allocator) is a dispatcher of the one helpers module all
+    kernels import, so numba compiles it once per process, not once per kernel, and the
+    kernel's text names that module's hash (a changed helper is a new kernel file)."""
+    import sys
+
+    from son.exec.kernel import forget_kernels
+
+    def f(n: int):
+        a = np.zeros(n)
+        for i in range(n):
+            a[i] = i * 0.5
+        return a.sum()
+
+    def g(n: int):
+        b = np.zeros(n)
+        for i in range(n):
+            b[i] = i * 2.0
+        return b.sum() + 1.0
+
+    kf, kg = son.compile(son.parse(f)), son.compile(son.parse(g))
+    assert kf(5) == f(5) and kg(7) == g(7)
+    assert "def _son_scratch_float64" not in kf.source and "shared_helpers('" in kf.source
+    mf, mg = (sys.modules[f"son_kernels.{k.path.stem}"] for k in (kf, kg))
+    assert mf._son_scratch_float64 is mg._son_scratch_float64
+    assert len(mf._son_scratch_float64.overloads) == 1  # one signature, whatever literals they pass
+    forget_kernels()  # numba's disk cache of the kernel finds the helpers' module again
+    k = son.compile(son.parse(f))
+    assert k.stats["cache"] == "disk" and k(5) == f(5)

@@ -293,10 +293,11 @@ class _Codegen(Structurer, MixedValues):
         return EMIT[type(n)].fn(n, self.operands(n))
 
     # ------------------------------------------------------------------ the function
-    def function(self, decorator: str, bound: tuple[int, int] | None = None, uncounted: bool = False) -> str:
+    def function(self, decorator: str, bound: tuple[int, int] | None = None, uncounted: bool = False,
+                 shared: str = "") -> str:
         """The function's source.  ``bound`` (``recursion_bound``: parameter k, limit c):
         the kernel calls a copy that counts no depth where parameter k is below c;
-        ``uncounted``: write that copy."""
+        ``uncounted``: write that copy; ``shared``: see ``generate``."""
         fname = f"_{self.name}_fast" if uncounted else f"_{self.name}_calls"
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.fname = self.kinds, set(), fname
         EMIT_STATE.exceptions = set()
@@ -316,7 +317,10 @@ class _Codegen(Structurer, MixedValues):
         _drive(self.level(self.blocks[0], body, []))
         _finish(body)
         lines = sorted(EMIT_STATE.exceptions) + ([""] if EMIT_STATE.exceptions else [])
-        for h in sorted(EMIT_STATE.helpers):
+        if shared and EMIT_STATE.helpers:  # compiled once per process (generate's docstring)
+            names = sorted(EMIT_STATE.helpers)
+            lines.extend([f"{', '.join(names)}, = {shared}({', '.join(map(repr, names))})", "", ""])
+        for h in sorted(EMIT_STATE.helpers) if not shared else ():
             if decorator:
                 lines.append(decorator)
             lines.extend((HELPERS.get(h) or SCRATCH_HELPERS[h]).strip("\n").splitlines())
@@ -464,7 +468,7 @@ def _decrease_floor(a: Node, param) -> int | None:
 
 
 def generate(schedule, name: str | None = None, decorator: str = "", callees: dict | None = None,
-             callee: bool = False, bound: tuple[int, int] | None = None) -> str:
+             callee: bool = False, bound: tuple[int, int] | None = None, shared: str = "") -> str:
     """The Python source of one function computing ``schedule.graph`` with son's
     semantics, in structured control flow that ``numba.njit`` compiles.
 
@@ -481,6 +485,12 @@ def generate(schedule, name: str | None = None, decorator: str = "", callees: di
     with ``callee=True`` (which writes that function even if the graph calls nothing),
     put in the same module: ``son.exec.kernel.compile_kernel`` joins them.  ``bound``:
     ``recursion_bound`` of the graph before its refinements were dropped.
+
+    ``shared`` (with a ``decorator``): the name of a module-level function that returns
+    the helper functions by name, written as one assignment (``a, b, = shared('a',
+    'b')``) instead of their definitions.  ``compile_kernel`` uses it so that each
+    helper is a dispatcher of one module shared by all kernels, compiled by Numba once
+    per process (``son.exec.kernel.shared_helpers``), not once per kernel.
     """
     g = without_refinements(schedule.graph, keep_indices=True)
     if g is not schedule.graph:
@@ -495,9 +505,9 @@ def generate(schedule, name: str | None = None, decorator: str = "", callees: di
         if bound is not None and not callee:
             fast = _Codegen(schedule, fname, callees, callee)
             if any(not _from_own_call(r) for r in fast.g.returns() if r in fast.block_of):
-                return fast.function(decorator, uncounted=True) + "\n\n" + _Codegen(
-                    schedule, fname, callees, callee).function(decorator, bound)
-        return _Codegen(schedule, fname, callees, callee).function(decorator)
+                return fast.function(decorator, uncounted=True, shared=shared) + "\n\n" + _Codegen(
+                    schedule, fname, callees, callee).function(decorator, bound, shared=shared)
+        return _Codegen(schedule, fname, callees, callee).function(decorator, shared=shared)
     finally:
         EMIT_STATE.kinds, EMIT_STATE.helpers, EMIT_STATE.regions, EMIT_STATE.scratch = {}, set(), {}, {}
         EMIT_STATE.hoisted = {}

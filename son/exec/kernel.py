@@ -50,9 +50,10 @@ from ..nodes.types import INT64_MAX, INT64_MIN, ArrayType, ListType, Type
 from .codegen import return_converter
 from .mixed import argument_forms
 from .pyregions import REGION_IMPORTS
-from .scratch import Scratch, scratch_used
+from .scratch import SCRATCH_HELPERS, Scratch, scratch_used
 
-__all__ = ["NJIT_OPTIONS", "Kernel", "cache_dir", "compile_kernel", "forget_kernels", "load_kernel"]
+__all__ = ["NJIT_OPTIONS", "Kernel", "cache_dir", "compile_kernel", "forget_kernels", "load_kernel",
+           "shared_helpers"]
 
 #: options of every kernel's numba.njit (and ``pipeline_class=KernelPipeline``, from
 #: son.exec.numba_ext, written by name); see the module docstring
@@ -118,8 +119,8 @@ def _module_file(text: str, name: str) -> Path:
     return path
 
 
-def _load(path: Path, name: str):
-    """Import the kernel module at ``path``; its function ``name`` (a Numba dispatcher)."""
+def _import(path: Path):
+    """The generated module at ``path``, imported once per process."""
     modname = f"son_kernels.{path.stem}"
     mod = sys.modules.get(modname)
     if mod is None:
@@ -127,7 +128,86 @@ def _load(path: Path, name: str):
         mod = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mod)
         sys.modules[modname] = mod
-    return getattr(mod, name)
+    return mod
+
+
+def _load(path: Path, name: str):
+    """Import the kernel module at ``path``; its function ``name`` (a Numba dispatcher)."""
+    return getattr(_import(path), name)
+
+
+def _decorator(njit: dict) -> str:
+    """The decorator of a generated function compiled with numba.njit options ``njit``."""
+    return f"@njit({', '.join([f'{k}={v!r}' for k, v in njit.items()] + ['pipeline_class=KernelPipeline'])})"
+
+
+# ====================================================================== shared helpers
+#: what a kernel module that calls helpers writes after the header (``_SHARED_NAME`` is
+#: the function ``generate`` is told to call for them)
+_SHARED_NAME = "_son_shared"
+_SHARED_IMPORT = "from son.exec.kernel import shared_helpers\n\n{name} = shared_helpers({digest!r})\n"
+#: helper-module digest -> the module, for the whole process (forget_kernels keeps them:
+#: they are son's, like numba's own implementations, not a kernel's)
+_SHARED: dict[str, Any] = {}
+_SHARED_LOCK = threading.Lock()
+_SHARED_TEXTS: dict[bool, str] = {}
+
+
+def _helpers_text(wrap: bool) -> str:
+    """The module of every helper a kernel may call (emit.py's ``HELPERS``, scratch.py's
+    ``SCRATCH_HELPERS``), each a dispatcher with the kernels' options, for ``wrap``."""
+    text = _SHARED_TEXTS.get(wrap)
+    if text is None:
+        from .emit import HELPERS
+
+        helpers = {**HELPERS, **SCRATCH_HELPERS}
+        body = "".join(f"{_decorator(NJIT_OPTIONS)}\n{helpers[h].strip()}\n\n\n" for h in sorted(helpers))
+        text = _HEADER.format(origin="son's kernel helpers", ints=_INTS[wrap]) + "\n" + body
+        _SHARED_TEXTS[wrap] = text
+    return text
+
+
+def shared_helpers(digest: str) -> Callable[..., tuple]:
+    """The function a kernel module calls for its helpers by name: the dispatchers of the
+    helper module whose text has ``digest``, imported once per process, so Numba compiles
+    each helper once per process and signature (and keeps it in its disk cache) rather
+    than once per kernel.  The digest in the kernel's text ties the kernel's file name, and
+    so Numba's cache of it (which holds the helpers' machine code), to the helpers' text.
+    ``np.median``'s kernel spent ~0.3 s of its ~1.1 s cold compile compiling its two
+    scratch helpers.  Each helper compiles under the int semantics of its module (the
+    header's ``wrap``), as the kernels that call it.  O(helpers) once, then O(1)."""
+
+    def get(*names: str) -> tuple:
+        with _SHARED_LOCK:
+            mod = _SHARED.get(digest)
+            if mod is None:
+                texts = [t for t in map(_helpers_text, (True, False)) if _digest(t) == digest]
+                # else a kernel written by another version of son: its helpers' file
+                path = _module_file(texts[0], "helpers") if texts else cache_dir() / \
+                    f"son_helpers_{digest}.py"
+                mod = _SHARED[digest] = _import(path)
+            # numba's cache of a kernel rebuilds the helpers' environments by module name,
+            # which forget_kernels took out of sys.modules
+            sys.modules.setdefault(mod.__name__, mod)
+            for n in names:
+                if n in SCRATCH_HELPERS and getattr(mod, n)._can_compile:
+                    _compile_scratch_helper(getattr(mod, n), _INTS[True] in mod.__doc__)
+        return tuple(getattr(mod, n) for n in names)
+
+    return get
+
+
+def _compile_scratch_helper(dispatcher, wrap: bool) -> None:
+    """Compile a scratch allocator for its one signature and no other: numba would
+    otherwise compile one more copy for each literal a kernel passes (the fill code, a
+    constant length), ~0.1 s each."""
+    from numba.core import types
+
+    sig = (types.Array(types.uint8, 1, "C"), types.Array(types.int64, 1, "C"), types.int64, types.int64)
+    with _wrapping_ints() if wrap else contextlib.nullcontext():
+        dispatcher.compile(sig)
+    dispatcher.disable_compile()
+
 
 
 # ====================================================================== arguments
@@ -334,12 +414,15 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None,
         # numba 0.68 crashes the process (SIGSEGV) loading a cached self-recursive function
         # in a second process: a recursive kernel is compiled afresh in each process
         njit["cache"] = False
-    options = ", ".join([f"{k}={v!r}" for k, v in njit.items()] + ["pipeline_class=KernelPipeline"])
-    decorator = f"@njit({options})"
+    decorator = _decorator(njit)
     callees, parts = _callee_sources(graph, prepare, decorator)
-    body = "".join(parts) + generate(sched, name, decorator=decorator, callees=callees, bound=bound)
+    body = "".join(parts) + generate(sched, name, decorator=decorator, callees=callees, bound=bound,
+                                     shared=_SHARED_NAME)
     origin = f"{graph.name}" + (f" ({graph.source[0]}:{graph.source[1]})" if graph.source else "")
-    text = _HEADER.format(origin=origin.replace('"', "'"), ints=_INTS[wrap]) + "\n" + body
+    text = _HEADER.format(origin=origin.replace('"', "'"), ints=_INTS[wrap])
+    if f"{_SHARED_NAME}(" in body:
+        text += _SHARED_IMPORT.format(name=_SHARED_NAME, digest=_digest(_helpers_text(wrap)))
+    text += "\n" + body
     t3 = time.perf_counter()
     stats = dict(stats or {}, schedule_s=t2 - t1, codegen_s=t3 - t2, nodes=len(graph),
                  blocks=len(sched.blocks))
@@ -366,7 +449,8 @@ def _callee_sources(graph: Graph, prepare, decorator: str) -> tuple[dict, list[s
     parts = []
     for t in targets:
         g = without_refinements(prepare(t) if prepare else t, keep_indices=True)
-        parts.append(generate(make_schedule(g), names[t], decorator=decorator, callees=callees, callee=True))
+        parts.append(generate(make_schedule(g), names[t], decorator=decorator, callees=callees, callee=True,
+                              shared=_SHARED_NAME))
         parts.append("\n\n")
     return callees, parts
 
@@ -428,6 +512,7 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
     """Import kernel module ``path`` and compile its function ``name`` for ``params``
     (from Numba's disk cache when it has it; ints wrap if ``wrap``); record compile_s,
     cache, numba_cache_hits."""
+    t4 = time.perf_counter()  # importing the module compiles the scratch helpers it calls first
     try:
         dispatcher = _load(path, name)
     except Exception as e:  # the generated module does not even import: a bug in son
@@ -437,7 +522,6 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
         from numba.core import types
 
         sig += (types.Array(types.uint8, 1, "C"), types.Array(types.int64, 1, "C"))
-    t4 = time.perf_counter()
     try:
         with _wrapping_ints() if wrap else contextlib.nullcontext(), warnings.catch_warnings():
             # a list parameter is numba's "reflected list", whose pending deprecation it
