@@ -179,9 +179,7 @@ class ArrayBuilds:
 
     def call_digitize(self, e: ast.Call, name: str) -> Node:
         got = self.call_arguments(e, name, ["x", "bins", "right"], optional={"right"})
-        right = self.expr(got["right"]) if "right" in got else self.con(False)
-        if not (right.type.is_constant and type(right.type.con) in (bool, int)):
-            raise self.unsupported(got["right"], f"{name}() with right= that is not a constant bool")
+        right = self.constant_flag(got.get("right"), False, name, "right")
         x, bins = self.expr(got["x"]), self.expr(got["bins"])
         with kept(x, bins):
             self.one_d(got["bins"], bins, name)
@@ -189,7 +187,7 @@ class ArrayBuilds:
                 raise self.unsupported(got["x"], f"{name}() of an n-D array (son takes 1-D arrays here)")
             if not is_array_value(x) and _kind(x) not in ("int", "float", "bool"):
                 raise self.error(got["x"], f"{name}() of a {x.type.widen()} value", name)
-            return self.inline(e, digitize, [x, bins, self.con(bool(right.type.con))])
+            return self.inline(e, digitize, [x, bins, self.con(right)])
 
     def call_take(self, e: ast.Call, name: str) -> Node:
         got = self.call_arguments(e, name, ["a", "indices"])
@@ -222,14 +220,12 @@ class ArrayBuilds:
             return self.call_with_helper(e, name, average, flat=True)
         if "axis" in got:
             raise self.unsupported(got["axis"], f"{name}() with axis= and weights=")
-        returned = self.expr(got["returned"]) if "returned" in got else self.con(False)
-        if not (returned.type.is_constant and type(returned.type.con) in (bool, int)):
-            raise self.unsupported(got["returned"], f"{name}() with returned= that is not a constant bool")
+        returned = self.constant_flag(got.get("returned"), False, name, "returned")
         a, w = self.expr(got["a"]), self.expr(got["weights"])
         with kept(a, w):
             self.one_d(got["a"], a, name)
             self.one_d(got["weights"], w, name)
-            helper = weighted_average_returned if returned.type.con else weighted_average
+            helper = weighted_average_returned if returned else weighted_average
             return self.inline(e, helper, [a, w, self.con(dtype_of(w) == "float64")])
 
     def call_unravel_index(self, e: ast.Call, name: str) -> Node:

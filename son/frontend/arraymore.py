@@ -121,18 +121,16 @@ class ArrayMore:
         flags = {}
         for word, default in (("return_index", False), ("return_inverse", False), ("return_counts", False),
                               ("equal_nan", True), ("axis", None), ("sorted", True)):
-            v = self.expr(got[word]) if word in got else self.con(default)
             if default is None:
+                v = self.expr(got[word]) if word in got else self.con(None)
                 if not (v.type.is_constant and v.type.con is None):
                     raise self.unsupported(got[word], f"{name}() with axis= (son takes the distinct "
                                                       "elements of a 1-D array)")
                 continue
-            if not (v.type.is_constant and type(v.type.con) in (bool, int)):
-                raise self.unsupported(got[word], f"{name}() with {word}= that is not a constant bool")
-            if word == "sorted" and not v.type.con:
+            flags[word] = self.constant_flag(got.get(word), default, name, word)
+            if word == "sorted" and not flags[word]:
                 raise self.unsupported(got[word], f"{name}() with sorted=False (numpy's order is then "
                                                   "its hash table's)")
-            flags[word] = bool(v.type.con)
         a = self.expr(got["ar"])
         with kept(a):
             self.one_d(got["ar"], a, name)

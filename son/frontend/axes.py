@@ -489,6 +489,15 @@ class Axes:
     def permuted(self, at: ast.AST, g: Grid, order: list[int]):
         return self.shaped(at, g.base, g.start, [g.dims[k] for k in order], [g.strides[k] for k in order])
 
+    def constant_flag(self, x: ast.expr | None, default: bool, name: str, word: str) -> bool:
+        """A keyword that must be a constant bool (or int), as a Python bool."""
+        if x is None:
+            return default
+        v = self.expr(x)
+        if not (v.type.is_constant and type(v.type.con) in (bool, int)):
+            raise self.unsupported(x, f"{name}() with {word}= that is not a constant bool")
+        return bool(v.type.con)
+
     def call_arguments(self, e: ast.Call, name: str, params: list[str],
                        optional=frozenset()) -> dict[str, ast.expr]:
         """The syntax of a call's arguments by parameter name, given by position or

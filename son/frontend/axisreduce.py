@@ -67,11 +67,9 @@ class AxisReductions:
         ddof = [k for k in keywords if k.arg == "ddof"]
         ndim = a.ndim if isinstance(a, Grid) else 1
         keep = [x.value for x in keywords if x.arg == "keepdims"]
-        flag = self.expr(keep[0]) if keep else self.con(False)
-        if not (flag.type.is_constant and type(flag.type.con) in (bool, int)):
-            raise self.unsupported(keep[0], f"{name}() with keepdims= that is not a constant bool")
+        flag = self.constant_flag(keep[0] if keep else None, False, name, "keepdims")
         k = self.reduced_axis(given[0], ndim, name)
-        if flag.type.con and (k is None or ndim == 1):
+        if flag and (k is None or ndim == 1):
             raise self.unsupported(e, f"{name}(keepdims=True) of all of an array's axes (its result would "
                                       "be an array of one element)")
         if k is None or ndim == 1:  # all the elements, in C order
@@ -83,7 +81,7 @@ class AxisReductions:
             with kept(d):
                 return self.inline(e, variance_along, [a, self.con(k), d, flag, self.con(fn is np.std)])
         out = self.reduce_axis(e, fn, name, a, ndim, k)
-        return self.with_axis_kept(e, out, k, name) if flag.type.con else out
+        return self.with_axis_kept(e, out, k, name) if flag else out
 
     def with_axis_kept(self, e: ast.AST, out: Node, k: int, name: str) -> Node:
         """A reduction's result over axis ``k`` seen with that axis kept, of length 1

@@ -100,15 +100,6 @@ class Norms:
             raise self.unsupported(x, f"{name}() with an ord= that is not a constant number, string or None")
         return v.type.con  # (1.0 and True are 1 to numpy's comparisons, and to the tables' keys)
 
-    def constant_flag(self, x: ast.expr | None, default: bool, name: str, word: str) -> bool:
-        """A keyword that must be a constant bool (or int), as a Python bool."""
-        if x is None:
-            return default
-        v = self.expr(x)
-        if not (v.type.is_constant and type(v.type.con) in (bool, int)):
-            raise self.unsupported(x, f"{name}() with {word}= that is not a constant bool")
-        return bool(v.type.con)
-
     def vector_norm(self, e: ast.Call, name: str, at: ast.expr | None, x: Node, order,
                     axis: int | None) -> Node:
         """A vector norm of the 1-D ``x`` (``axis`` None) or of each line of the 2-D ``x``
