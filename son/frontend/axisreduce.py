@@ -79,7 +79,8 @@ class AxisReductions:
         if fn in (np.var, np.std):
             d = self.ddof_of(ddof)
             with kept(d):
-                return self.inline(e, variance_along, [a, self.con(k), d, flag, self.con(fn is np.std)])
+                return self.inline(e, variance_along,
+                                   [a, self.con(k), d, self.con(flag), self.con(fn is np.std)])
         out = self.reduce_axis(e, fn, name, a, ndim, k)
         return self.with_axis_kept(e, out, k, name) if flag else out
 
