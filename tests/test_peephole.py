@@ -180,6 +180,16 @@ FIRES = [
     ("minmax_self", "def f(a: int): return max(a, a)", "return a"),
     ("abs_abs", "def f(a: int): return abs(abs(a))", "return abs(a)"),
     ("abs_abs", "def f(a: float): return abs(abs(a))", "return abs(a)"),
+    ("phi_int_select", "def f(a: int, b: int): return a if a < b else b", "return min(b, a)"),
+    ("phi_int_select", "def f(a: int, b: int): return b if a < b else a", "return max(a, b)"),
+    ("phi_int_select", "def f(a: int, b: int): return a if a >= b else b", "return max(b, a)"),
+    ("phi_int_select", "def f(a: int, b: int): return b if a <= b else a", "return max(a, b)"),
+    ("phi_int_select", "def f(a: int, b: int): return (b & 9) - (a & 7) if (a & 7) < (b & 9) else 0",
+     "return max(((b&9)-(a&7)), 0)"),
+    ("phi_int_select", "def f(a: int, b: int): return 0 if (a & 7) >= (b & 9) else (b & 9) - (a & 7)",
+     "return max(((b&9)-(a&7)), 0)"),
+    ("minmax_decided_by_ranges", "def f(a: int): return max(a & 7, 0)", "return (a&7)"),
+    ("minmax_decided_by_ranges", "def f(a: int): return min(a & 7, 9)", "return (a&7)"),
 ]
 
 
@@ -253,6 +263,10 @@ DOES_NOT_FIRE = [
     ("cast_identity", "def f(a): return float(a)", "return float(a)"),
     ("minmax_self", "def f(a: float): return min(a, a + 0.0)", "return min(a, (a+0.0))"),
     ("abs_abs", "def f(a: int): return abs(-abs(a))", "return abs((-abs(a)))"),
+    ("phi_int_select", "def f(a: float, b: float): return a if a < b else b", "return %14"),
+    ("phi_int_select", "def f(a: int, b: bool): return a if a < b else b", "return %19"),
+    ("phi_int_select", "def f(a: int, b: int): return b - a if a < b else 0", "return %22"),
+    ("minmax_decided_by_ranges", "def f(a: int): return max(a & 7, 3)", "return max((a&7), 3)"),
 ]
 
 
@@ -802,10 +816,21 @@ def test_int_phi_of_a_diamond_stays():
 
 
 def test_a_diamond_with_a_phi_stays():
-    src = "def f(a: int, b: int):\n    if a < b:\n        a = b\n    return a"
+    src = "def f(a: int, b: int):\n    if a < b:\n        a = b * 2\n    return a"
     g = son.parse_source(src)
     assert g.rule_hits["region_empty_diamond"] == 0
     assert any(type(n) is If for n in g.nodes())
+    check_semantics(src, g)
+
+
+def test_an_int_select_diamond_vanishes():
+    """``if a < b: a = b`` is ``max(a, b)``: one node, no If (phi_int_select, then
+    region_empty_diamond)."""
+    src = "def f(a: int, b: int):\n    if a < b:\n        a = b\n    return a"
+    g = son.parse_source(src)
+    assert ir(g) == "return max(a, b)"
+    assert g.rule_hits["region_empty_diamond"] == 1
+    assert not any(type(n) is If for n in g.nodes())
     check_semantics(src, g)
 
 

@@ -64,7 +64,7 @@ from ..nodes import (
     unrefined,
 )
 from ..nodes.fbounds import dominating_facts, math_call_safe
-from ..nodes.types import CTRL, XCTRL
+from ..nodes.types import CTRL, XCTRL, bounds
 from .ruleset import RuleSet
 
 Rule = Callable[[Node], "Node | None"]
@@ -357,6 +357,22 @@ def minmax_self(n):
         return n.lhs
 
 
+@rule(Min, Max)
+def minmax_decided_by_ranges(n):
+    """min(a, b) -> a where a's int range lies at or below b's (b where above); max
+    likewise: ``max(0, max(x, 0))`` -> ``max(x, 0)``.  Ints only (equal ints are one
+    value; floats have NaN and -0.0)."""
+    if not ints(n.lhs, n.rhs):
+        return None
+    a, b = bounds(n.lhs.type), bounds(n.rhs.type)
+    if a is None or b is None:
+        return None
+    low, high = (n.lhs, n.rhs) if a[1] <= b[0] else (n.rhs, n.lhs) if b[1] <= a[0] else (None, None)
+    if low is None:
+        return None
+    return low if type(n) is Min else high
+
+
 @rule(Abs)
 def abs_abs(n):
     """abs(abs(x)) -> abs(x)   (ints: abs(MIN) is MIN, and abs of that is MIN again)."""
@@ -489,6 +505,63 @@ def phi_branch_bool(n):
         return None
     takes_true = (t.index == 0) == vt.con  # the True value flows in from the If's true side
     return pred if takes_true else Not(n.graph, pred)
+
+
+def _diamond_if(r: Node) -> tuple[Node, Node] | None:
+    """The If whose two sides ``r`` merges, and the side of ``r.inputs[1]`` (0 true, 1
+    false); None unless ``r`` is exactly that diamond."""
+    if type(r) is not Region or r.building or len(r.inputs) != 3:
+        return None
+    t, f = r.inputs[1], r.inputs[2]
+    if type(t) is CProj and type(f) is CProj and t.inputs[0] is f.inputs[0] \
+            and type(t.inputs[0]) is If and {t.index, f.index} == {0, 1}:
+        return t.inputs[0], t.index
+    return None
+
+
+def _same_value(a: Node, b: Node) -> bool:
+    a, b = unrefined(a), unrefined(b)
+    return a is b or (a.type.is_constant and b.type.is_constant and a.type == b.type)
+
+
+@rule(Phi)
+def phi_int_select(n):
+    """phi(p, q) on the merge of ``if p < q`` -> min(q, p); phi(q, p) -> max(p, q); likewise
+    for <=, > and >= (operands swapped).  Ints only: for int64 p and q the value taken
+    is the smaller (larger) one whichever side equal values take, so the comparison's
+    strictness and min's argument order do not matter; floats are left alone (NaN and
+    -0.0 make them matter).  And phi(q - p, 0) there -> max(q - p, 0) where q - p
+    cannot wrap (then p < q exactly when q - p > 0); phi(0, p - q) likewise.  The
+    diamond then has no Phi and folds away: one node instead of two blocks (slices
+    clamp their bounds and lengths this way)."""
+    found = _diamond_if(n.region)
+    if found is None or not ints(n):
+        return None
+    branch, side = found
+    pred = branch.pred
+    if type(pred) not in (LT, LE, GT, GE) or not ints(pred.lhs, pred.rhs, *n.inputs[1:]):
+        return None
+    small, large = (pred.lhs, pred.rhs) if type(pred) in (LT, LE) else (pred.rhs, pred.lhs)
+    on_true, on_false = (n.inputs[1], n.inputs[2]) if side == 0 else (n.inputs[2], n.inputs[1])
+    if _same_value(on_true, small) and _same_value(on_false, large):
+        return Min(n.graph, large, small)
+    if _same_value(on_true, large) and _same_value(on_false, small):
+        return Max(n.graph, small, large)
+    for diff, zero, (hi, lo) in ((on_true, on_false, (large, small)), (on_false, on_true, (small, large))):
+        if is_con(zero, 0) and _is_difference(diff, hi, lo) and _never_wraps(hi, lo):
+            return Max(n.graph, Sub(n.graph, hi, lo), K(n, 0))
+    return None
+
+
+def _is_difference(d: Node, hi: Node, lo: Node) -> bool:
+    """``d`` is ``hi - lo`` (of the values or of their refinements)."""
+    return type(d) is Sub and _same_value(d.lhs, hi) and _same_value(d.rhs, lo)
+
+
+def _never_wraps(hi: Node, lo: Node) -> bool:
+    """``hi - lo`` cannot leave int64 on the operands' unrefined ranges."""
+    a, b = bounds(hi.type), bounds(lo.type)
+    return a is not None and b is not None and -(1 << 63) <= a[0] - b[1] and a[1] - b[0] < (1 << 63)
 
 
 @rule(Stop)
