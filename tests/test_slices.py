@@ -13,7 +13,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import check_every_stage
+from conftest import check_every_stage, check_stages, function_from_text
 from hypothesis import strategies as st
 
 import son
@@ -127,6 +127,39 @@ CASES = [
 @pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[c[0].__name__ for c in CASES])
 def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
     check_every_stage(fn, argtypes, strategy, max_examples=60)
+
+
+#: constant slice bounds either side of every length the strategies give (0..8)
+CONSTANT_BOUNDS = ["", "0", "2", "5", "-1", "-3", "-9"]
+
+
+def test_constant_bounds_take_numpys_values_for_every_length(tmp_path):
+    """Constant bounds take closed forms (``closed_slice``: ``max(n - (s + t), 0)`` for
+    ``a[s:-t]``); every pair of them, on 1-D arrays and on both axes of a 2-D one, on
+    every length 0..8 (bounds beyond the length, crossing, empty)."""
+    pairs = [f"{lo}:{hi}" for lo in CONSTANT_BOUNDS for hi in CONSTANT_BOUNDS]
+    body = ",\n        ".join(f"len(a[{p}]), a[{p}].sum(), m[{p}, {p}].shape" for p in pairs)
+    fn = function_from_text(tmp_path, f"def f(a, m):\n    return ({body})\n")
+    lengths = st.tuples(st.integers(0, 8), st.integers(0, 8))
+    check_stages(fn, [F, "float64[:, :]"], lengths.map(
+        lambda nm: (np.arange(nm[0], dtype=np.float64), np.arange(nm[0] * nm[1], dtype=np.float64)
+                    .reshape(nm))), max_examples=15)
+
+
+def test_views_with_one_trimmed_length_share_their_bounds_check():
+    """``a[:-2]``, ``a[1:-1]`` and ``a[2:]`` have one length node, so a loop over one of
+    them reads the others unchecked: the kernel tests only the output's bound."""
+    def stencil3(a, out):
+        left, mid, right = a[:-2], a[1:-1], a[2:]
+        for i in range(len(mid)):
+            out[i] = left[i] + 2.0 * mid[i] + right[i]
+        return out
+
+    k = son.jit(stencil3)
+    for n in range(5):
+        a = np.arange(n, dtype=np.float64)
+        assert np.array_equal(k(a, np.zeros(n)), stencil3(a, np.zeros(n)))
+    assert k.source.count("raise IndexError") == 1
 
 
 def smoothed(a, w):

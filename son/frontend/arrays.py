@@ -7,7 +7,8 @@ The guards are ordinary nodes that the optimizer may fold.  O(1) nodes per acces
 
 A basic slice ``a[i:j:k]`` is a ``View`` of the parse (son/frontend/scope.py): the
 base array and the view's start, step and length, computed as numpy computes them
-(``pylib.slice_of``, CPython's slice adjustment).  Element k of a view is
+(``pylib.slice_of``, CPython's slice adjustment; closed forms for constant bounds,
+``slice_parts``).  Element k of a view is
 ``base[start + k * step]``: a view is never copied, so writes through it are writes
 to its base, and the one memory state orders them with every other access.  A slice
 of a view is a view of the base; assigning to a slice copies the source first (numpy's
@@ -29,6 +30,8 @@ from ..nodes import (
     IsFloat,
     Load,
     Loop,
+    Max,
+    Min,
     Mul,
     NewArray,
     Node,
@@ -36,6 +39,7 @@ from ..nodes import (
     OutOfBounds,
     Phi,
     Store,
+    Sub,
     ToInt,
     kept,
 )
@@ -260,24 +264,60 @@ class Arrays:
             raise self.error(sl, f"slice of a {arr.type.widen()} value (son slices 1-D numpy "
                                  f"arrays and tuples){array_hint(arr)}", "slice")
         with kept(arr):
-            vals = [self.length(sl, arr).keep()]
-            for j, b in enumerate((sl.lower, sl.upper, sl.step)):
-                v, present = self.slice_bound(b, 1 if j == 2 else 0)
-                vals.append(v.keep())
-                if j < 2:  # slice_of takes no flag for the step (absent, it is 1)
-                    vals.append(present.keep())
-            call = ast.copy_location(ast.Call(ast.copy_location(ast.Name("slice", ast.Load()), sl),
-                                              [], []), sl)
-            r = self.inline(call, pylib.slice_of, vals)
-            for v in vals:
-                v.unkeep()
-            with kept(r):
-                start, step, length = r.elems
+            n = self.length(sl, arr)
+            start, step, length = self.slice_parts(sl, n)
+            with kept(start, step, length):
                 if not isinstance(arr, View):
                     return View(self.g, arr, start, step, length)
                 at = self.view_index(sl, arr, start)
                 with kept(at):
                     return View(self.g, arr.base, at, self.op(sl, Mul, step, arr.step), length)
+
+    def slice_parts(self, sl: ast.Slice, n: Node) -> tuple[Node, Node, Node]:
+        """The first index, step and length of slice ``sl`` of a sequence of length ``n``,
+        as numpy computes them (``pylib.slice_of``, CPython's slice adjustment).  Bounds
+        that are constants with no step give closed forms instead (``_constant_slice``),
+        so ``a[:-2]``, ``a[1:-1]`` and ``a[2:]`` have one length node, ``max(n - 2, 0)``,
+        and a loop over one of them needs no bounds check on the others."""
+        vals = [n.keep()]
+        for j, b in enumerate((sl.lower, sl.upper, sl.step)):
+            v, present = self.slice_bound(b, 1 if j == 2 else 0)
+            vals.append(v.keep())
+            if j < 2:  # slice_of takes no flag for the step (absent, it is 1)
+                vals.append(present.keep())
+        try:
+            closed = _constant_slice([v.type for v in vals[1:]])
+            if closed is not None:
+                return self.closed_slice(sl, n, *closed)
+            call = ast.copy_location(ast.Call(ast.copy_location(ast.Name("slice", ast.Load()), sl),
+                                              [], []), sl)
+            return tuple(self.inline(call, pylib.slice_of, vals).elems)
+        finally:
+            for v in vals:
+                v.unkeep()
+
+    def closed_slice(self, at: ast.AST, n: Node, lower: int | None,
+                     upper: int | None) -> tuple[Node, Node, Node]:
+        """``[lower:upper]`` of a length ``n >= 0`` (a bound None where absent, every bound
+        small): a non-negative bound is ``min(b, n)``, a negative one ``max(n + b, 0)``,
+        and the length ``max(stop - start, 0)``, written ``max(n - (s + t), 0)`` for
+        ``[s:-t]`` (equal: for ``n < s + t`` both sides are 0)."""
+        op, con = self.op, self.con
+
+        def bound(b):
+            return n if b is None else op(at, Min, con(b), n) if b >= 0 \
+                else op(at, Max, op(at, Add, n, con(b)), con(0))
+
+        s = 0 if lower is None else lower
+        if s >= 0 and (upper is None or upper < 0):
+            length = op(at, Max, op(at, Add, n, con(-s + (upper or 0))), con(0))
+            with kept(length):
+                return bound(lower) if s else con(0), con(1), length
+        first = (con(0) if lower is None else bound(lower)).keep()
+        try:
+            return first, con(1), op(at, Max, op(at, Sub, bound(upper), first), con(0))
+        finally:
+            first.unkeep()
 
     def slice_bound(self, b: ast.expr | None, default: int) -> tuple[Node, Node]:
         """A slice bound as an int and whether it is present: an absent bound or None is
@@ -354,3 +394,14 @@ class Arrays:
         v.keep()
         return Counted(v.length.keep(), lambda k: self.op(
             at, Load, self.scope.ctrl, self.scope.mem, v.base, self.view_index(at, v, k)), [v, v.length])
+
+
+def _constant_slice(types: list) -> tuple[int | None, int | None] | None:
+    """``(lower, upper)`` of a slice whose bound types (value, present; value, present;
+    step) are constants with step 1 and bounds of at most 2**60 in size, or None."""
+    if not all(t.is_constant and t.kind in ("int", "bool") for t in types):
+        return None
+    lo, has_lo, hi, has_hi, step = (int(t.con) for t in types)
+    if step != 1 or max(abs(lo), abs(hi)) > 1 << 60:
+        return None
+    return (lo if has_lo else None), (hi if has_hi else None)

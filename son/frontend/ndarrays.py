@@ -45,7 +45,6 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import ArrayType
-from . import pylib
 from .axes import expand_items, is_new_axis
 from .core import _kind, dtype_of
 from .iteration import Counted
@@ -319,19 +318,8 @@ class NDArrays:
 
     def axis_slice(self, sl: ast.Slice, d: Node) -> tuple[Node, Node, Node]:
         """The first index, step and length of a slice of an axis of length ``d``, as
-        numpy computes them (``pylib.slice_of``, CPython's slice adjustment)."""
-        vals = [d.keep()]
-        for j, b in enumerate((sl.lower, sl.upper, sl.step)):
-            v, present = self.slice_bound(b, 1 if j == 2 else 0)
-            vals.append(v.keep())
-            if j < 2:
-                vals.append(present.keep())
-        call = ast.copy_location(ast.Call(ast.copy_location(ast.Name("slice", ast.Load()), sl), [], []), sl)
-        r = self.inline(call, pylib.slice_of, vals)
-        for v in vals:
-            v.unkeep()
-        first, step, length = r.elems
-        return first, step, length
+        numpy computes them (``slice_parts``)."""
+        return self.slice_parts(sl, d)
 
     def store_grid(self, target: ast.Subscript, a: Grid, value: Node) -> None:
         """``a[i, j] = v`` (a view of it assigned: a number or an array, as slices)."""

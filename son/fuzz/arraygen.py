@@ -101,6 +101,14 @@ _CMP = ["<", "<=", ">", ">=", "==", "!="]
 _CMP_UFUNCS = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal", "==": "equal",
                "!=": "not_equal"}
 _SIDES = ["'left'", "'right'"]
+def constant_slice(r) -> str:
+    """``s:t`` with constant bounds either side of 0, or absent, and beyond short lengths:
+    son computes such slices in closed form (son/frontend/arrays.py ``closed_slice``)."""
+    def bound():
+        return r.choice(["", "", str(r.randint(-6, 6)), str(r.randint(-2, 2))])
+    return f"{bound()}:{bound()}"
+
+
 #: a bare array or view (``a0``, ``r1[::-1]``), and what makes one a new array
 _VIEW = re.compile(r"\w+(\[[^\]]*\])?")
 _NEW = {"float64": ["* 1.0", "+ 0.0", "/ 1"], "int64": ["* 1", "+ 0", "| 0"], "bool": ["& True", "| False"]}
@@ -358,13 +366,17 @@ class ArrayPrograms(GridPrograms):
                              f"np.diff({c}).sum()", f"np.median({c})", f"np.sort({c})[0]",
                              f"np.sum(np.round({c}, {digits}))", f"np.sum(np.sign({c}))", f"np.ptp({c})",
                              f"np.sum(np.roll({c}, {shift}))", f"np.sum(np.square({c}))", f"np.flip({c})[0]",
-                             f"math.fsum({c})", f"math.dist({c}, {c}[::-1])"])
+                             f"math.fsum({c})", f"math.dist({c}, {c}[::-1])",
+                             f"np.sum(({c})[{constant_slice(r)}])"])
         if kind == "int":
             x = r.random()
             if x < 0.3:
                 c = self.chain(fn, r.choice(["float64", "int64", "bool"]), g, depth)
                 return f"np.{r.choice(['argmax', 'argmin'])}({c})" if r.random() < 0.7 else f"{c}.argmax()"
             if x < 0.4:
+                if r.random() < 0.2:  # a slice with constant bounds, perhaps beyond the length
+                    c = self.chain(fn, r.choice(["float64", "int64", "bool"]), g, depth)
+                    return f"len(({c})[{constant_slice(r)}])"
                 return f"{self.chain(fn, 'int64', g, depth)}[{r.choice(['0', '-1', '1'])}]"
             if x < 0.5:
                 return f"np.{r.choice(['max', 'min'])}({self.chain(fn, 'int64', g, depth)})"
