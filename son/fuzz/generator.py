@@ -793,6 +793,6 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         which = random.Random(f"son-fuzz-fnparam-which:{seed}:{index}")
         g.fn_param = g.helpers[which.randrange(len(g.helpers))]
     lines, params = g.main()
-    parts.append(g.fallback_header() + "\n".join(lines) + "\n")
+    parts.append(g.fallback_header() + g.array_helpers + "\n".join(lines) + "\n")
     args = generate_args(rng, params, rng.randint(3, 5))
     return Program(seed, index, "\n\n".join(parts), common_lengths(rng, args) if g.whole else args)
