@@ -684,6 +684,27 @@ def test_generator_writes_whole_array_expressions():
         assert check(p.source, p.args).status == "ok", p.label
 
 
+def test_generator_writes_recursive_helpers_that_return_arrays(monkeypatch):
+    """son.fuzz.recarraygen: some programs call ``ra0``, which calls itself and returns a
+    fresh array, its argument, either, or a merge of its calls' arrays; the others are
+    the programs they were without it; the oracle agrees on one of each form."""
+    import son.fuzz.recarraygen as rag
+
+    programs = [generate(7, i) for i in range(400)]
+    forms = {"argument": "return ra0(a, n - 1)", "fresh": "out = ra0(", "mixed": "r = ra0(",
+             "merge": "lo = ra0(", "concatenate": "np.concatenate((ra0("}
+    found = {k: [p for p in programs if text in p.source] for k, text in forms.items()}
+    assert all(found.values()), {k: len(v) for k, v in found.items()}
+    assert all("rv0 = ra0(" in p.source for v in found.values() for p in v)
+    monkeypatch.setattr(rag, "RECURSIVE_ARRAY_SHARE", 0.0)
+    for p in programs[:120]:
+        q = generate(7, p.index)
+        assert "def ra0" not in q.source and ("def ra0" in p.source or q.source == p.source), p.label
+    monkeypatch.undo()
+    for v in found.values():
+        assert check(v[0].source, v[0].args).status == "ok", v[0].label
+
+
 def test_oracle_runs_whole_array_expressions_as_numpy_does():
     """``a += b`` changes the array in place (its alias sees it), an overlapping update
     reads its source first, numpy's warnings are no outcome, np.mean reads as a Python

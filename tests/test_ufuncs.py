@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, run_python
+from conftest import check_every_stage, check_stages, run_python
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
@@ -96,6 +96,14 @@ def in_place(x, y):
     return x
 
 
+def in_place_through_a_phi(x, c):
+    b = np.zeros(len(x))
+    b[:] = x
+    d = b if c else x  # d may be the new array b: the source b[:-1] overlaps d[1:]
+    d[1:] += b[:-1]
+    return d, b
+
+
 def in_place_ints(i):
     i += 3
     i *= i
@@ -131,6 +139,12 @@ CASES = [
 @pytest.mark.parametrize("fn, argtypes, strategy", CASES, ids=[f"{c[0].__name__}-{c[1][0]}" for c in CASES])
 def test_whole_array_expressions_match_numpy_in_every_stage(fn, argtypes, strategy):
     check_every_stage(fn, argtypes, strategy, max_examples=40)
+
+
+def test_a_phi_of_a_new_array_may_alias_it():
+    """``may_alias`` (son/frontend/scope.py): a Phi of a new array and a parameter is
+    not another array than the new one, so the in-place source is read before any write."""
+    check_stages(in_place_through_a_phi, [F, bool], st.tuples(floats(), st.booleans()))
 
 
 @settings(max_examples=40, deadline=None)

@@ -46,7 +46,7 @@ from ..nodes import (
     unrefined,
     without_refinements,
 )
-from ..nodes.types import INT, MEM, NONE, TupleType, Type
+from ..nodes.types import INT, MEM, NONE, ArrayType, TupleType, Type
 from .emit import _NP_DTYPE, ABSTRACT, EMIT, EMIT_STATE, HELPERS, Emit, _paren, literal
 from .mixed import _FORM_MARK, _MIXED_MARK, ARGS_MARK, MixedValues, return_converter
 from .pyregions import REGION_IMPORTS, region_helper
@@ -424,6 +424,8 @@ def _never_value(calls: list, result: Type | None = None) -> str:
     else an int, as a caller assumes (fuzz seed 112705 i2262: ``return 0`` where callers
     read a pair, which numba refused)."""
     t = result or next((c.result for c in calls if c.target is None), INT)
+    if isinstance(t, ArrayType):  # a recursive helper's array (never read: the test is false)
+        return f"np.empty(0, dtype={_NP_DTYPE[t.dtype]})"
     ts = t.elems if isinstance(t, TupleType) else (t,)
     zeros = ["None" if x is NONE else {"float": "0.0", "bool": "False"}.get(x.kind, "0") for x in ts]
     if not isinstance(t, TupleType):

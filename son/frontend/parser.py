@@ -319,16 +319,19 @@ def _widen(t: Type) -> Type:
 
 def _result_type(g: Graph, src, peephole: bool) -> Type | None:
     """The type of what a recursive function's live Returns give (None if it never
-    returns; NONE if every one gives None, a procedure; a ``TupleType`` for a flat tuple
-    of numbers); a ``SonSyntaxError`` for a result a ``Call`` cannot give: a nested tuple,
-    a complex number, a range, a value on some paths and None on others (the raw parse,
+    returns; NONE if every one gives None, a procedure; an ``ArrayType`` for a 1-D array,
+    fresh or an argument, which the caller then holds as the callee left it; a
+    ``TupleType`` for a flat tuple of numbers); a ``SonSyntaxError`` for a result a
+    ``Call`` cannot give: a nested tuple, a complex number, a range, an n-D array or a
+    view, values of several kinds, a value on some paths and None on others (the raw parse,
     which cannot tell dead code, leaves out the Returns of None there)."""
     rets = [r for r in g.stop.inputs if type(r) is Return and r.inputs[0].type is not XCTRL]
     arity = {len(r.inputs) - 2 for r in rets}
     if any(r.form is not None for r in rets) or len(arity) > 1:
         raise SonSyntaxError(f"{src.name}() calls itself and returns a nested tuple, a complex number, a "
-                             "range or tuples of several lengths (son's recursive calls give single "
-                             "values and flat tuples of numbers)", src.filename,
+                             "range, an n-D array, an array view or tuples of several lengths (son's "
+                             "recursive calls give single values, 1-D arrays and flat tuples of numbers)",
+                             src.filename,
                              src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
     if arity and arity.pop() > 1:
         t = None
@@ -349,8 +352,9 @@ def _result_type(g: Graph, src, peephole: bool) -> Type | None:
         types = [t for t in types if t is not NONE]
     t = None
     for v in types:
-        if v is NONE or v.kind is None and v is not TOP:
-            raise SonSyntaxError(f"{src.name}() calls itself and returns None on some paths or a value "
+        if v is NONE or v.kind is None and v is not TOP and not isinstance(v, ArrayType):
+            raise SonSyntaxError(f"{src.name}() calls itself and returns None on some paths, values of "
+                                 "several kinds (arrays of two dtypes, an array or a number) or a value "
                                  "son cannot pass back from a call", src.filename,
                                  src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
         t = v if t is None else t.meet(v)

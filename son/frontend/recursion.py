@@ -8,7 +8,13 @@ has one parameter type each: ``f(n - 1)`` for ``n: int``, an array for an array)
 its result is typed by an assumption the whole parse then checks: a first parse types
 it TOP (no value yet), so the returns that are not calls give the kind to assume; a
 parse whose returns do not fit its assumption starts again under their meet
-(``son/frontend/parser.py``, at most five parses, as loops are parsed again).
+(``son/frontend/parser.py``, at most five parses, as loops are parsed again).  A result
+is a number, a flat tuple of numbers or a 1-D array of one dtype: a fresh array or one
+the call was given, the object itself in the interpreter and in a kernel, so writes
+through the result reach the argument as in CPython; ``may_alias`` (scope.py) counts a
+call's result as possibly any other array, the caller's new ones included, and memory is
+ordered around the call by its ``CallMem``.  Derivatives through a call that
+returns an array are refused (son/grad/forward.py).
 A helper is found recursive while it is being inlined (it is on the inlining stack
 again): the parse stops (``SeparateHelper``) and starts again with the helper in
 ``learned[SEPARATE]``, whose calls are then parsed by ``separate_call``.  The graphs
@@ -22,7 +28,9 @@ captured values as parameters, son/frontend/functions.py ``lift``), keyed by its
 ``son.parse(..., inline=False)`` every call of a module function of the user's is such
 a call where it can be (``kept_call``).  What is refused, with a located error: a
 function whose parameters or result are tuples, complex numbers or values that may be
-None, and arguments of other kinds than the parameters' (the compiled function's own).
+None, whose result is an n-D array or a view, or of several kinds on different paths
+(arrays of two dtypes), an array view passed as an argument (pass ``a[i:j].copy()``),
+and arguments of other kinds than the parameters' (the compiled function's own).
 O(arguments) per call, plus one parse of each separate helper per signature."""
 
 from __future__ import annotations

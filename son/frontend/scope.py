@@ -20,7 +20,7 @@ value that may be None (``Opt``), a complex number (``Cplx``) and a list of tupl
 
 from __future__ import annotations
 
-from ..nodes import NewArray, Node
+from ..nodes import NewArray, Node, Proj, Start
 from ..nodes.types import BOTTOM, ArrayType, TupleType
 
 
@@ -408,9 +408,20 @@ def base_of(a: Node) -> Node:
 
 def may_alias(a: Node, b: Node) -> bool:
     """May the arrays (or views, or bases) ``a`` and ``b`` share memory?  Not where one's
-    base is an array this function made and the other's is another node."""
+    base is an array this function made and the other's is another such array or a
+    parameter.  Any other base may be that very array: a Phi of it (``b if c else a``),
+    a call's result (a recursive helper may return the array it is given)."""
     x, y = base_of(a), base_of(b)
-    return x is y or not (isinstance(x, NewArray) or isinstance(y, NewArray))
+    if x is y:
+        return True
+    return not (isinstance(x, NewArray) and _fresh_or_param(y)
+                or isinstance(y, NewArray) and _fresh_or_param(x))
+
+
+def _fresh_or_param(x: Node) -> bool:
+    """Is base ``x`` an array this function made, or one of its parameters (never an
+    array the function makes)?"""
+    return isinstance(x, NewArray) or type(x) is Proj and type(x.inputs[0]) is Start
 
 
 def layout(p, a: Node) -> tuple[Node, Node, list[Node]]:

@@ -77,6 +77,7 @@ import numpy as np
 
 from .gradgen import Func, choice
 from .gridgen import GRID_CHAINS, GRID_SCALARS, GRID_STATEMENTS, GridPrograms
+from .recarraygen import RecursiveArrays
 
 #: the share of the programs with arrays that write whole-array expressions (a quarter
 #: of them once the mixed-kind, unannotated and recursive ones are left out)
@@ -127,7 +128,7 @@ def common_lengths(rng: random.Random, args: list[tuple]) -> list[tuple]:
     return out
 
 
-class ArrayPrograms(GridPrograms):
+class ArrayPrograms(GridPrograms, RecursiveArrays):
     """Whole-array chains, statements and reductions (``rng``, ``item``, ``leaf``,
     ``literal`` and ``index`` are the generator's); 2-D ones from son/fuzz/gridgen.py."""
 
@@ -492,13 +493,14 @@ class ArrayPrograms(GridPrograms):
 
     def array_locals(self, fn: Func) -> list[str]:
         """Maybe make this program one with whole-array expressions: its array locals
-        (their lines), and maybe an array result."""
+        (their lines), and maybe an array result; first, maybe, a call of a recursive
+        helper that returns an array (son.fuzz.recarraygen)."""
         r = self.rng
+        out = self.recursive_array(fn)
         if not self.arrays_on(fn):
             self.whole = False
-            return []
-        self.masks, self.groups = [], {}
-        out = []
+            return out
+        self.masks, self.groups = [], dict([self.result_group] if out else [])
         for i in range(r.choice([1, 1, 2, 3])):
             dt = choice(r, [("float64", 2), ("int64", 1), ("bool", 1)])
             g = self.pick_group(fn)

@@ -27,10 +27,10 @@ time, ``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0`
 module-level array ``G0`` that ``f`` reads; complex and nested-tuple results; list locals of one
 element kind, their methods, indexing, slicing, searches, reductions, loops over them and lists
 returned (``listgen.py``); numpy's whole-array expressions, reductions and in-place updates,
-arrays returned (``arraygen.py``); statements son runs with CPython (fallback regions:
-``print``, dicts, ``try``, a global counter, ``fallbackgen.py``). It is biased towards what
-optimizers prove: constants carried through loop phis, dead branches, congruent expressions,
-twin induction variables, loop-invariant expressions.
+arrays returned (``arraygen.py``), recursive helpers returning arrays (``recarraygen.py``);
+statements son runs with CPython (fallback regions: ``print``, dicts, ``try``, a global counter,
+``fallbackgen.py``). It is biased towards what optimizers prove: constants carried through loop
+phis, dead branches, congruent expressions, twin induction variables, loop-invariant expressions.
 
 With the gradient oracle on (``generate(..., grad=True)``, the default) a share ``GRAD_SHARE``
 of the indices (drawn from the pair by a stream of its own, so the other indices give exactly
@@ -793,6 +793,6 @@ def generate(seed: int, index: int, grad: bool = True) -> Program:
         which = random.Random(f"son-fuzz-fnparam-which:{seed}:{index}")
         g.fn_param = g.helpers[which.randrange(len(g.helpers))]
     lines, params = g.main()
-    parts.append(g.fallback_header() + "\n".join(lines) + "\n")
+    parts.append(g.fallback_header() + g.array_helpers + "\n".join(lines) + "\n")
     args = generate_args(rng, params, rng.randint(3, 5))
     return Program(seed, index, "\n\n".join(parts), common_lengths(rng, args) if g.whole else args)

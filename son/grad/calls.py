@@ -16,7 +16,10 @@ transform are kept in one memo (a graph's is made once, then shared by its calls
 function per float argnum, with the unit tangent for that argnum (so the gradient
 of n scalars costs n forward-mode runs).  Arrays are refused as argnums there (one
 run per element would be needed: use ``son.jvp``), and so is more than one argnum of
-a function with array parameters (each run would repeat its writes into them).
+a function with array parameters (each run would repeat its writes into them).  A
+tangent function returns the tangents of numbers only: a derivative flowing into a call
+that returns an array, or into that array, is a located ``SonError``
+(``forward._refuse_array_result``), never a result read as carrying no derivative.
 
 Costs: the rewrite is O(arguments) per call site plus one ``jvp_graph`` per callee
 graph (O(N + E) each); ``grad_by_tangents`` builds O(argnums * parameters) nodes.

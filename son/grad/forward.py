@@ -65,6 +65,7 @@ from ..nodes import (
 )
 from ..nodes.control import LEAF
 from ..nodes.memory import TapeGrow
+from ..nodes.types import TupleType
 from .calls import CallTangents
 from .rules import (
     DISCRETE,
@@ -260,6 +261,7 @@ class _Forward(CallTangents):
                     continue
                 if t is Call:  # the callee may read it, and write active values into its arrays
                     if u not in active:
+                        _refuse_array_result(g, u)
                         for x in u.inputs[2:]:
                             if float_list(x.type):
                                 raise SonError(f"{g.name}: not yet differentiable: a call that passes a "
@@ -330,6 +332,8 @@ class _Forward(CallTangents):
         self._check_lengths(entry, tparam_of)
         for a in sorted(arrays, key=lambda n: n.nid):
             if a not in self.atan:  # an array-producing node registered by another module
+                if type(a) in (Call, CallOut):  # a call's array that derivatives are stored into
+                    _refuse_array_result(g, a if type(a) is Call else a.inputs[1])
                 self.atan[a] = b.pin(TANGENT_ARRAY_NODES[type(a)](b, a, self.atan.__getitem__))
         # every other active value, inputs first (iterative post-order; phis are roots)
         for root in sorted(active, key=lambda n: n.nid):
@@ -484,3 +488,17 @@ class _Forward(CallTangents):
                            "do)")
         return self._value(v)
 
+
+def _refuse_array_result(g: Graph, call: Node) -> None:
+    """A derivative flows into ``call`` or into the array it gives: refused (located)
+    where it gives an array back, whose tangent array the tangent function does not
+    return yet (the result would be read as carrying no derivative: a silent wrong
+    gradient)."""
+    values = call.result.elems if isinstance(call.result, TupleType) else (call.result,)
+    if not any(isinstance(v, (ArrayType, ListType)) for v in values):
+        return
+    line = g.lines.get(call.nid)
+    at = f"{g.source[0]}:{line}: " if g.source and line is not None else ""
+    raise SonError(f"{at}{g.name}: not yet differentiable: the recursive call of {call.callee_name}() "
+                   "returns an array and a derivative flows into it (son differentiates through "
+                   "recursive calls that return numbers; write the recursion as a loop)")

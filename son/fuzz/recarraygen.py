@@ -1,0 +1,109 @@
+"""The generator's recursive helpers that return arrays (a mixin of
+``son.fuzz.arraygen.ArrayPrograms``, issue 19): son compiles them as graphs of their own
+whose ``Call`` gives the array back (son/frontend/recursion.py).
+
+In a share ``RECURSIVE_ARRAY_SHARE`` of the programs whose ``f`` has a float64 or int64
+array (a parameter or ``m0``) and that are neither mixed-kind, unannotated nor
+recursive themselves, a module helper ``ra0(a, n)`` is written before ``f``, and ``f``
+binds ``rv0 = ra0(arr, k)`` (``k`` the array's length, a small literal or an int
+variable of any size: every form bounds its depth by ``len(a)`` or a small constant)
+and sometimes writes through ``rv0``.  ``rv0`` joins ``f``'s arrays (in ``arr``'s group:
+every form keeps the length), so later statements read, update and return it.  The
+forms: ``fresh`` (a cumulative combination into ``np.zeros``), ``argument`` (``a``
+changed in place and returned: ``rv0`` *is* ``arr``, and the oracle sees the writes
+through either name), ``mixed`` (a fresh array on some paths, ``a`` on others) and
+``merge`` (a merge sort of copied halves into ``np.empty``, or their
+``np.concatenate``).  Int arrays combine with ``^`` and ``|`` (no wrap-around).
+
+The draws come from a stream of their own, seeded by the main stream's state without
+consuming it, so a program without the helper is exactly what it was before.  O(1).
+"""
+
+from __future__ import annotations
+
+import random
+
+from .gradgen import Func
+
+#: the share of the eligible programs that get a recursive helper returning an array
+RECURSIVE_ARRAY_SHARE = 0.5
+
+_FRESH = """def ra0(a, n):
+    if n <= 0 or n > len(a):
+        return np.zeros(len(a){dts})
+    out = ra0(a, n - 1)
+    out[n - 1] = a[n - 1] {op} (out[n - 2] if n > 1 else {zero})
+    return out
+"""
+_ARGUMENT = """def ra0(a, n):
+    if n <= 0 or n > len(a):
+        return a
+    a[n - 1] = a[n - 1] {op} {k}
+    return ra0(a, n - 1)
+"""
+_MIXED = """def ra0(a, n):
+    if n <= 0:
+        return a
+    if n % 3 == 0 or n > 6:
+        return a {new}
+    r = ra0(a, n - 1)
+    if len(r) > 0:
+        r[0] = r[0] {op} {k}
+    return r
+"""
+_MERGE = """def ra0(a, n):
+    if len(a) <= 1 or n <= 0:
+        return a.copy()
+    m = len(a) // 2
+    lo = ra0(a[:m].copy(), n - 1)
+    hi = ra0(a[m:].copy(), n - 1)
+    out = np.empty(len(a){dts})
+    i = 0
+    j = 0
+    while i + j < len(a):
+        if j >= len(hi) or (i < len(lo) and lo[i] <= hi[j]):
+            out[i + j] = lo[i]
+            i += 1
+        else:
+            out[i + j] = hi[j]
+            j += 1
+    return out
+"""
+_CONCATENATE = """def ra0(a, n):
+    if len(a) <= 1 or n <= 0:
+        return a.copy()
+    m = len(a) // 2
+    return np.concatenate((ra0(a[m:].copy(), n - 1), ra0(a[:m].copy(), n - 1)))
+"""
+_FORMS = {"fresh": _FRESH, "argument": _ARGUMENT, "mixed": _MIXED, "merge": _MERGE,
+          "concatenate": _CONCATENATE}
+#: by dtype: the combining operators, the constants, ``zero`` and a new array of ``a``
+_DTYPES = {"float64": (["+", "-", "*"], ["0.5", "-1.25", "3.0"], "0.0", ["* 2.0", "+ 0.5", "* -1.0"], ""),
+           "int64": (["^", "|"], ["1", "6", "-3"], "0", ["* 1", "| 2", "^ 5"], ", dtype=np.int64")}
+
+
+class RecursiveArrays:
+    """``ra0`` and its call (``rng`` and the flags are the generator's)."""
+
+    #: the text of ``ra0`` where this program has it, written before ``f``
+    array_helpers = ""
+
+    def recursive_array(self, fn: Func) -> list[str]:
+        """Maybe (module docstring) write ``ra0`` and return ``f``'s lines that call it."""
+        r = random.Random(f"son-fuzz-recarray:{self.rng.getstate()[1][:8]}")
+        eligible = [(a, dt) for a, dt in fn.arrays if dt in _DTYPES and (a[0] in "ab" or a == "m0")]
+        if not eligible or self.mixed or self.untyped or self.recursive \
+                or r.random() >= RECURSIVE_ARRAY_SHARE:
+            return []
+        arr, dt = r.choice(eligible)
+        ops, constants, zero, news, dts = _DTYPES[dt]
+        form = r.choice(list(_FORMS))
+        self.array_helpers = _FORMS[form].format(dts=dts, op=r.choice(ops), zero=zero, k=r.choice(constants),
+                                                 new=r.choice(news)) + "\n\n"
+        depth = [f"len({arr})", str(r.randint(0, 4))] + fn.vars["int"][:2]
+        out = [f"rv0 = ra0({arr}, {r.choice(depth)})"]
+        if r.random() < 0.6:  # a write through the result: into arr too where rv0 is arr
+            out += ["if len(rv0) > 1:", "    rv0[0] = rv0[-1]"]
+        fn.arrays.append(("rv0", dt))
+        self.result_group = ("rv0", self.group_of(arr))
+        return out
