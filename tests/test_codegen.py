@@ -76,7 +76,7 @@ def clamp(x: int):
     if x < 0:
         y = 0
     elif x > 10:
-        y = 10
+        y = 12  # not 10 or 11: min(x, 10) and min(x, 11) would be one node (phi_int_select)
     else:
         y = x
     return y
@@ -171,7 +171,7 @@ def clamp(x):
     if x < 0:
         return 0
     if x > 10:
-        v1 = 10
+        v1 = 12
     else:
         v1 = x
     return v1

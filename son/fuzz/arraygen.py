@@ -537,6 +537,12 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
             if r.random() < 0.3:  # the source overlaps the target: numpy reads it first
                 view, src = r.choice([(f"{a}[1:]", f"{a}[:-1]"), (f"{a}[:-1]", f"{a}[1:]"), (f"{a}[::-1]", a),
                                       (f"{a}[1:]", f"{a}[:0:-1]"), (a, f"{a}[::-1]")])
+                kin = [b for b, bdt in fn.arrays if bdt == dt and b != a and self.group_of(b) == g]
+                if kin and r.random() < 0.4:  # another array of its length, which ``a`` may have
+                    # been rebound to (``a = b if p else b * 2.0``): numpy reads it first too
+                    b = r.choice(kin)
+                    view, src = r.choice([(f"{a}[1:]", f"{b}[:-1]"), (f"{a}[:-1]", f"{b}[1:]"),
+                                          (f"{a}[::-1]", b)])
             return [f"{view} {op}= {src}"]
         if x < 0.6 and dt != "bool":  # selected elements set or updated
             k = _KIND[dt]

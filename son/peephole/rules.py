@@ -527,8 +527,9 @@ def _same_value(a: Node, b: Node) -> bool:
 @rule(Phi)
 def phi_int_select(n):
     """phi(p, q) on the merge of ``if p < q`` -> min(q, p); phi(q, p) -> max(p, q); likewise
-    for <=, > and >= (operands swapped).  Ints only: for int64 p and q the value taken
-    is the smaller (larger) one whichever side equal values take, so the comparison's
+    for <=, > and >= and for ``q`` off by one where the comparison allows it:
+    ``k = n - 1 if k >= n else k`` -> min(k, n - 1).  Ints only: for int64 values the one
+    taken is the smaller (larger) whichever side equal values take, so the comparison's
     strictness and min's argument order do not matter; floats are left alone (NaN and
     -0.0 make them matter).  And phi(q - p, 0) there -> max(q - p, 0) where q - p
     cannot wrap (then p < q exactly when q - p > 0); phi(0, p - q) likewise.  The
@@ -541,15 +542,38 @@ def phi_int_select(n):
     pred = branch.pred
     if type(pred) not in (LT, LE, GT, GE) or not ints(pred.lhs, pred.rhs, *n.inputs[1:]):
         return None
-    small, large = (pred.lhs, pred.rhs) if type(pred) in (LT, LE) else (pred.rhs, pred.lhs)
     on_true, on_false = (n.inputs[1], n.inputs[2]) if side == 0 else (n.inputs[2], n.inputs[1])
-    if _same_value(on_true, small) and _same_value(on_false, large):
-        return Min(n.graph, large, small)
-    if _same_value(on_true, large) and _same_value(on_false, small):
-        return Max(n.graph, small, large)
+    for p, q, op in ((pred.lhs, pred.rhs, type(pred)), (pred.rhs, pred.lhs, SWAPPED[type(pred)])):
+        # the value is t where p <= q + k_at else f
+        k_at = -1 if op in (LT, GE) else 0
+        t, f = (on_true, on_false) if op in (LT, LE) else (on_false, on_true)
+        for mine, other, make in ((t, f, Min), (f, t, Max)):
+            if _same_value(mine, p):
+                k = _offset(other, q)
+                if k in (k_at, k_at + 1):
+                    bound = q if k == 0 else Add(n.graph, q, K(n, k))
+                    return make(n.graph, bound, p) if make is Min else make(n.graph, p, bound)
+    small, large = (pred.lhs, pred.rhs) if type(pred) in (LT, LE) else (pred.rhs, pred.lhs)
     for diff, zero, (hi, lo) in ((on_true, on_false, (large, small)), (on_false, on_true, (small, large))):
         if is_con(zero, 0) and _is_difference(diff, hi, lo) and _never_wraps(hi, lo):
             return Max(n.graph, Sub(n.graph, hi, lo), K(n, 0))
+    return None
+
+
+def _offset(x: Node, q: Node) -> int | None:
+    """k in -1, 0, 1 where ``x`` is ``q + k`` and that sum cannot wrap, else None."""
+    x = unrefined(x)
+    if _same_value(x, q):
+        return 0
+    if ints(x, q) and x.type.is_constant and unrefined(q).type.is_constant:
+        k = x.type.con - unrefined(q).type.con
+        return k if abs(k) <= 1 else None
+    if type(x) in (Add, Sub) and _same_value(x.lhs, q) and x.rhs.type.is_constant \
+            and x.rhs.type.kind == "int" and abs(x.rhs.type.con) == 1:
+        k = x.rhs.type.con if type(x) is Add else -x.rhs.type.con
+        b = bounds(q.type)  # q, an operand of the test, holds its refined range at the test
+        if b is not None and -(1 << 63) <= b[0] + k and b[1] + k < (1 << 63):
+            return k
     return None
 
 
