@@ -185,6 +185,17 @@ def test_a_flip_tuple_raises_numpys_errors_in_its_order():
         np.testing.assert_array_equal(got, want)
 
 
+def axes_built_before_checked(m, k: int, j: int):
+    return np.roll(m, 1, axis=(k, 1 // j)), np.flip(m, (k, 1 // (j - 1)))
+
+
+def test_a_tuple_of_axes_is_built_before_numpy_checks_any():
+    """CPython builds the tuple first: a later item's error comes before an earlier
+    item's AxisError."""
+    strategy = st.tuples(shaped(np.float64, 2), st.integers(-3, 2), st.integers(-1, 2))
+    check_stages(axes_built_before_checked, [F2, "int", "int"], strategy, max_examples=30)
+
+
 # -- np.linalg.norm(x, ord=p): numpy's sum(abs(x) ** p) ** (1 / p) -------------------------
 #: integers whose 3rd and 4th powers are exact (numpy's SIMD pow and C's agree on them), and
 #: the specials

@@ -120,13 +120,13 @@ class Axes:
             self.guard(self.op(e, GE, v, self.con(ndim)), AxisError, message)
             return self.op(e, Mod, v, self.con(ndim)).keep()
 
-    def axis_values(self, e: ast.Tuple, ndim: int, what: str) -> list[int | Node]:
-        """A tuple of distinct axes, each constant or known only at run time, in numpy's
-        order (``normalize_axis_tuple``): every item evaluated, as CPython builds the tuple;
-        then each checked in turn (``axis_value``: AxisError); then numpy's ValueError
-        "repeated axis" where two name the same axis, a located error where both are
-        constants.  The run-time axes are nodes, kept: the caller unkeeps them.  O(items²)
-        nodes."""
+    def axis_values(self, e: ast.Tuple, ndim: int, what: str, distinct: bool = True) -> list[int | Node]:
+        """A tuple of axes, each constant or known only at run time, in numpy's order
+        (``normalize_axis_tuple``): every item evaluated, as CPython builds the tuple; then
+        each checked in turn (``axis_value``: AxisError); then, if ``distinct``, numpy's
+        ValueError "repeated axis" where two name the same axis, a located error where
+        both are constants.  The run-time axes are nodes, kept: the caller unkeeps them.
+        O(items²) nodes."""
         vals: list[Node] = []
         for x in e.elts:
             with kept(*vals):
@@ -139,7 +139,7 @@ class Axes:
         finally:
             for v in vals:
                 v.unkeep()
-        for j, b in enumerate(axes):
+        for j, b in enumerate(axes if distinct else []):
             for a in axes[:j]:
                 if isinstance(a, int) and isinstance(b, int):
                     if a == b:
@@ -438,10 +438,9 @@ class Axes:
                                                   "ints)")
                     with kept(v):
                         vals.append((self.op(x, ToInt, v) if _kind(v) == "bool" else v).keep())
-            axes: list[int | Node] = [0] if flat else []  # after the shifts, as CPython evaluates them
-            for x in axis_items:
-                with kept(*vals, *(k for k in axes if not isinstance(k, int))):
-                    axes.append(self.axis_value(x, g.ndim, name))
+            with kept(*vals):  # the axes after the shifts, as CPython evaluates them
+                axes: list[int | Node] = [0] if flat else [self.axis_value(rest[0], g.ndim, name)] \
+                    if not isinstance(rest[0], ast.Tuple) else self.axis_values(rest[0], g.ndim, name, False)
             by_axis: dict[int, list[Node]] = {}
             for v, k in (zip(vals * len(axes), axes * len(vals)) if 1 in (len(vals), len(axes))
                          else zip(vals, axes)):
