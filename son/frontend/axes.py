@@ -11,14 +11,16 @@ a ``Grid`` of dims and strides, a ``View`` when one axis is left): a new axis ha
 length 1 and stride 0, so nothing is copied and a write through the view is a write
 to its base.  The axes must be constants (numpy's result shape depends on them); an
 axis out of range is numpy's AxisError as a located error.  ``np.flip`` and ``np.roll``,
-whose result has the operand's shape whatever the axis, also take an int axis known only
-at run time (``axis_value``: numpy's AxisError when the call runs, its message without
-the axis's value): each axis flipped or shifted by a factor ``axis == i`` of 0 or 1.  ``np.squeeze`` without
+whose result has the operand's shape whatever the axis, also take int axes known only
+at run time, alone or in a tuple (``axis_value``, ``axis_values``: numpy's AxisError when
+the call runs, its message without the axis's value; for a flip's tuple then numpy's
+ValueError for a repeated axis): each axis flipped or shifted by a factor ``axis == i`` of
+0 or 1.  ``np.squeeze`` without
 ``axis=`` removes the axes the parse knows have length 1 and is refused where an
 axis's length is known only at run time (the result's number of dimensions would
 depend on it); with ``axis=`` it checks the length at run time (numpy's ValueError).
 A result of 0 or more than 3 dimensions is refused (son's arrays are 1-D to 3-D).
-O(ndim) nodes each.
+O(ndim) nodes each (a tuple of t run-time axes: O(t * ndim + t²)).
 """
 
 from __future__ import annotations

@@ -1,6 +1,9 @@
 """Reductions over one axis of an array: ``np.sum``, ``np.mean``, ``np.prod``, ``np.max``
-and ``np.min`` with ``axis=`` (and ``keepdims=``), as functions and as methods, of 1-D,
-2-D and 3-D arrays and views, in numpy's order of operations.
+and ``np.min`` (``np.any``, ``np.all``, ``np.var``, ``np.std``) with ``axis=`` (and
+``keepdims=``), as functions and as methods, of 1-D, 2-D and 3-D arrays and views, in
+numpy's order of operations.  ``keepdims=True`` over every axis (no axis, ``None``, a
+tuple of all of them, or a 1-D array's one) is the reduction of all the elements in a
+new array of shape ``(1,) * ndim`` (``filled_with``), as numpy's.
 
 numpy reduces with an iterator that drops the axes of length 1 and makes the last
 remaining axis its inner loop.  Where that inner axis is the reduced one, each result
