@@ -142,7 +142,8 @@ def test_int_means_variances_and_truths_over_an_axis_are_numpys():
 
 def kept_over_every_axis(a, i, b, x):
     """``keepdims=True`` over all the axes: numpy's reduction in an array of shape
-    ``(1,) * ndim``, of numpy's dtype (int64 for a bool sum, float64 for every mean)."""
+    ``(1,) * ndim``, of numpy's dtype (int64 for a bool sum, float64 for every mean and
+    for ``dtype=float``)."""
     return (np.sum(a, keepdims=True), a.mean(axis=None, keepdims=True),
             np.prod(i, axis=(0, 1, 2), keepdims=True), b.sum(keepdims=True), np.mean(b, keepdims=True),
             i.mean(keepdims=1), b.prod(keepdims=True), np.var(a, ddof=1, keepdims=True),
@@ -150,7 +151,9 @@ def kept_over_every_axis(a, i, b, x):
             i.all(keepdims=True), np.all(b, None, keepdims=True), np.sum(x, keepdims=True),
             x.mean(0, keepdims=True), np.prod(x > 0, axis=-1, keepdims=True),
             np.std(x, axis=None, keepdims=True), np.any(x, keepdims=True), np.sum(a[1:], keepdims=True),
-            np.mean(i[1:], keepdims=True), np.sum(a, keepdims=False), x.sum(keepdims=False))
+            np.mean(i[1:], keepdims=True), np.sum(a, keepdims=False), x.sum(keepdims=False),
+            np.sum(b, dtype=float, keepdims=True), i.sum(axis=None, dtype=np.float64, keepdims=True),
+            np.sum(x > 0, 0, dtype=float, keepdims=True), np.mean(i, dtype=float, keepdims=True))
 
 
 def extremes_kept_over_every_axis(a, i, b, x):
