@@ -3,9 +3,9 @@
 arrays and views, in numpy's order of operations (a pairwise sum where the reduced
 axis is numpy's inner loop, lines added in order elsewhere); and numpy's 1-D functions
 line by line (``np.argmax``/``argmin``, ``np.median``, ``np.cumsum``, ``np.diff``, ``np.sort``,
-``np.argsort`` along an axis).  numpy is the oracle in
-every stage; the values span twenty orders of magnitude, so an order of additions
-other than numpy's shows in the last bits."""
+``np.argsort`` along an axis); ``keepdims=True`` over every axis (an array of shape
+``(1,) * ndim``).  numpy is the oracle in every stage; the values span twenty orders of
+magnitude, so an order of additions other than numpy's shows in the last bits."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, finite_differences, function_from_text
+from conftest import check_every_stage, check_stages, finite_differences, function_from_text
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -140,6 +140,73 @@ def test_int_means_variances_and_truths_over_an_axis_are_numpys():
         check_every_stage(int_means_variances_and_truths, [I3, B3, F3], strategy, max_examples=50)
 
 
+def kept_over_every_axis(a, i, b, x):
+    """``keepdims=True`` over all the axes: numpy's reduction in an array of shape
+    ``(1,) * ndim``, of numpy's dtype (int64 for a bool sum, float64 for every mean and
+    for ``dtype=float``)."""
+    return (np.sum(a, keepdims=True), a.mean(axis=None, keepdims=True),
+            np.prod(i, axis=(0, 1, 2), keepdims=True), b.sum(keepdims=True), np.mean(b, keepdims=True),
+            i.mean(keepdims=1), b.prod(keepdims=True), np.var(a, ddof=1, keepdims=True),
+            i.std(axis=(2, 0, 1), keepdims=True), np.var(b, keepdims=True), np.any(a, keepdims=True),
+            i.all(keepdims=True), np.all(b, None, keepdims=True), np.sum(x, keepdims=True),
+            x.mean(0, keepdims=True), np.prod(x > 0, axis=-1, keepdims=True),
+            np.std(x, axis=None, keepdims=True), np.any(x, keepdims=True), np.sum(a[1:], keepdims=True),
+            np.mean(i[1:], keepdims=True), np.sum(a, keepdims=False), x.sum(keepdims=False),
+            np.sum(b, dtype=float, keepdims=True), i.sum(axis=None, dtype=np.float64, keepdims=True),
+            np.sum(x > 0, 0, dtype=float, keepdims=True), np.mean(i, dtype=float, keepdims=True))
+
+
+def extremes_kept_over_every_axis(a, i, b, x):
+    """Max, min, argmax and argmin over all the axes (numpy's ValueError where there are
+    no elements), and argmax/argmin with ``keepdims=`` along an axis."""
+    return (np.max(a, keepdims=True), i.min(axis=None, keepdims=True), b.max(axis=(1, 2, 0), keepdims=True),
+            np.argmax(a, keepdims=True), i.argmin(axis=None, keepdims=True), np.argmin(b, axis=None),
+            np.argmax(i, axis=1, keepdims=True), a.argmin(-1, keepdims=True),
+            np.argmax(i, axis=0, keepdims=False), np.max(x, keepdims=True), x.min(0, keepdims=True),
+            np.argmax(x, keepdims=True), x.argmin(axis=0, keepdims=True))
+
+
+def test_keepdims_over_every_axis_is_numpys_shape_dtype_and_value():
+    strategy = st.tuples(LENGTHS, LENGTHS, LENGTHS, LENGTHS).flatmap(lambda s: st.tuples(
+        hnp.arrays(np.float64, s[:3], elements=SPREAD | st.sampled_from([np.nan, 0.0])),
+        hnp.arrays(np.int64, s[:3], elements=st.integers(-2**40, 2**40) | st.integers(-3, 3)),
+        hnp.arrays(np.bool_, s[:3]), hnp.arrays(np.float64, s[3:], elements=SPREAD)))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "Mean of empty slice"
+        check_stages(kept_over_every_axis, [F3, I3, B3, "float64[:]"], strategy, max_examples=30)
+
+
+def test_extremes_with_keepdims_are_numpys_shape_dtype_and_value():
+    no_zero = SPREAD.filter(lambda x: x != 0.0) | st.just(np.nan)  # (the max of both zeros: refused)
+    nonempty = st.sampled_from([1, 2, 3, 9])
+    strategy = st.tuples(nonempty, nonempty, nonempty, LENGTHS).flatmap(lambda s: st.tuples(
+        hnp.arrays(np.float64, s[:3], elements=no_zero), hnp.arrays(np.int64, s[:3]),
+        hnp.arrays(np.bool_, s[:3]), hnp.arrays(np.float64, s[3:], elements=no_zero)))
+    check_stages(extremes_kept_over_every_axis, [F3, I3, B3, "float64[:]"], strategy, max_examples=30)
+
+
+def kept_in_a_kernel(a, b, x):
+    return (a.sum(keepdims=True), np.mean(b, axis=None, keepdims=True), np.var(x, keepdims=True),
+            np.all(a, keepdims=True), np.argmax(a, axis=1, keepdims=True), x.max(keepdims=True))
+
+
+def test_the_kernel_keeps_every_axis_too():
+    strategy = st.tuples(st.sampled_from([1, 2, 3]), LENGTHS).flatmap(lambda s: st.tuples(
+        hnp.arrays(np.float64, (s[0], 2), elements=SPREAD.filter(lambda x: x != 0.0)),
+        hnp.arrays(np.bool_, (s[1], 2, 1)), hnp.arrays(np.float64, s[0], elements=SPREAD)))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "Mean of empty slice"
+        check_every_stage(kept_in_a_kernel, [F2, B3, "float64[:]"], strategy, max_examples=20)
+
+
+def test_keepdims_over_every_axis_gives_numpys_shapes():
+    g = son.parse(kept_over_every_axis, argtypes=[F3, I3, B3, "float64[:]"])
+    i = np.arange(24).reshape(2, 3, 4)
+    args = (i * 0.5, i, i > 5, np.arange(5.0))
+    for got, want in zip(son.interpret(g, *args), kept_over_every_axis(*args)):
+        assert np.shape(got) == np.shape(want) and np.asarray(got).dtype == np.asarray(want).dtype
+
+
 def test_the_mean_of_ints_whose_magnitudes_reach_2_to_the_53_is_refused_at_run_time():
     def f(i):
         return np.mean(i, axis=1)
@@ -174,7 +241,6 @@ def test_diff_of_a_negative_order_is_numpys_value_error():
     ("return np.sum(a, axis=3)", "not a constant of this 3-D"),
     ("return np.sum(a, axis=(0, 0, 1))", "not a constant of this 3-D"),
     ("return np.var(a, axis=0, ddof=0.5)", "ddof= of a float"),
-    ("return np.mean(a, axis=None, keepdims=True)", "array of one element"),
     ("return np.prod(a, axis=k)", "not a constant"),
     ("return np.sum(a, axis=0, keepdims=k)", "keepdims= that is not a constant"),
     ("return np.diff(a, k, axis=0)", "n= that is not a constant int"),

@@ -149,6 +149,53 @@ def test_an_axis_out_of_range_is_numpys_axis_error():
         son.interpret(g, np.ones((2, 2)), 1, -3)
 
 
+# -- np.flip along a tuple of axes, some known only at run time ------------------------------
+def flipped_by_tuples_1d(x, k: int, j: int):
+    return np.flip(x, (k,)), np.flip(x[::-2], axis=(k, j)), np.flip(x, ())
+
+
+def flipped_by_tuples_2d(m, k: int, j: int):
+    return (np.flip(m, (0, k)), np.flip(m, axis=(k, j)), np.flip(m[::-1, 1:], (k,)), np.flip(m.T, (j, -1)),
+            np.flip(m, (k - 1,)))
+
+
+def flipped_by_tuples_3d(c, k: int, j: int):
+    return np.flip(c, (k, 2, j)), np.flip(c[:, ::2].T, (k, j)), np.flip(c, (1, k)), np.flip(c, (k, j, k + j))
+
+
+@pytest.mark.parametrize("fn, ndim", [(flipped_by_tuples_1d, 1), (flipped_by_tuples_2d, 2),
+                                      (flipped_by_tuples_3d, 3)])
+def test_flip_takes_a_tuple_of_axes_known_at_run_time(fn, ndim):
+    """numpy's ``normalize_axis_tuple``: each axis from -ndim to ndim - 1, else its
+    AxisError, then ValueError where two name the same axis; the kernel too."""
+    strategy = st.tuples(shaped(np.float64, ndim), st.integers(-4, 3), st.integers(-4, 3))
+    check_every_stage(fn, [(F1, F2, F3)[ndim - 1], "int", "int"], strategy, max_examples=40)
+
+
+def test_a_flip_tuple_raises_numpys_errors_in_its_order():
+    """Every axis checked for its range before any is compared with another."""
+    g = son.parse(flipped_by_tuples_2d, argtypes=[F2, "int", "int"])
+    m = np.arange(6.0).reshape(2, 3)
+    with pytest.raises(np.exceptions.AxisError, match="out of bounds for array of dimension 2"):
+        son.interpret(g, m, 2, 0)  # (0, 2): out of range, though 2 % 2 would repeat axis 0
+    with pytest.raises(ValueError, match="^repeated axis$") as info:
+        son.interpret(g, m, -2, 1)  # (0, -2)
+    assert type(info.value) is ValueError
+    for got, want in zip(son.interpret(g, m, 1, -2), flipped_by_tuples_2d(m, 1, -2)):
+        np.testing.assert_array_equal(got, want)
+
+
+def axes_built_before_checked(m, k: int, j: int):
+    return np.roll(m, 1, axis=(k, 1 // j)), np.flip(m, (k, 1 // (j - 1)))
+
+
+def test_a_tuple_of_axes_is_built_before_numpy_checks_any():
+    """CPython builds the tuple first: a later item's error comes before an earlier
+    item's AxisError."""
+    strategy = st.tuples(shaped(np.float64, 2), st.integers(-3, 2), st.integers(-1, 2))
+    check_stages(axes_built_before_checked, [F2, "int", "int"], strategy, max_examples=30)
+
+
 # -- np.linalg.norm(x, ord=p): numpy's sum(abs(x) ** p) ** (1 / p) -------------------------
 #: integers whose 3rd and 4th powers are exact (numpy's SIMD pow and C's agree on them), and
 #: the specials
@@ -226,6 +273,8 @@ def test_the_kernel_agrees():
     ("def f(m, k: int):\n    return np.median(m, out=m)\n", "axis=, keepdims="),
     ("def f(m, k: int):\n    return np.flip(m, axis=k > 0)\n", "axis of bool"),
     ("def f(m, k: int):\n    return np.roll(m, 1, axis=(k, 2))\n", "out of bounds"),
+    ("def f(m, k: int):\n    return np.flip(m, (k, 2))\n", "out of bounds"),
+    ("def f(m, k: int):\n    return np.flip(m, (1, k, -1))\n", "repeated axis"),
 ])
 def test_what_son_does_not_build_is_a_located_error(tmp_path, text, message):
     f = function_from_text(tmp_path, text)

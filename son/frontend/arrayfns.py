@@ -193,8 +193,9 @@ class ArrayFunctions:
                         keywords: list[ast.keyword]) -> Node:
         """``np.sum(a, dtype=...)``, ``a.mean(dtype=np.float64)``: numpy's accumulator.
         float64 for an int or bool sum is numpy's buffered sum of them as floats (over all
-        the elements); a dtype the reduction has anyway (int64 for int and bool sums,
-        float64 for float sums and for every mean) changes nothing; others are refused."""
+        the elements, ``keepdims=True`` as ``axis_reduction``'s); a dtype the reduction has
+        anyway (int64 for int and bool sums, float64 for float sums and for every mean)
+        changes nothing; others are refused."""
         word = next(k for k in keywords if k.arg == "dtype")
         dtype = self.dtype_arg(word.value, name)
         others = [k for k in keywords if k.arg != "dtype"]
@@ -203,11 +204,17 @@ class ArrayFunctions:
         have = dtype_of(a.base if isinstance(a, Grid) else a)
         along = bool(rest or others)
         if fn is np.sum and dtype == "float64" and have != "float64":
-            if along:
+            ndim = a.ndim if isinstance(a, Grid) else 1
+            axis = rest + [k.value for k in others if k.arg == "axis"]
+            if len(axis) > 1 or any(k.arg not in ("axis", "keepdims") for k in others) or (
+                    axis and ndim > 1 and self.reduced_axis(axis[0], ndim, name) is not None):
                 raise self.unsupported(e, f"{name}(dtype=float64) of a {have} array along an axis")
+            keep = [k.value for k in others if k.arg == "keepdims"]
+            flag = self.constant_flag(keep[0] if keep else None, False, name, "keepdims")
             flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
             with kept(flat):
-                return self.inline(e, sum_as_floats, [flat])
+                total = self.inline(e, sum_as_floats, [flat])
+            return self.filled_with(e, total, ndim) if flag else total
         same = dtype == "float64" if fn is np.mean else \
             (dtype == have == "float64" or (dtype == "int64" and have != "float64"))
         if not same:

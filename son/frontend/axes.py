@@ -11,14 +11,16 @@ a ``Grid`` of dims and strides, a ``View`` when one axis is left): a new axis ha
 length 1 and stride 0, so nothing is copied and a write through the view is a write
 to its base.  The axes must be constants (numpy's result shape depends on them); an
 axis out of range is numpy's AxisError as a located error.  ``np.flip`` and ``np.roll``,
-whose result has the operand's shape whatever the axis, also take an int axis known only
-at run time (``axis_value``: numpy's AxisError when the call runs, its message without
-the axis's value): each axis flipped or shifted by a factor ``axis == i`` of 0 or 1.  ``np.squeeze`` without
+whose result has the operand's shape whatever the axis, also take int axes known only
+at run time, alone or in a tuple (``axis_value``, ``axis_values``: numpy's AxisError when
+the call runs, its message without the axis's value; for a flip's tuple then numpy's
+ValueError for a repeated axis): each axis flipped or shifted by a factor ``axis == i`` of
+0 or 1.  ``np.squeeze`` without
 ``axis=`` removes the axes the parse knows have length 1 and is refused where an
 axis's length is known only at run time (the result's number of dimensions would
 depend on it); with ``axis=`` it checks the length at run time (numpy's ValueError).
 A result of 0 or more than 3 dimensions is refused (son's arrays are 1-D to 3-D).
-O(ndim) nodes each.
+O(ndim) nodes each (a tuple of t run-time axes: O(t * ndim + t²)).
 """
 
 from __future__ import annotations
@@ -93,9 +95,10 @@ class Axes:
             return self.as_grid(at, a)
         raise self.unsupported(at, f"{what} of {a.type.widen()} (son takes arrays here)")
 
-    def axis_constant(self, e: ast.expr, ndim: int, what: str) -> int:
-        """A constant axis in ``[-ndim, ndim)``, made non-negative."""
-        v = self.expr(e)
+    def axis_constant(self, e: ast.expr, ndim: int, what: str, v: Node | None = None) -> int:
+        """A constant axis in ``[-ndim, ndim)``, made non-negative (``v``: ``e`` already
+        evaluated)."""
+        v = self.expr(e) if v is None else v
         if not (v.type.is_constant and type(v.type.con) is int):
             raise self.unsupported(e, f"{what} with an axis that is not a constant int")
         k = v.type.con
@@ -103,14 +106,14 @@ class Axes:
             raise self.error(e, f"axis {k} is out of bounds for array of dimension {ndim}", "axis")
         return k % ndim
 
-    def axis_value(self, e: ast.expr, ndim: int, what: str) -> int | Node:
+    def axis_value(self, e: ast.expr, ndim: int, what: str, v: Node | None = None) -> int | Node:
         """A constant axis (``axis_constant``), or an int axis known only at run time: numpy's
         AxisError there unless ``-ndim <= axis < ndim``, then the axis made non-negative (a
         node, kept: the caller unkeeps it).  Only for functions whose result's shape does
-        not depend on the axis."""
-        v = self.expr(e)
+        not depend on the axis.  ``v``: ``e`` already evaluated."""
+        v = self.expr(e) if v is None else v
         if v.type.is_constant:
-            return self.axis_constant(e, ndim, what)
+            return self.axis_constant(e, ndim, what, v)
         if _kind(v) != "int":
             raise self.unsupported(e, f"{what} with an axis of {v.type.widen()} (son takes an int)")
         message = f"axis is out of bounds for array of dimension {ndim}"
@@ -118,6 +121,36 @@ class Axes:
             self.guard(self.op(e, LT, v, self.con(-ndim)), AxisError, message)
             self.guard(self.op(e, GE, v, self.con(ndim)), AxisError, message)
             return self.op(e, Mod, v, self.con(ndim)).keep()
+
+    def axis_values(self, e: ast.Tuple, ndim: int, what: str, distinct: bool = True) -> list[int | Node]:
+        """A tuple of axes, each constant or known only at run time, in numpy's order
+        (``normalize_axis_tuple``): every item evaluated, as CPython builds the tuple; then
+        each checked in turn (``axis_value``: AxisError); then, if ``distinct``, numpy's
+        ValueError "repeated axis" where two name the same axis, a located error where
+        both are constants.  The run-time axes are nodes, kept: the caller unkeeps them.
+        O(items²) nodes."""
+        vals: list[Node] = []
+        for x in e.elts:
+            with kept(*vals):
+                vals.append(self.expr(x).keep())
+        axes: list[int | Node] = []
+        try:
+            for x, v in zip(e.elts, vals):
+                with kept(*vals, *(k for k in axes if not isinstance(k, int))):
+                    axes.append(self.axis_value(x, ndim, what, v))
+        finally:
+            for v in vals:
+                v.unkeep()
+        for j, b in enumerate(axes if distinct else []):
+            for a in axes[:j]:
+                if isinstance(a, int) and isinstance(b, int):
+                    if a == b:
+                        raise self.error(e, "repeated axis", "axis")
+                    continue
+                with kept(*(k for k in axes if not isinstance(k, int))):
+                    same = self.op(e, EQ, *(self.con(k) if isinstance(k, int) else k for k in (a, b)))
+                    self.guard(same, ValueError, "repeated axis")
+        return axes
 
     def axes_argument(self, e: ast.expr, ndim: int, what: str) -> list[int]:
         """One constant axis or a tuple of them, distinct, made non-negative."""
@@ -301,7 +334,18 @@ class Axes:
                         k.unkeep()
                 axes = [k]
             else:
-                axes = self.axes_argument(got[1], g.ndim, name)
+                ks = self.axis_values(got[1], g.ndim, name)
+                axes = [k for k in ks if isinstance(k, int)]
+                late = [k for k in ks if not isinstance(k, int)]
+                try:
+                    out = self.flipped_view(e, g, axes)
+                    for k in late:  # distinct axes, so one flip after another
+                        with kept(out):
+                            out = self.flipped_at_run_time(e, self.grid_of(e, out, name), k)
+                    return out
+                finally:
+                    for k in late:
+                        k.unkeep()
             return self.flipped_view(e, g, axes)
 
     def flipped_view(self, at: ast.AST, g: Grid, axes: list[int]):
@@ -396,10 +440,9 @@ class Axes:
                                                   "ints)")
                     with kept(v):
                         vals.append((self.op(x, ToInt, v) if _kind(v) == "bool" else v).keep())
-            axes: list[int | Node] = [0] if flat else []  # after the shifts, as CPython evaluates them
-            for x in axis_items:
-                with kept(*vals, *(k for k in axes if not isinstance(k, int))):
-                    axes.append(self.axis_value(x, g.ndim, name))
+            with kept(*vals):  # the axes after the shifts, as CPython evaluates them
+                axes: list[int | Node] = [0] if flat else [self.axis_value(rest[0], g.ndim, name)] \
+                    if not isinstance(rest[0], ast.Tuple) else self.axis_values(rest[0], g.ndim, name, False)
             by_axis: dict[int, list[Node]] = {}
             for v, k in (zip(vals * len(axes), axes * len(vals)) if 1 in (len(vals), len(axes))
                          else zip(vals, axes)):

@@ -1,6 +1,9 @@
 """Reductions over one axis of an array: ``np.sum``, ``np.mean``, ``np.prod``, ``np.max``
-and ``np.min`` with ``axis=`` (and ``keepdims=``), as functions and as methods, of 1-D,
-2-D and 3-D arrays and views, in numpy's order of operations.
+and ``np.min`` (``np.any``, ``np.all``, ``np.var``, ``np.std``) with ``axis=`` (and
+``keepdims=``), as functions and as methods, of 1-D, 2-D and 3-D arrays and views, in
+numpy's order of operations.  ``keepdims=True`` over every axis (no axis, ``None``, a
+tuple of all of them, or a 1-D array's one) is the reduction of all the elements in a
+new array of shape ``(1,) * ndim`` (``filled_with``), as numpy's.
 
 numpy reduces with an iterator that drops the axes of length 1 and makes the last
 remaining axis its inner loop.  Where that inner axis is the reduced one, each result
@@ -56,26 +59,26 @@ class AxisReductions:
     def axis_reduction(self, e: ast.Call, fn, name: str, a: Node, rest: list[ast.expr],
                        keywords: list[ast.keyword]) -> Node:
         """``np.sum(a, axis=k)``, ``a.mean(k)``, ``np.prod(a, k, keepdims=True)``,
-        ``np.var(a, axis=k, ddof=1)``: over all of a 1-D array (k 0 or -1), or over axis k
-        of an n-D array; ``axis=None`` (or a tuple of every axis) over all the elements;
-        with ``keepdims=True`` the result is seen with the axis kept (length 1)."""
+        ``np.var(a, axis=k, ddof=1)``, ``a.max(keepdims=True)``: over all of a 1-D array (k
+        0 or -1), or over axis k of an n-D array; no axis, ``axis=None`` or a tuple of every
+        axis over all the elements; with ``keepdims=True`` the result is seen with the axis
+        kept (length 1), or, over all the axes, as an array of one element with every axis
+        kept (numpy's shape ``(1,) * a.ndim``)."""
         given = list(rest) + [k.value for k in keywords if k.arg == "axis"]
         words = ("axis", "keepdims", "ddof") if fn in (np.var, np.std) else ("axis", "keepdims")
-        if len(given) != 1 or any(k.arg not in words for k in keywords):
+        if len(given) > 1 or any(k.arg not in words for k in keywords):
             raise self.error(e, f"{name}() with arguments other than the array and "
                                 f"{'=, '.join(words)}=", name)
         ddof = [k for k in keywords if k.arg == "ddof"]
         ndim = a.ndim if isinstance(a, Grid) else 1
         keep = [x.value for x in keywords if x.arg == "keepdims"]
         flag = self.constant_flag(keep[0] if keep else None, False, name, "keepdims")
-        k = self.reduced_axis(given[0], ndim, name)
-        if flag and (k is None or ndim == 1):
-            raise self.unsupported(e, f"{name}(keepdims=True) of all of an array's axes (its result would "
-                                      "be an array of one element)")
+        k = self.reduced_axis(given[0], ndim, name) if given else None
         if k is None or ndim == 1:  # all the elements, in C order
             flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
             with kept(flat):
-                return self.array_function(e, fn, name, flat, [], ddof)
+                out = self.array_function(e, fn, name, flat, [], ddof)
+            return self.filled_with(e, out, ndim) if flag else out
         if fn in (np.var, np.std):
             d = self.ddof_of(ddof)
             with kept(d):
@@ -174,9 +177,9 @@ class AxisReductions:
         ``np.argsort(a, axis=-1, kind=)`` (as methods too): the 1-D function of each line
         of ``a`` along axis k, the lines in C order, into a new array (the axis dropped for
         argmax/argmin/median, one shorter for diff).  numpy's ValueError for argmax/argmin
-        of an empty axis; ``axis=None`` of ``sort`` and ``median`` takes the elements in C
-        order.  ``np.median(..., keepdims=True)`` sees the result with the reduced axes
-        kept, of length 1."""
+        of an empty axis; ``axis=None`` of ``sort``, ``median``, ``argmax`` and ``argmin``
+        takes the elements in C order.  ``np.median(..., keepdims=True)`` (``argmax``,
+        ``argmin``) sees the result with the reduced axes kept, of length 1."""
         if not (isinstance(a, Grid) or is_array_value(a)):
             raise self.error(e, f"{name}() of a {a.type.widen()} value (son takes arrays here)", name)
         params = {np.diff: ["n", "axis"], np.sort: ["axis", "kind"],
@@ -184,13 +187,14 @@ class AxisReductions:
         given = dict(zip(params, rest))
         if len(rest) > len(params):
             raise self.error(e, f"{name}() takes {len(params)} arguments besides the array", name)
-        keepdims = [k.value for k in e.keywords if k.arg == "keepdims" and fn is np.median]
+        keeps = fn in (np.median, np.argmax, np.argmin)  # the functions that take keepdims=
+        keepdims = [k.value for k in e.keywords if k.arg == "keepdims" and keeps]
         keep = self.constant_flag(keepdims[-1], False, name, "keepdims") if keepdims else False
         for k in e.keywords:
             if k.arg == "keepdims" and keepdims:
                 continue
             if k.arg not in params or k.arg in given:
-                words = params + ["keepdims"] if fn is np.median else params
+                words = params + ["keepdims"] if keeps else params
                 raise self.error(e, f"{name}() with arguments other than the array and {'=, '.join(words)}=",
                                  name)
             given[k.arg] = k.value
@@ -208,7 +212,8 @@ class AxisReductions:
             k = ndim - 1
         else:
             axis = self.expr(axis_e) if axis_e is not None else self.con(None)
-            if axis.type.is_constant and axis.type.con is None and fn in (np.sort, np.median):
+            if axis.type.is_constant and axis.type.con is None and fn in (np.sort, np.median, np.argmax,
+                                                                              np.argmin):
                 flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
                 with kept(flat):
                     out = self.one_line(e, fn, flat, stable)
@@ -221,7 +226,7 @@ class AxisReductions:
             with kept(a):
                 a = self.lines(e, fn, a, k, stable) if isinstance(a, Grid) else \
                     self.one_line(e, fn, a, stable)
-        if keep:  # np.median(a, axis=k, keepdims=True)
+        if keep:  # np.median(a, axis=k, keepdims=True), np.argmax(a, axis=k, keepdims=True)
             return self.with_axis_kept(e, a, k, name) if ndim > 1 else self.filled_with(e, a, 1)
         return a
 

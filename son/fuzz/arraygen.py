@@ -35,7 +35,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.split``/``np.array_split``, ``np.linalg.norm`` of orders 0, 1 and ±inf,
   ``np.any``/``all``, ``argmax``/
   ``argmin``, an element of a chain), and chains centred on their own reductions
-  (``a - a.mean()``);
+  (``a - a.mean()``, ``a - np.mean(a, keepdims=True)``: reductions kept as an array of
+  one element, broadcast back);
 * conversions: ``c.astype(...)`` of a chain of another dtype (never a float to int64,
   which numpy leaves to the machine where it does not fit), ``np.array``/``np.asarray``
   of a chain (with ``dtype=``) and ``np.array`` of the program's numbers, of nested
@@ -264,6 +265,10 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
         if form == "where":
             other = c() if r.random() < 0.6 else self.scalar(fn, "float")
             return f"np.where({self.chain(fn, 'bool', g, d)}, {c()}, {other})"
+        if r.random() < 0.25:  # a reduction kept as an array of one element, broadcast back
+            kept = r.choice(["np.mean({}, keepdims=True)", "({}).sum(keepdims=True)",
+                             "np.max({}, axis=0, keepdims=True)", "np.std({}, axis=None, keepdims=True)"])
+            return f"({c()} {op} {kept.format(c())})"
         return f"({c()} {op} {self.reduced(fn, 'float', g, d)})"
 
     def chain_int(self, fn: Func, g: str, d: int) -> str:
@@ -298,6 +303,10 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
             return f"np.where({self.chain(fn, 'bool', g, d)}, {c()}, {other})"
         if form == "mask":  # bools count as ints: True + 1 is 2
             return self._either(self.chain(fn, "bool", g, d), r.choice(["+", "*", "-"]), c())
+        if r.random() < 0.25:  # a reduction kept as an array of one element, broadcast back
+            kept = r.choice(["np.sum({}, keepdims=True)", "({}).min(keepdims=True)",
+                             "np.argmax({}, keepdims=True)", "np.prod({} > 0, axis=0, keepdims=True)"])
+            return f"({c()} {r.choice(['+', '-'])} {kept.format(c())})"
         return f"({c()} {r.choice(['+', '-'])} {self.reduced(fn, 'int', g, d)})"
 
     def chain_bool(self, fn: Func, g: str, d: int) -> str:
@@ -367,6 +376,7 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
                              f"np.diff({c}).sum()", f"np.median({c})", f"np.sort({c})[0]",
                              f"np.sum(np.round({c}, {digits}))", f"np.sum(np.sign({c}))", f"np.ptp({c})",
                              f"np.sum(np.roll({c}, {shift}))", f"np.sum(np.square({c}))", f"np.flip({c})[0]",
+                             f"np.flip({c}, (({shift}) % 2 - 1,))[0]", f"np.var({c}, keepdims=True)[0]",
                              f"math.fsum({c})", f"math.dist({c}, {c}[::-1])",
                              f"np.sum(({c})[{constant_slice(r)}])"])
         if kind == "int":

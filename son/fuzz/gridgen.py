@@ -10,8 +10,10 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   ``np.outer``, or by a matrix product of two grids through a middle group (``G @ H``);
 * combined elementwise with grids of its shape, with 1-D chains of ``g2`` (broadcast
   over the rows), with scalars, ``np.sqrt``/``abs``/``-``/``np.where``; rolled
-  (``np.roll`` with and without axes), flipped (``np.flip``, ``fliplr``, ``flipud``) and
-  turned half around (``np.rot90(G, 2)``);
+  (``np.roll`` with and without axes), flipped (``np.flip``, ``fliplr``, ``flipud``; axes
+  known at run time, alone or in a tuple, with numpy's AxisError and repeated-axis
+  ValueError), turned half around (``np.rot90(G, 2)``) and centred on a reduction kept
+  as a 1 x 1 array (``G - np.mean(G, keepdims=True)``);
 * read back as 1-D chains of a group (``G.sum(axis=1)``, ``G.prod(axis=1)``,
   ``np.cumsum(G, axis=1)[:, -1]``, ``np.argmax(G, axis=1)``, ``np.sort(G)[:, 0]``, ``np.mean(G, axis=0)``,
   ``np.var(G, axis=1)``, ``np.median(G, axis=1)``, ``np.linalg.norm(G, ord, axis=1)``,
@@ -19,9 +21,9 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   rows or columns of two grids joined (``np.concatenate``, ``np.append(G, H, axis=0)``)
   and summed,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
-  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``,
-  ``np.sum(np.append(c, G))``, ``np.any(G > k, axis=0)[0]``, matrix norms of orders
-  ±1 and ±inf...).
+  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``np.sum(G, keepdims=True)[0, 0]``,
+  ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``, ``np.sum(np.append(c, G))``,
+  ``np.any(G > k, axis=0)[0]``, matrix norms of orders ±1 and ±inf...).
 
 Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
 a row broadcast down, a column across, an overlapping view of itself, a grid, a row or a
@@ -77,7 +79,11 @@ class GridPrograms:
             k = self.scalar(fn, "int")
             return r.choice([f"np.roll({g()}, {k}, axis={r.choice([0, 1, -1])})", f"np.roll({g()}, {k})",
                              f"np.roll({g()}, ({k}, 1), (0, 1))", f"np.flip({g()}, {r.choice([0, 1])})",
-                             f"np.flipud({g()})", f"np.fliplr({g()})", f"np.rot90({g()}, 2)"])
+                             f"np.flipud({g()})", f"np.fliplr({g()})", f"np.rot90({g()}, 2)",
+                             f"np.flip({g()}, ({r.choice([0, 1])}, ({k}) % 2 - 1))",  # repeated: ValueError
+                             f"np.flip({g()}, (({k}) % 4 - 1,))",  # 1 in 4 an axis out of range
+                             f"np.roll({g()}, 1, (({k}) % 2, 1))",
+                             f"({g()} {op} np.{'mean' if dt == 'float64' else 'max'}({g()}, keepdims=True))"])
         if form == "arith":
             return f"({g()} {op} {g()})"
         if form == "row":
@@ -138,6 +144,8 @@ class GridPrograms:
             truth = f"np.{r.choice(['any', 'all'])}({x} > {self.scalar(fn, 'int')}"
             if r.random() < 0.3:  # along an axis, then one of the truths
                 return f"{truth}, axis={r.choice([0, 1])})[0]"
+            if r.random() < 0.2:  # over every axis, kept: a 1 x 1 array
+                return f"{truth}, {r.choice(['keepdims=True', 'axis=None, keepdims=True'])})[0, 0]"
             return f"{truth})"
         dt = "float64" if kind == "float" else "int64"
         if r.random() < 0.25:
@@ -148,9 +156,15 @@ class GridPrograms:
             return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",
                              f"({x})[0, -1]", f"np.sum(({x}) * ({self.grid(fn, dt, g, other, d)}))",
                              f"np.sum({x}, axis=None)", f"np.max({x}, axis=(0, 1))",
+                             f"np.sum({x}, keepdims=True)[0, 0]",
+                             f"np.var({x}, axis=(0, 1), keepdims=True)[0, -1]",
+                             f"({x}).mean(axis=None, keepdims=True)[-1, 0]",
                              f"np.sum(np.append({self.chain(fn, dt, g, d)}, {x}))",
                              f"np.linalg.norm({x}, {r.choice(['1', 'np.inf', '-np.inf', '-1'])})"])
-        return r.choice([f"np.sum({x})", f"({x}).max()", f"np.argmax({x})", f"({x})[-1, 0]", f"np.prod({x})"])
+        return r.choice([f"np.sum({x})", f"({x}).max()", f"np.argmax({x})", f"({x})[-1, 0]", f"np.prod({x})",
+                         f"np.prod({x}, keepdims=True)[0, 0]", f"({x}).min(keepdims=True)[0, 0]",
+                         f"np.argmin({x}, axis=None, keepdims=True)[0, 0]",
+                         f"np.argmax({x}, axis=1, keepdims=True)[0, 0]"])
 
     def grid_stmt(self, fn: Func, dt: str, g: str, d: int, v: str, kind: str) -> list[str]:
         """A 2-D local ``q`` of group ``(g, other)`` made from a grid, a view of it assigned,
