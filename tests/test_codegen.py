@@ -76,7 +76,7 @@ def clamp(x: int):
     if x < 0:
         y = 0
     elif x > 10:
-        y = 12  # not 10 or 11: min(x, 10) and min(x, 11) would be one node (phi_int_select)
+        y = 12  # not 10 or 11: min(x, 10) and min(x, 11) would be one node (phi_select)
     else:
         y = x
     return y

@@ -111,6 +111,48 @@ def test_a_repeated_load_is_one_load_with_one_check():
     assert sum(type(n) is OutOfBounds for n in live) == 2
 
 
+def running_max(a, m):
+    for i in range(len(a)):
+        if a[i] > m:
+            m = a[i]  # the load the test made, reused
+    return m
+
+
+def reloaded_after_a_store(a, m):
+    if a[0] > m:
+        a[0] = m  # a store between: the next a[0] is a new load
+        m = a[0] + 1.0
+    return m, a[0]
+
+
+def loaded_on_both_arms(a, p):
+    if p:
+        x = a[1]
+    else:
+        x = -a[1]
+    return x + a[1]  # neither arm's load dominates this one
+
+
+@pytest.mark.parametrize("fn, argtypes, loads, reused", [
+    (running_max, ["float64[]", float], 1, 1),
+    (reloaded_after_a_store, ["float64[]", float], 3, 0),
+    (loaded_on_both_arms, ["float64[]", bool], 3, 0),
+])
+def test_a_load_dominated_by_the_same_load_is_reused(fn, argtypes, loads, reused):
+    h, stats = son.optimize(son.parse(fn, argtypes=argtypes), "sccp,guards")
+    assert stats[-1].info["loads"] == reused
+    assert sum(type(n) is Load for n in h.live()) == loads
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.lists(st.floats(allow_nan=True), max_size=4), st.one_of(st.floats(), st.booleans()))
+    def agree(xs, x):
+        a = np.array(xs, dtype=np.float64)
+        arg = bool(x) if argtypes[1] is bool else float(x)
+        assert run_son(h, (a.copy(), arg)) == run_python(fn, (a.copy(), arg))
+
+    agree()
+
+
 def test_a_bounds_check_under_its_own_test_folds():
     h, _ = _guards(const_bound, ["float64[]", "int"])
     assert not any(type(n) is OutOfBounds for n in h.live())

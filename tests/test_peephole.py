@@ -180,19 +180,22 @@ FIRES = [
     ("minmax_self", "def f(a: int): return max(a, a)", "return a"),
     ("abs_abs", "def f(a: int): return abs(abs(a))", "return abs(a)"),
     ("abs_abs", "def f(a: float): return abs(abs(a))", "return abs(a)"),
-    ("phi_int_select", "def f(a: int, b: int): return a if a < b else b", "return min(b, a)"),
-    ("phi_int_select", "def f(a: int, b: int): return b if a < b else a", "return max(a, b)"),
-    ("phi_int_select", "def f(a: int, b: int): return a if a >= b else b", "return max(a, b)"),
-    ("phi_int_select", "def f(a: int, b: int): return (b & 7) - 1 if a >= (b & 7) else a",
+    ("phi_select", "def f(a: int, b: int): return a if a < b else b", "return min(b, a)"),
+    ("phi_select", "def f(a: int, b: int): return b if a < b else a", "return max(a, b)"),
+    ("phi_select", "def f(a: int, b: int): return a if a >= b else b", "return max(a, b)"),
+    ("phi_select", "def f(a: int, b: int): return (b & 7) - 1 if a >= (b & 7) else a",
      "return min(((b&7)+-1), a)"),
-    ("phi_int_select", "def f(a: int, b: int): return (b & 7) + 1 if a > (b & 7) else a",
+    ("phi_select", "def f(a: int, b: int): return (b & 7) + 1 if a > (b & 7) else a",
      "return min(((b&7)+1), a)"),
-    ("phi_int_select", "def f(a: int): return 4 if a >= 5 else a", "return min(4, a)"),
-    ("phi_int_select", "def f(a: int): return 1 if a < 1 else a", "return max(a, 1)"),
-    ("phi_int_select", "def f(a: int, b: int): return b if a <= b else a", "return max(a, b)"),
-    ("phi_int_select", "def f(a: int, b: int): return (b & 9) - (a & 7) if (a & 7) < (b & 9) else 0",
+    ("phi_select", "def f(a: int): return 4 if a >= 5 else a", "return min(4, a)"),
+    ("phi_select", "def f(a: int): return 1 if a < 1 else a", "return max(a, 1)"),
+    ("phi_select", "def f(a: float, b: float): return a if a < b else b", "return min(b, a)"),
+    ("phi_select", "def f(a: float, b: float): return a if a > b else b", "return max(b, a)"),
+    ("phi_select", "def f(a: float, b: float): return b if a < b else a", "return max(a, b)"),
+    ("phi_select", "def f(a: int, b: int): return b if a <= b else a", "return max(a, b)"),
+    ("phi_select", "def f(a: int, b: int): return (b & 9) - (a & 7) if (a & 7) < (b & 9) else 0",
      "return max(((b&9)-(a&7)), 0)"),
-    ("phi_int_select", "def f(a: int, b: int): return 0 if (a & 7) >= (b & 9) else (b & 9) - (a & 7)",
+    ("phi_select", "def f(a: int, b: int): return 0 if (a & 7) >= (b & 9) else (b & 9) - (a & 7)",
      "return max(((b&9)-(a&7)), 0)"),
     ("minmax_decided_by_ranges", "def f(a: int): return max(a & 7, 0)", "return (a&7)"),
     ("minmax_decided_by_ranges", "def f(a: int): return min(a & 7, 9)", "return (a&7)"),
@@ -269,13 +272,15 @@ DOES_NOT_FIRE = [
     ("cast_identity", "def f(a): return float(a)", "return float(a)"),
     ("minmax_self", "def f(a: float): return min(a, a + 0.0)", "return min(a, (a+0.0))"),
     ("abs_abs", "def f(a: int): return abs(-abs(a))", "return abs((-abs(a)))"),
-    ("phi_int_select", "def f(a: float, b: float): return a if a < b else b", "return %14"),
-    ("phi_int_select", "def f(a: int, b: bool): return a if a < b else b", "return %19"),
-    ("phi_int_select", "def f(a: int, b: int): return b - a if a < b else 0", "return %22"),
-    ("phi_int_select", "def f(a: int, b: int): return b - 1 if a >= b else a", "return %24"),
-    ("phi_int_select", "def f(a: int, b: int): return (b & 7) + 1 if a >= (b & 7) else a", "return %23"),
-    ("phi_int_select", "def f(a: int): return 6 if a >= 5 else a", "return %18"),
-    ("phi_int_select", "def f(a: int): return 2 if a < 1 else a", "return %18"),
+    ("phi_select", "def f(a: float, b: float): return a if a <= b else b", "return %14"),
+    ("phi_select", "def f(a: float, b: float): return a if a >= b else b", "return %14"),
+    ("phi_select", "def f(a: float): return a if a > -0.0 else 0.0", "return %17"),
+    ("phi_select", "def f(a: int, b: bool): return a if a < b else b", "return %19"),
+    ("phi_select", "def f(a: int, b: int): return b - a if a < b else 0", "return %22"),
+    ("phi_select", "def f(a: int, b: int): return b - 1 if a >= b else a", "return %24"),
+    ("phi_select", "def f(a: int, b: int): return (b & 7) + 1 if a >= (b & 7) else a", "return %23"),
+    ("phi_select", "def f(a: int): return 6 if a >= 5 else a", "return %18"),
+    ("phi_select", "def f(a: int): return 2 if a < 1 else a", "return %18"),
     ("minmax_decided_by_ranges", "def f(a: int): return max(a & 7, 3)", "return max((a&7), 3)"),
 ]
 
@@ -834,7 +839,7 @@ def test_a_diamond_with_a_phi_stays():
 
 
 def test_an_int_select_diamond_vanishes():
-    """``if a < b: a = b`` is ``max(a, b)``: one node, no If (phi_int_select, then
+    """``if a < b: a = b`` is ``max(a, b)``: one node, no If (phi_select, then
     region_empty_diamond)."""
     src = "def f(a: int, b: int):\n    if a < b:\n        a = b\n    return a"
     g = son.parse_source(src)

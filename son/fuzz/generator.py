@@ -297,7 +297,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
             if got:
                 return got
         if form == "cond":
-            return f"({e(fn, 'int', depth)} if {e(fn, 'bool', depth)} else {e(fn, 'int', depth)})"
+            return self.conditional(fn, "int", depth)
         if form == "call":
             got = self.call(fn, "int", depth)
             if got:
@@ -384,7 +384,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
             if got:
                 return got
         if form == "cond":
-            return f"({e(fn, 'float', depth)} if {e(fn, 'bool', depth)} else {e(fn, 'float', depth)})"
+            return self.conditional(fn, "float", depth)
         if form == "call":
             got = self.call(fn, "float", depth)
             if got:

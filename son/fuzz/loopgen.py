@@ -39,6 +39,24 @@ class LoopPrograms:
     def fuel(self) -> list[str]:
         return ["fuel += 1", f"if fuel > {FUEL}:", "    break"]
 
+    def conditional(self, fn: Func, kind: str, depth: int) -> str:
+        """``(a if c else b)``, or now and then a select that son turns into min/max
+        (peephole ``phi_select``: ``x if x < y else y``, the running extremum of a loop)
+        with its edges: ``<=`` on floats (NaN and -0.0 pick another side), a bound off by
+        one or two, a clamped difference."""
+        r, e = self.rng, self.expr
+        if r.random() < 0.6:
+            return f"({e(fn, kind, depth)} if {e(fn, 'bool', depth)} else {e(fn, kind, depth)})"
+        x, y = (r.choice(fn.vars[kind]) if fn.vars[kind] and r.random() < 0.7 else e(fn, kind, depth)
+                for _ in range(2))
+        op = r.choice(["<", ">", "<=", ">="])
+        forms = [f"({x} if {x} {op} {y} else {y})", f"({y} if {x} {op} {y} else {x})"]
+        if kind == "int":
+            k = r.choice(["1", "2"])
+            forms += [f"({y} - {k} if {x} {op} {y} else {x})", f"({y} + {k} if {x} {op} {y} else {x})",
+                      f"({y} - {x} if {x} {op} {y} else 0)", f"(0 if {x} {op} {y} else {x} - {y})"]
+        return r.choice(forms)
+
     def loop_body(self, fn: Func, depth: int, ivar: str | None, head: list[str], fuel: bool,
                   bound: tuple = ()) -> list[str]:
         """``head`` and a body in which the int ``ivar`` and the ``bound`` (name, kind)

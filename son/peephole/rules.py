@@ -525,24 +525,34 @@ def _same_value(a: Node, b: Node) -> bool:
 
 
 @rule(Phi)
-def phi_int_select(n):
+def phi_select(n):
     """phi(p, q) on the merge of ``if p < q`` -> min(q, p); phi(q, p) -> max(p, q); likewise
     for <=, > and >= and for ``q`` off by one where the comparison allows it:
-    ``k = n - 1 if k >= n else k`` -> min(k, n - 1).  Ints only: for int64 values the one
-    taken is the smaller (larger) whichever side equal values take, so the comparison's
-    strictness and min's argument order do not matter; floats are left alone (NaN and
-    -0.0 make them matter).  And phi(q - p, 0) there -> max(q - p, 0) where q - p
-    cannot wrap (then p < q exactly when q - p > 0); phi(0, p - q) likewise.  The
-    diamond then has no Phi and folds away: one node instead of two blocks (slices
-    clamp their bounds and lengths this way)."""
+    ``k = n - 1 if k >= n else k`` -> min(k, n - 1).  For ints the one taken is the
+    smaller (larger) whichever side equal values take, so the comparison's strictness
+    and min's argument order do not matter.  Floats only in the strict forms that are
+    Python's own definition: ``x if x < y else y`` is ``min(y, x)`` (x only if x < y),
+    so NaN and -0.0 take the same side (``m = a[i] if a[i] > m else m``).  And for ints
+    phi(q - p, 0) there -> max(q - p, 0) where q - p cannot wrap (then p < q exactly
+    when q - p > 0); phi(0, p - q) likewise.  The diamond then has no Phi and folds
+    away: one node instead of two blocks (slices clamp their bounds and lengths this
+    way)."""
     found = _diamond_if(n.region)
-    if found is None or not ints(n):
+    if found is None:
         return None
     branch, side = found
     pred = branch.pred
-    if type(pred) not in (LT, LE, GT, GE) or not ints(pred.lhs, pred.rhs, *n.inputs[1:]):
-        return None
     on_true, on_false = (n.inputs[1], n.inputs[2]) if side == 0 else (n.inputs[2], n.inputs[1])
+    if type(pred) in (LT, GT) and all(x.type.kind == "float"
+                                      for x in (n, pred.lhs, pred.rhs, on_true, on_false)):
+        x, y = pred.lhs, pred.rhs  # Python's min(y, x) is x only if x < y: NaN and -0.0 included
+        if _same_float(on_true, x) and _same_float(on_false, y):
+            return (Min if type(pred) is LT else Max)(n.graph, y, x)
+        if _same_float(on_true, y) and _same_float(on_false, x):
+            return (Max if type(pred) is LT else Min)(n.graph, x, y)
+        return None
+    if type(pred) not in (LT, LE, GT, GE) or not ints(n, pred.lhs, pred.rhs, *n.inputs[1:]):
+        return None
     for p, q, op in ((pred.lhs, pred.rhs, type(pred)), (pred.rhs, pred.lhs, SWAPPED[type(pred)])):
         # the value is t where p <= q + k_at else f
         k_at = -1 if op in (LT, GE) else 0
@@ -558,6 +568,15 @@ def phi_int_select(n):
         if is_con(zero, 0) and _is_difference(diff, hi, lo) and _never_wraps(hi, lo):
             return Max(n.graph, Sub(n.graph, hi, lo), K(n, 0))
     return None
+
+
+def _same_float(a: Node, b: Node) -> bool:
+    """The same float value: one node, or equal constants of one sign (not NaN)."""
+    if a is b:
+        return True
+    ta, tb = a.type, b.type
+    return ta.is_constant and tb.is_constant and ta.con == tb.con \
+        and math.copysign(1.0, ta.con) == math.copysign(1.0, tb.con)
 
 
 def _offset(x: Node, q: Node) -> int | None:

@@ -27,6 +27,11 @@ dominator tree can:
   and ``i >= 0`` needs no bounds check: ``j + 1 <= n - 1 - i <= n - 1``.
 * Each decided ``If`` gets the constant condition; the peephole then removes
   the dead side, and ``dce`` what hung from it.
+* The same walk reuses loads: a ``Load`` of the same array and index from the
+  same memory state as a load in a dominating block (or earlier in its block) is
+  that load's value (``if a[0] > m: m = a[0]`` reads ``a[0]`` once).  The same
+  memory node means no store between them; a load pinned further down (below a
+  bounds check) is only ever replaced by one that already ran.
 
 A fact is sound for every block it is recorded in because the operands of a
 condition are values (not re-evaluated): the same node has the same value on
@@ -54,6 +59,7 @@ from ..nodes import (
     Graph,
     If,
     ListLen,
+    Load,
     Loop,
     Max,
     Min,
@@ -323,6 +329,11 @@ def eliminate_guards(graph: Graph) -> dict:
             children.setdefault(id(b.idom), []).append(b)
     facts = _Facts()
     decided: list[tuple[If, bool]] = []
+    loads: dict[int, list[Load]] = {}  # control node id -> the loads pinned to it
+    for n in live:
+        if type(n) is Load:
+            loads.setdefault(id(n.inputs[0]), []).append(n)
+    redundant: list[tuple[Load, Load]] = []
     stack: list[tuple[object, int | None]] = [(blocks[0], None)]
     while stack:
         b, mark = stack.pop()
@@ -335,6 +346,13 @@ def eliminate_guards(graph: Graph) -> dict:
             key, pol = truth_key(head.inputs[0].inputs[1])
             facts.add(key, pol if head.index == 0 else not pol)
         for c in b.cfg:
+            for ld in loads.get(id(c), ()):
+                key = ("load", ld.mem, ld.array, unrefined(ld.index))
+                first = facts.known.get(key)
+                if first is None:
+                    facts._set(key, ld)
+                else:
+                    redundant.append((ld, first))
             if type(c) is If and type(c.inputs[1]) is not Constant:
                 v = facts.decide(c.inputs[1])
                 if v is not None:
@@ -347,8 +365,12 @@ def eliminate_guards(graph: Graph) -> dict:
         if tracer is not None:
             tracer("guard_decided", iff.inputs[1], c)  # son.trace shows each decided test
         iff.set_input(1, c)
+    for ld, first in redundant:
+        if tracer is not None:
+            tracer("load_reused", ld, first)
+        ld.subsume(first)
     dead = 0
-    if decided:
+    if decided or redundant:
         Peephole(graph).iterate(graph.nodes())
         dead = graph.dce()
-    return {"decided": len(decided), "dead": dead}
+    return {"decided": len(decided), "loads": len(redundant), "dead": dead}
