@@ -180,8 +180,8 @@ def test_derivatives_through_calls_given_views_agree_with_finite_differences():
 
 @pytest.mark.parametrize("text, message", [
     ("def f(a, n: int):\n    if n <= 0:\n        return a\n    return f(a[1:], n - 1)\n", "view"),
-    ("def f(a):\n    def g(b):\n        if len(b) < 2:\n            return 0.0\n        return g(b[1:]) + b[0]\n"
-     "    return g(a * 1.0)\n", r"a\[i:j\]\.copy\(\)"),
+    ("def f(a):\n    def g(b):\n        if len(b) < 2:\n            return 0.0\n"
+     "        return g(b[1:]) + b[0]\n    return g(a * 1.0)\n", r"a\[i:j\]\.copy\(\)"),
 ])
 def test_refusals(text, message, tmp_path):
     """A callee that gives back the view it was passed, and a nested function whose own
