@@ -29,8 +29,20 @@ captured values as parameters, son/frontend/functions.py ``lift``), keyed by its
 a call where it can be (``kept_call``).  What is refused, with a located error: a
 function whose parameters or result are tuples, complex numbers or values that may be
 None, whose result is an n-D array or a view, or of several kinds on different paths
-(arrays of two dtypes), an array view passed as an argument (pass ``a[i:j].copy()``),
-and arguments of other kinds than the parameters' (the compiled function's own).
+(arrays of two dtypes), a view passed by a nested function to its own graph of a whole
+array (pass ``a[i:j].copy()``), and arguments of other kinds than the parameters' (the
+compiled function's own).
+
+A 1-D array view (``rec(a[:m])``, ``a[::-1]``, a row or a column of a 2-D array) is
+passed as its four values, never as a numpy view: the base array, the start, the
+length and the step.  The callee's graph is parsed for a ``ViewSpec`` of the dtype
+(signature.py) whose four parameters parser.py ``_bound`` makes a ``View`` (form
+``VIEW``, ``grid_form(1)``, in ``Graph.arg_forms``), so the callee reads and writes the
+caller's base array through the frontend's own view indexing and every stage below it
+sees an array and three ints: the kernel needs no non-contiguous array type, and
+writes reach the caller through the base array and ``CallMem`` as for a whole array.
+A view and a whole array are two signatures (two graphs); a call of a graph of a view
+with a whole array passes the view of all of it.
 O(arguments) per call, plus one parse of each separate helper per signature."""
 
 from __future__ import annotations
