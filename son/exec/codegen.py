@@ -333,7 +333,7 @@ class _Codegen(Structurer, MixedValues):
         form = next((r.form for r in self.g.returns() if r in self.block_of and r.form is not None), None)
         if form is not None:
             lines.append(f"{_FORM_MARK}{form!r}")
-        if self.g.arg_forms is not None:
+        if self.g.arg_forms is not None and not self.is_callee:  # a callee's (a view's) are the caller's
             lines.append(f"{ARGS_MARK}{self.g.arg_forms!r}")
         if self.mixed_at or self.bool_at:
             count = next(len(r.values) for r in self.g.returns() if r in self.block_of)

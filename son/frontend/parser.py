@@ -38,7 +38,7 @@ import ast
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
-from ..nodes.control import COMPLEX, LEAF, FunctionForm, array_form, form_size
+from ..nodes.control import COMPLEX, LEAF, FunctionForm, array_form, form_size, grid_form
 from ..nodes.memory import LENGTH
 from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType, Type, constant
@@ -71,9 +71,9 @@ from .ndarrays import NDArrays
 from .norms import Norms
 from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module_scope
 from .regions import OPAQUE, Regions, parse_with_regions
-from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList
+from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList, View
 from .selection import Selection
-from .signature import NDArraySpec, RowsSpec, function_defaults, param_types, type_from_spec
+from .signature import NDArraySpec, RowsSpec, ViewSpec, function_defaults, param_types, type_from_spec
 from .solvers import Solvers
 from .source import FunctionSource, parameter_names
 from .statements import Statements
@@ -377,6 +377,11 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
             for d in range(spec.ndim):
                 flat.append((_fresh(f"{name}_d{d}", used), LENGTH))
             return array_form(spec.ndim)
+        if isinstance(spec, ViewSpec):  # a recursive helper's view: base, start, length, step
+            flat.append((name, ArrayType(spec.dtype)))
+            flat.extend([(_fresh(f"{name}_start", used), INT), (_fresh(f"{name}_len", used), LENGTH),
+                         (_fresh(f"{name}_step", used), INT)])
+            return grid_form(1)
         if isinstance(spec, FunctionForm):  # a function: no value, a constant where read
             return spec
         if isinstance(spec, RowsSpec):  # a list of tuples: one list per position
@@ -413,7 +418,8 @@ def _fresh(name: str, used: set) -> str:
 
 def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
     """The value a parameter of ``form`` is bound to: its projection, or the tuple,
-    complex number or n-D array (a C-order view of its elements) of the next ones."""
+    complex number, n-D array (a C-order view of its elements) or 1-D view (a recursive
+    helper's, ``grid_form(1)``) of the next ones."""
     if form == LEAF:
         return next(projs)
     if isinstance(form, FunctionForm):
@@ -422,6 +428,9 @@ def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
         return Cplx(g, next(projs), next(projs))
     if rows_arity(form) is not None:
         return TupleList(g, *[next(projs) for _ in range(rows_arity(form))])
+    if form == grid_form(1):  # a view (recursion.py): base, start, length, step
+        base, start, length, step = (next(projs) for _ in range(4))
+        return View(g, base, start, step, length)
     if isinstance(form, str) and form.startswith("array"):
         base = next(projs)
         dims = [next(projs) for _ in range(form_size(form) - 1)]

@@ -29,8 +29,20 @@ captured values as parameters, son/frontend/functions.py ``lift``), keyed by its
 a call where it can be (``kept_call``).  What is refused, with a located error: a
 function whose parameters or result are tuples, complex numbers or values that may be
 None, whose result is an n-D array or a view, or of several kinds on different paths
-(arrays of two dtypes), an array view passed as an argument (pass ``a[i:j].copy()``),
-and arguments of other kinds than the parameters' (the compiled function's own).
+(arrays of two dtypes), a view passed by a nested function to its own graph of a whole
+array (pass ``a[i:j].copy()``), and arguments of other kinds than the parameters' (the
+compiled function's own).
+
+A 1-D array view (``rec(a[:m])``, ``a[::-1]``, a row or a column of a 2-D array) is
+passed as its four values, never as a numpy view: the base array, the start, the
+length and the step.  The callee's graph is parsed for a ``ViewSpec`` of the dtype
+(signature.py) whose four parameters parser.py ``_bound`` makes a ``View`` (form
+``VIEW``, ``grid_form(1)``, in ``Graph.arg_forms``), so the callee reads and writes the
+caller's base array through the frontend's own view indexing and every stage below it
+sees an array and three ints: the kernel needs no non-contiguous array type, and
+writes reach the caller through the base array and ``CallMem`` as for a whole array.
+A view and a whole array are two signatures (two graphs); a call of a graph of a view
+with a whole array passes the view of all of it.
 O(arguments) per call, plus one parse of each separate helper per signature."""
 
 from __future__ import annotations
@@ -41,12 +53,16 @@ import contextvars
 
 from ..errors import SonSyntaxError
 from ..nodes import Call, CallMem, CallOut, Node, Return, kept
-from ..nodes.control import LEAF, FunctionForm, GlobalForm, form_size, function_digest
+from ..nodes.control import LEAF, FunctionForm, GlobalForm, form_size, function_digest, grid_form
 from ..nodes.types import INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType
 from .functions import Local, function_key
 from .names import SEPARATE_PARSE
-from .scope import Aggregate, Fn, Pack, describe, shape
+from .scope import Aggregate, Fn, Pack, View, describe, shape
+from .signature import ViewSpec
 from .source import source_of
+
+#: the form of a view parameter: its base array, start, length and step (parser.py)
+VIEW = grid_form(1)
 
 #: the key of ``FunctionParser.learned`` under which the parse keeps what it assumed of
 #: a recursive call's result, and whether it made one
@@ -102,29 +118,44 @@ class Recursion:
                                  "recursion")
             raise SeparateHelper(fn)
         forms = self.g.arg_forms
-        if forms is not None and not all(f == LEAF or isinstance(f, (FunctionForm, GlobalForm))
+        if forms is not None and not all(f in (LEAF, VIEW) or isinstance(f, (FunctionForm, GlobalForm))
                                          for f in forms):
             raise self.error(e, f"recursive call to {name}(), whose parameters are tuples or "
-                                "complex numbers (son passes recursive calls single values and "
-                                "arrays)", "recursion")
+                                "complex numbers (son passes recursive calls single values, arrays "
+                                "and 1-D views)", "recursion")
         bound = self.bind_arguments(e, fn, fn.src if isinstance(fn, Local) else source_of(fn), vals)
+        pforms = [LEAF] * len(bound)
         if forms is not None:  # a function parameter: the graph's own function, passed on
             for (p, v), f in zip(bound, forms):
                 if isinstance(f, FunctionForm) and not (isinstance(v, Fn) and len(v.targets) == 1 and
                                                         function_digest(v.targets[0]) == f.digest):
                     raise self.error(e, f"recursive call to {name}() passes another function as {p!r} "
                                         f"than the {f.digest.split()[1]} it was built for", "recursion")
+            pforms = [f for f in forms[:len(bound)] if not isinstance(f, FunctionForm)]
             bound = [b for b, f in zip(bound, forms) if not isinstance(f, FunctionForm)]
-        if not isinstance(fn, Local) and all(not isinstance(v, Aggregate) for _, v in bound) and \
-                not all(_fits(v, t) for (_p, v), (_flat, t) in zip(bound, self.g.params)):
+        types, k = [], 0  # each parameter's type: a view's is its base's
+        for f in pforms:
+            types.append(self.g.params[k][1])
+            k += form_size(f)
+        fit = [_fits_form(v, f, t) for (_p, v), f, t in zip(bound, pforms, types)]
+        if not isinstance(fn, Local) and not all(fit) and \
+                all(not isinstance(v, Aggregate) or _view_kind(v) is not None for _, v in bound):
             return self.separate_call(e, fn, vals)  # other kinds: the graph of that signature
         args = []
-        for (p, v), (_flat, t) in zip(bound, self.g.params):
-            if isinstance(v, Aggregate) or not _fits(v, t):
+        for (p, v), f, t, ok in zip(bound, pforms, types, fit):
+            if not ok:
                 what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type.widen())
+                hint = " (a nested function's recursive call takes whole arrays: pass a[i:j].copy())" \
+                    if isinstance(v, View) else ""
                 raise self.error(e, f"recursive call to {name}() passes {what} as {p!r}, which is "
-                                    f"{t} (a compiled function has one type per parameter)", "recursion")
-            args.append(v)
+                                    f"{t if f == LEAF else 'a view of ' + str(t)} (a compiled function "
+                                    f"has one type per parameter){hint}", "recursion")
+            if f == LEAF:
+                args.append(v)
+            elif v.type is TOP:  # a view only on a path the types prove dead
+                return self.dead_value()
+            else:
+                args += _view_values(self.view_of_whole(v) if not isinstance(v, View) else v)
         if forms is not None:  # the global arrays it reads: its own parameters, passed on
             n = len(self.g.params) - sum(form_size(f) for f in forms if isinstance(f, GlobalForm))
             args += [self.g.param(i) for i in range(n, len(self.g.params))]
@@ -176,12 +207,12 @@ class Recursion:
         bound = self.bind_arguments(e, fn, src, vals)
         kinds = []
         for p, v in bound:
-            t = None if isinstance(v, Aggregate) else _kind_of(v)
+            t = _view_kind(v) if isinstance(v, Aggregate) else _kind_of(v)
             if t is None:
                 what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type)
                 raise self.error(e, f"call of {name}(), which calls itself, passes {what} as {p!r} "
-                                    "(son passes a recursive helper single numbers, 1-D arrays and "
-                                    "lists)", "recursion")
+                                    "(son passes a recursive helper single numbers, 1-D arrays, "
+                                    "their 1-D views and lists)", "recursion")
             kinds.append(t)
         if any(t is TOP for t in kinds):
             return self.dead_value()  # an argument only on a path the types prove dead
@@ -189,7 +220,7 @@ class Recursion:
         if only_kept and not any(type(r) is Return and r.inputs[0].type is not XCTRL
                                  for r in callee.stop.inputs):
             raise self.error(e, f"{name}() never returns", "recursion")
-        args = [v for _, v in bound]
+        args = [x for _, v in bound for x in (_view_values(v) if isinstance(v, View) else [v])]
         with kept(*args):
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result, target=callee)
         return self._call_value(e, call)
@@ -241,6 +272,35 @@ def _kind_of(v: Node):
     if t is NUMBER or t.kind in ("int", "float", "bool"):
         return t.widen()
     return None
+
+
+def _view_kind(v: Node):
+    """The parameter type a separate helper is parsed with for a 1-D view ``v`` of an
+    array (a ``ViewSpec`` of its dtype; TOP for a view of dead code); None for another
+    aggregate."""
+    if not isinstance(v, View):
+        return None
+    if v.base.type is TOP:
+        return TOP
+    return ViewSpec(v.base.type.dtype) if isinstance(v.base.type, ArrayType) else None
+
+
+def _view_values(v: View) -> list[Node]:
+    """What a call passes for view ``v``: its parameter's four values, in their order
+    (``grid_form(1)``: base, start, length, step)."""
+    return [v.base, v.start, v.length, v.step]
+
+
+def _fits_form(v: Node, form, t) -> bool:
+    """May ``v`` be passed for a parameter of ``form`` and type ``t`` (a view's: its
+    base's)?  A one-value parameter takes what ``_fits``; a view parameter a view of an
+    array of its dtype, or such an array (the view of all of it)."""
+    if form == LEAF:
+        return not isinstance(v, Aggregate) and _fits(v, t)
+    if isinstance(v, View):
+        return isinstance(v.base.type, ArrayType) and v.base.type.dtype == t.dtype
+    return v.type is TOP or isinstance(v.type, ArrayType) and not isinstance(v, Aggregate) and \
+        v.type.dtype == t.dtype
 
 
 def _fits(v: Node, t) -> bool:

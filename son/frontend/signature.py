@@ -45,6 +45,18 @@ class NDArraySpec:
 
 
 @dataclass(frozen=True)
+class ViewSpec:
+    """A 1-D array view parameter of a recursive helper's graph (son/frontend/recursion.py):
+    four values, the base array, the view's first index in it, its length and its step
+    (``grid_form(1)``), which the parser binds to a ``View``; never a user's argtype."""
+
+    dtype: str
+
+    def __str__(self) -> str:
+        return f"a view of {self.dtype}[]"
+
+
+@dataclass(frozen=True)
 class RowsSpec:
     """A list of tuples parameter: the element dtype of each tuple position."""
 
@@ -90,7 +102,7 @@ def type_from_spec(spec, where: str):
             raise SonError(f"{where}: a tuple parameter needs its element types (tuple[float, int]), "
                            f"not {spec!r}")
         return tuple(type_from_spec(x, where) for x in elems)
-    if isinstance(spec, (NDArraySpec, RowsSpec, FunctionForm)):
+    if isinstance(spec, (NDArraySpec, RowsSpec, ViewSpec, FunctionForm)):
         return spec
     if inspect.isroutine(spec) or hasattr(spec, "py_func"):  # argtypes=[bump, ...]: built for it
         return FunctionForm(spec)

@@ -12,8 +12,11 @@ every form keeps the length), so later statements read, update and return it.  T
 forms: ``fresh`` (a cumulative combination into ``np.zeros``), ``argument`` (``a``
 changed in place and returned: ``rv0`` *is* ``arr``, and the oracle sees the writes
 through either name), ``mixed`` (a fresh array on some paths, ``a`` on others) and
-``merge`` (a merge sort of copied halves into ``np.empty``, or their
-``np.concatenate``).  Int arrays combine with ``^`` and ``|`` (no wrap-around).
+``merge`` (a merge sort of the halves, views or copies, into ``np.empty``, or their
+``np.concatenate``) and ``swap`` (the ends swapped through a view the recursive call is
+given, strided or reversed, the caller seeing the writes; a copy returned).  The forms
+that never return their argument are sometimes given ``arr[::-1]``, a view.  Int arrays
+combine with ``^`` and ``|`` (no wrap-around).
 
 The draws come from a stream of their own, seeded by the main stream's state without
 consuming it, so a program without the helper is exactly what it was before.  O(1).
@@ -55,8 +58,8 @@ _MERGE = """def ra0(a, n):
     if len(a) <= 1 or n <= 0:
         return a.copy()
     m = len(a) // 2
-    lo = ra0(a[:m].copy(), n - 1)
-    hi = ra0(a[m:].copy(), n - 1)
+    lo = ra0(a[:m]{cp}, n - 1)
+    hi = ra0(a[m:]{cp}, n - 1)
     out = np.empty(len(a){dts})
     i = 0
     j = 0
@@ -73,10 +76,21 @@ _CONCATENATE = """def ra0(a, n):
     if len(a) <= 1 or n <= 0:
         return a.copy()
     m = len(a) // 2
-    return np.concatenate((ra0(a[m:].copy(), n - 1), ra0(a[:m].copy(), n - 1)))
+    return np.concatenate((ra0(a[m:]{cp}, n - 1), ra0(a[:m]{cp}, n - 1)))
+"""
+_SWAP = """def ra0(a, n):
+    if len(a) < 2 or n <= 0:
+        return a.copy()
+    a[0], a[-1] = a[-1], a[0] {op} {k}
+    ra0(a{view}, n - 1)
+    return a.copy()
 """
 _FORMS = {"fresh": _FRESH, "argument": _ARGUMENT, "mixed": _MIXED, "merge": _MERGE,
-          "concatenate": _CONCATENATE}
+          "concatenate": _CONCATENATE, "swap": _SWAP}
+#: the views a recursive call passes (``{cp}`` empty, ``{view}``), and the forms that may
+#: be given a view of ``arr`` (those that never return their argument)
+_VIEWS = ["[1:-1]", "[1:]", "[::2]", "[::-1][1:]", "[-2::-3]"]
+_TAKE_VIEWS = ("fresh", "merge", "concatenate", "swap")
 #: by dtype: the combining operators, the constants, ``zero`` and a new array of ``a``
 _DTYPES = {"float64": (["+", "-", "*"], ["0.5", "-1.25", "3.0"], "0.0", ["* 2.0", "+ 0.5", "* -1.0"], ""),
            "int64": (["^", "|"], ["1", "6", "-3"], "0", ["* 1", "| 2", "^ 5"], ", dtype=np.int64")}
@@ -99,9 +113,11 @@ class RecursiveArrays:
         ops, constants, zero, news, dts = _DTYPES[dt]
         form = r.choice(list(_FORMS))
         self.array_helpers = _FORMS[form].format(dts=dts, op=r.choice(ops), zero=zero, k=r.choice(constants),
-                                                 new=r.choice(news)) + "\n\n"
+                                                 new=r.choice(news), view=r.choice(_VIEWS),
+                                                 cp=r.choice(["", ".copy()"])) + "\n\n"
         depth = [f"len({arr})", str(r.randint(0, 4))] + fn.vars["int"][:2]
-        out = [f"rv0 = ra0({arr}, {r.choice(depth)})"]
+        given = f"{arr}[::-1]" if form in _TAKE_VIEWS and r.random() < 0.4 else arr  # as long as arr
+        out = [f"rv0 = ra0({given}, {r.choice(depth)})"]
         if r.random() < 0.6:  # a write through the result: into arr too where rv0 is arr
             out += ["if len(rv0) > 1:", "    rv0[0] = rv0[-1]"]
         fn.arrays.append(("rv0", dt))
