@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 import son
 from son.nodes import If, Load, OutOfBounds
 from son.nodes.types import wrap64
+from son.sccp.guards import eliminate_guards
 
 INT64 = st.integers(-2**63, 2**63 - 1)
 EDGY = st.one_of(st.integers(-3, 3), st.sampled_from([-2**63, -2**63 + 1, 2**63 - 2, 2**63 - 1]), INT64)
@@ -210,7 +211,7 @@ def grows(a):
     return s                            # view): i >= 0 is not proven, the check stays
 
 
-@pytest.mark.parametrize("fn, argtypes, checks", [
+@pytest.mark.parametrize("fn, argtypes, halves", [
     (triangle, ["float64[]"], 0),
     (neighbours, ["float64[]"], 0),
     (countdown, ["float64[]"], 0),
@@ -218,9 +219,27 @@ def grows(a):
     (shifted, ["float64[]", "int"], 1),
     (grows, ["float64[]"], 1),
 ])
-def test_difference_bounds_prove_accesses_in_bounds(fn, argtypes, checks):
-    h, _ = _guards(fn, argtypes)
-    assert sum(type(n) is OutOfBounds for n in h.live()) == checks
+def test_difference_bounds_prove_accesses_in_bounds(fn, argtypes, halves):
+    """No check stays whole in a kernel's graph; ``halves`` test only ``i < -n``, their
+    upper half proven (the ``guards`` pass itself keeps them whole for versioning)."""
+    h, _ = son.optimize(son.parse(fn, argtypes=argtypes), "sccp,guards")
+    assert sum(type(n) is OutOfBounds for n in h.live()) == halves
+    assert eliminate_guards(h, halve=True)["halved"] == halves
+    assert not any(type(n) is OutOfBounds for n in h.live())
+    h.verify()
+
+
+def test_halved_checks_raise_where_cpython_does_in_a_kernel():
+    """``shifted`` and ``grows`` keep only ``i < -n`` in their kernels: a start far
+    below the length still raises IndexError, a slightly negative one wraps."""
+    ks, kg = son.jit(shifted, fallback="error"), son.jit(grows, fallback="error")
+    for n in range(5):
+        a = np.arange(n, dtype=np.float64) - 1.5
+        for lo in (-2**63, -n - 2, -n - 1, -n, -1, 0, 2):
+            assert run_python(ks, (a, lo)) == run_python(shifted, (a, lo))
+        assert run_python(kg, (a,)) == run_python(grows, (a,))
+    for k in (ks, kg):  # one half tested: no two-sided ``(i >= n) | (i < -n)``
+        assert "raise IndexError" in k.source and ") | (" not in k.source
 
 
 @settings(max_examples=40, deadline=None)

@@ -189,7 +189,9 @@ def kernel_graph(graph: Graph, boundscheck: bool = True, math_errors: bool = Tru
     without ``math_errors`` the ``drop-math-checks`` pass), or, with ``boundscheck``, with
     its loops versioned where one of their checks tests an index that may be negative
     (the ``version-loops`` pass, ``signed_only``: such a loop runs a copy without
-    its checks when one test before it proves them); ``graph`` itself where nothing
+    its checks when one test before it proves them), then every check with one half
+    proven cut to the other half (``eliminate_guards(halve=True)``: ``i < -n`` alone
+    where the dominating tests prove ``i < n``); ``graph`` itself where nothing
     changes.  O(N) plus the passes.
 
     Versioning costs Numba's compile a second copy of each versioned loop (~25 ms
@@ -204,10 +206,12 @@ def kernel_graph(graph: Graph, boundscheck: bool = True, math_errors: bool = Tru
                 return graph
             g = graph.copy()
         else:
+            from ..sccp.guards import eliminate_guards
             from ..sccp.versioning import version_loops as version
 
             g = graph.copy()
             version(g, signed_only=True)
+            eliminate_guards(g, halve=True)  # a check with one half proven tests the other
     else:
         g = graph.copy()
         drop_bounds_checks(g)

@@ -27,6 +27,11 @@ dominator tree can:
   and ``i >= 0`` needs no bounds check: ``j + 1 <= n - 1 - i <= n - 1``.
 * Each decided ``If`` gets the constant condition; the peephole then removes
   the dead side, and ``dce`` what hung from it.
+* With ``halve`` (kernels, ``son.driver.passes.kernel_graph``, after loop versioning,
+  which looks for whole checks), a bounds check with one half proven tests the other
+  only: ``i >= n`` where
+  ``i >= 0`` is known, ``i < -n`` where ``i < n`` is (``k = min(int(x * m), m - 1)``
+  may still be negative).  ``n`` is a length, so ``-n`` does not wrap.
 * The same walk reuses loads: a ``Load`` of the same array and index from the
   same memory state as a load in a dominating block (or earlier in its block) is
   that load's value (``if a[0] > m: m = a[0]`` reads ``a[0]`` once).  The same
@@ -63,6 +68,7 @@ from ..nodes import (
     Loop,
     Max,
     Min,
+    Neg,
     NewArray,
     Node,
     Not,
@@ -315,10 +321,28 @@ class _Facts:
         return None
 
 
-def eliminate_guards(graph: Graph) -> dict:
-    """Fold every ``If`` whose condition the dominating tests decide; then clean up with
-    the peephole and ``dce``.  Returns ``{"decided": k, "dead": d}``.  See the module
-    docstring for the cost."""
+    def narrowed(self, p: Node) -> tuple[Node, Node, bool] | None:
+        """For a bounds check ``out_of_bounds(i, n)`` with one half proven, ``(i, n,
+        upper)``: the half left to test is ``i >= n`` (upper) or ``i < -n``."""
+        if type(p) is not OutOfBounds:
+            return None
+        i, n = p.inputs[1], p.inputs[2]
+        if not (_is_int(i) and _is_int(n)):
+            return None
+        lo = self.lower(i)
+        if lo is not None and lo >= 0:
+            return i, n, True
+        if self.upper_bound(i, canonical(n), -1):
+            return i, n, False
+        return None
+
+
+def eliminate_guards(graph: Graph, halve: bool = False) -> dict:
+    """Fold every ``If`` whose condition the dominating tests decide; with ``halve``, also
+    cut bounds checks with one half proven to the other half (a lowering for kernels,
+    after loop versioning, which looks for whole checks); then clean up with the
+    peephole and ``dce``.  Returns ``{"decided": k, "loads": l, "halved": h, "dead":
+    d}``.  See the module docstring for the cost."""
     live = graph.live()
     blocks, _ = build_blocks(graph, live)
     if not blocks:
@@ -334,6 +358,7 @@ def eliminate_guards(graph: Graph) -> dict:
         if type(n) is Load:
             loads.setdefault(id(n.inputs[0]), []).append(n)
     redundant: list[tuple[Load, Load]] = []
+    halved: list[tuple[If, tuple[Node, Node, bool]]] = []
     stack: list[tuple[object, int | None]] = [(blocks[0], None)]
     while stack:
         b, mark = stack.pop()
@@ -357,6 +382,8 @@ def eliminate_guards(graph: Graph) -> dict:
                 v = facts.decide(c.inputs[1])
                 if v is not None:
                     decided.append((c, v))
+                elif halve and (half := facts.narrowed(c.inputs[1])) is not None:
+                    halved.append((c, half))
         stack.append((b, m))
         stack.extend((k, None) for k in reversed(children.get(id(b), ())))
     tracer = current_tracer()
@@ -365,12 +392,17 @@ def eliminate_guards(graph: Graph) -> dict:
         if tracer is not None:
             tracer("guard_decided", iff.inputs[1], c)  # son.trace shows each decided test
         iff.set_input(1, c)
+    for iff, (i, n, upper) in halved:
+        test = GE(graph, i, n) if upper else LT(graph, i, Neg(graph, n))
+        if tracer is not None:
+            tracer("bounds_check_halved", iff.inputs[1], test)
+        iff.set_input(1, test)
     for ld, first in redundant:
         if tracer is not None:
             tracer("load_reused", ld, first)
         ld.subsume(first)
     dead = 0
-    if decided or redundant:
+    if decided or redundant or halved:
         Peephole(graph).iterate(graph.nodes())
         dead = graph.dce()
-    return {"decided": len(decided), "loads": len(redundant), "dead": dead}
+    return {"decided": len(decided), "loads": len(redundant), "halved": len(halved), "dead": dead}
