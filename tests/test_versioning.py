@@ -5,6 +5,8 @@ on the versioned graph and for the kernel."""
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from conftest import canon, copy_args
@@ -109,7 +111,7 @@ def test_the_fast_copy_has_no_bounds_checks(fn, argtypes, checks):
     oob = sum(type(n) is OutOfBounds for n in g.live())
     info = version_loops(g)
     g.verify()
-    assert info == {"versioned": 1, "checks": checks}
+    assert info == {"versioned": 1, "predicated": 0, "checks": checks}
     assert sum(type(n) is Loop for n in g.live()) == loops + 1
     assert sum(type(n) is OutOfBounds for n in g.live()) == oob  # only in the checked copy
 
@@ -122,7 +124,7 @@ def test_a_loop_without_a_provable_check_is_not_copied():
         return s
 
     g = _kernel_graph(reversed_sum, ["float64[]", "float64[]"])
-    assert version_loops(g) == {"versioned": 0, "checks": 0}
+    assert version_loops(g) == {"versioned": 0, "predicated": 0, "checks": 0}
 
 
 def _arrays(n, m):
@@ -218,5 +220,75 @@ def test_versioning_a_versioned_graph_again_copies_nothing():
     g = _kernel_graph(matmul, ARGTYPES[matmul])
     assert version_loops(g)["versioned"] == 1
     loops = sum(type(n) is Loop for n in g.live())
-    assert version_loops(g) == {"versioned": 0, "checks": 0}  # the checked copy is left alone
+    assert version_loops(g) == {"versioned": 0, "predicated": 0, "checks": 0}  # the checked copy: left alone
     assert sum(type(n) is Loop for n in g.live()) == loops
+
+
+# ---------------------------------------------------------------- predication
+def pair_dot(a, b, c):
+    s = 0.0
+    for i in range(len(a)):
+        s += b[i] * c[i + 1]  # two checks, one exception
+    return s
+
+
+def exp_dot(a, b):
+    s = 0.0
+    for i in range(len(a)):
+        s += math.exp(a[i]) * b[i]  # exp may overflow first: another fault
+    return s
+
+
+def dot_until(a, b):
+    s = 0.0
+    for i in range(len(a)):
+        if a[i] > 2.0:
+            break  # later iterations may never run
+        s += a[i] * b[i]
+    return s
+
+
+def from_lo(a, b, lo):
+    s = 0.0
+    for i in range(lo, len(a)):
+        s += b[i]  # a negative start reads b from its end
+    return s
+
+
+PREDICATION = [
+    (dot, ["float64[]", "float64[]"], 1),
+    (pair_dot, ["float64[]", "float64[]", "float64[]"], 1),
+    (saxpy, [float, "float64[]", "float64[]"], 0),  # its stores before the raise are seen
+    (exp_dot, ["float64[]", "float64[]"], 0),
+    (dot_until, ["float64[]", "float64[]"], 0),
+    (from_lo, ["float64[]", "float64[]", int], 0),
+]
+
+
+@pytest.mark.parametrize("fn, argtypes, predicated", PREDICATION, ids=[c[0].__name__ for c in PREDICATION])
+def test_an_effect_free_loop_raises_before_it_runs_where_an_iteration_would(fn, argtypes, predicated):
+    """A kernel's loop with no effect but its bounds checks' IndexError, which leaves only
+    by its test, tests once before it runs (``if runs and not predicate: raise``) and runs
+    without checks: nothing it did is visible after the raise, so raising early cannot be
+    told apart.  Stores, another fault, a break or a start that may be negative keep the
+    checks.  The kernel and the interpreter on the predicated graph agree with CPython."""
+    g = _kernel_graph(fn, argtypes)
+    assert version_loops(g, signed_only=True)["predicated"] == predicated
+    g.verify()
+    k = son.jit(fn, fallback="error")
+    rng = np.random.default_rng(1)
+    for n, m in [(0, 0), (0, 2), (3, 3), (3, 2), (3, 4), (2, 0), (4, 5)]:
+        arrays = [rng.standard_normal(n) * 3.0] + [rng.standard_normal(m)
+                                                   for t in argtypes[1:] if t is not int]
+        if fn is saxpy:
+            arrays = [2.0, rng.standard_normal(n), rng.standard_normal(m)]
+        if fn is exp_dot and n:
+            arrays[0][-1] = 800.0  # exp overflows at the last iteration
+        for extra in ([-2**63, -m - 1, -1, 0, 2] if int in argtypes else [None]):
+            args = tuple(arrays) + (() if extra is None else (extra,))
+            want = _outcome(fn, args)
+            assert _outcome(k, args) == want, (n, m, extra)
+            assert _outcome(lambda *a: son.interpret(g, *a), args) == want, (n, m, extra)
+    if predicated:
+        loop = k.source[k.source.index("for "):]
+        assert "raise IndexError" in k.source and "raise IndexError" not in loop

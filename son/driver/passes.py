@@ -189,7 +189,9 @@ def kernel_graph(graph: Graph, boundscheck: bool = True, math_errors: bool = Tru
     without ``math_errors`` the ``drop-math-checks`` pass), or, with ``boundscheck``, with
     its loops versioned where one of their checks tests an index that may be negative
     (the ``version-loops`` pass, ``signed_only``: such a loop runs a copy without
-    its checks when one test before it proves them), then every check with one half
+    its checks when one test before it proves them; an effect-free loop whose indices
+    are non-negative is predicated instead: one test before it raises), then every
+    check with one half
     proven cut to the other half (``eliminate_guards(halve=True)``: ``i < -n`` alone
     where the dominating tests prove ``i < n``); ``graph`` itself where nothing
     changes.  O(N) plus the passes.

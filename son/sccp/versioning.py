@@ -38,6 +38,15 @@ through a Phi there.  A loop whose values are read after several exits at once
 is left alone.  The copy's checks become ``False`` and the peephole removes
 their raises.
 
+*Predication* instead of a copy (kernels, ``signed_only``, where every checked index is
+provably non-negative): a loop with no effect but its checks' one ``IndexError``, that
+leaves only by its test (no store, call, ``break`` or other fault), gets ``if start <
+stop and not predicate: raise`` before it and loses its checks.  Raising before the
+first iteration instead of at the failing one cannot be told apart, since nothing
+the loop did is visible after the raise; the predicate is exact there (stride 1, its
+``>=`` conditions proven by the lattice: it fails exactly when the last index is
+``>= n``).  ``dot``'s ``b[i]`` is one test before the loop, not one per iteration.
+
 Cost: one schedule, O(N + E), per versioned loop, plus O(size of the loop + its
 uses) to copy it and O(N) for the peephole's cleanup; code grows by the versioned
 loops (each at most ``MAX_LOOP_NODES`` nodes).
@@ -53,6 +62,7 @@ from ..nodes import (
     LT,
     Add,
     BitAnd,
+    Call,
     Constant,
     CProj,
     FloorDiv,
@@ -63,8 +73,10 @@ from ..nodes import (
     Max,
     Mul,
     Node,
+    Not,
     OutOfBounds,
     Phi,
+    Raise,
     Refine,
     Region,
     Store,
@@ -92,6 +104,7 @@ class _Plan:
     region_exits: list[tuple[Region, int]] = field(default_factory=list)  # a merge's input from the loop
     proj_exits: list[CProj] = field(default_factory=list)  # a projection leaving the loop
     data_uses: list[tuple[Node, int, Node, CProj]] = field(default_factory=list)  # (user, input, value, exit)
+    test: If | None = None  # the header's test ``i < stop``
 
 
 def version_loops(graph: Graph, signed_only: bool = False) -> dict:
@@ -102,21 +115,90 @@ def version_loops(graph: Graph, signed_only: bool = False) -> dict:
     non-negative index is one predictable compare, not worth a second copy's compile
     time).  Returns ``{"versioned": loops, "checks": checks removed from the copies}``."""
     done: set[Node] = set()
-    loops = checks = 0
+    loops = checks = predicated = 0
     for _ in range(64):  # one loop per schedule; a bound in case the graph surprises
         plan = _next_plan(graph, done)
         if plan is None:
             break
         done.update(c for c, _ in plan.checks)
         if signed_only and all((bounds(c.inputs[1].type) or (-1,))[0] >= 0 for c, _ in plan.checks):
+            fault = _predicable(plan)
+            if fault is not None:
+                _apply_predicate(graph, plan, fault)
+                predicated += 1
+                checks += len(plan.checks)
             continue
         _apply(graph, plan)
         loops += 1
         checks += len(plan.checks)
-    if loops:
+    if loops or predicated:
         Peephole(graph).iterate(graph.nodes())
         graph.dce()
-    return {"versioned": loops, "checks": checks}
+    return {"versioned": loops, "predicated": predicated, "checks": checks}
+
+
+def _predicable(plan: _Plan) -> Raise | None:
+    """The one ``Raise`` of every check of a loop that can be *predicated* (one test before
+    it raises where some iteration would, and the loop runs without its checks), or
+    None.  Sound only where raising early cannot be told apart from raising late:
+
+    * the loop has no effect but the checks' raises: no store, call or other write, and
+      it leaves only by its header's test or by a check's raise (no ``break``, ``return``
+      or other fault), so every iteration up to the failing one runs and nothing it did
+      is visible after the raise; the checks raise the same exception;
+    * each check's predicate is exact: its index ``i + c`` (or ``i + b``) is provably
+      non-negative, every ``>=`` condition on ``start`` and ``b`` is proven by the
+      lattice, so a failed predicate means the last iteration's index is ``>= n``.
+    """
+    if plan.test is None or any(getattr(n, "writes_memory", False) or type(n) is Call for n in plan.nodes):
+        return None
+    ifs = {id(n): n for n in plan.nodes if type(n) is If}
+    checked = {id(i) for i in ifs.values() if any(i.inputs[1] is c for c, _ in plan.checks)}
+    if plan.region_exits:
+        return None
+    raises: set[tuple] = set()
+    fault = None
+    for x in plan.proj_exits:
+        if x.inputs[0] is plan.test and x.index == 1:
+            continue
+        if id(x.inputs[0]) not in checked or x.index != 0:
+            return None
+        users = [u for u in x.outputs if u.inputs is not None]
+        if len(users) != 1 or type(users[0]) is not Raise:
+            return None
+        fault = users[0]
+        raises.add(fault.payload())
+    if len(raises) != 1:
+        return None
+    for _, conditions in plan.checks:
+        for op, a, b in conditions:
+            if op is GE and not (isinstance(b, int) and isinstance(a, Node)
+                                 and (bounds(a.type) or (b - 1,))[0] >= b):
+                return None  # a stride other than 1 among them: (GE, stride, 1)
+    return fault
+
+
+def _apply_predicate(graph: Graph, plan: _Plan, fault: Raise) -> None:
+    """``if start < stop and not predicate: raise`` before the loop; its checks false."""
+    i, stop = unrefined(plan.test.inputs[1].inputs[1]), plan.test.inputs[1].inputs[2]
+    pred = None
+    for _, conditions in plan.checks:
+        for op, a, b in conditions:
+            if op is LE:
+                c = op(graph, _build(graph, a), _build(graph, b))
+                pred = c if pred is None else BitAnd(graph, pred, c)
+    head = plan.head
+    entry = head.inputs[1]
+    fails = BitAnd(graph, LT(graph, i.inputs[1], stop), Not(graph, pred))  # it runs, and fails
+    branch = If(graph, entry, fails)
+    mem = fault.inputs[1]
+    if type(mem) is Phi and mem.inputs[0] is head:
+        mem = mem.inputs[1]
+    graph.stop.add_input(Raise(graph, CProj(graph, branch, 0), mem, fault.exc, fault.message))
+    head.set_input(1, CProj(graph, branch, 1))
+    false = Constant(graph, constant(False))
+    for check, _ in plan.checks:
+        check.subsume(false)
 
 
 def _next_plan(graph: Graph, done: set[Node]) -> _Plan | None:
@@ -181,7 +263,7 @@ def _plan(s, h, done: set[Node]) -> _Plan | None:
                 checks.append((n, conditions))
     if not checks:
         return None
-    plan = _Plan(head, nodes, checks)
+    plan = _Plan(head, nodes, checks, test=t)
     return plan if _exits(s, plan, set(nodes)) else None
 
 
