@@ -78,6 +78,12 @@ class LoopPrograms:
         arrs = [a for a, _ in fn.arrays]
         if arrs and x < 0.3:
             return self.iter_for(fn, depth)
+        accs = [v for v in fn.mutable if v in fn.vars["float"]]
+        if arrs and accs and not self.mixed and x < 0.35:  # a dot product, perhaps of arrays of
+            # two lengths or one off: an effect-free loop, its IndexError tested before it runs
+            a, b, v = r.choice(arrs), r.choice(arrs), r.choice(accs)
+            off = r.choice(["", "", " + 1", " - 1", " + 2"])
+            return [f"for {iv} in range(len({a})):", f"    {v} += {a}[{iv}] * {b}[{iv}{off}]"]
         if arrs and not self.mixed and x < 0.4:  # over an array: bounded by its length
             a = r.choice(arrs)
             args = r.choice([f"len({a})", f"1, len({a}) - 1", f"len({a}) - 1, -1, -1", f"0, len({a}), 2",
