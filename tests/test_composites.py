@@ -15,13 +15,14 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, finite_differences
+from conftest import check_every_stage, finite_differences, run_python
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import son
 from son.errors import SonSyntaxError
+from son.nodes import Raise
 
 F, INT, B = "float64[]", "int64[]", "bool[]"
 FLOATS = st.floats(-1e6, 1e6) | st.sampled_from(
@@ -171,6 +172,32 @@ def test_fix_spacing_float_power_and_ldexp_are_numpys_in_every_stage():
         hnp.arrays(np.int64, n, elements=exponents), hnp.arrays(np.bool_, n)))
     with np.errstate(all="ignore"):
         check_every_stage(float_ufuncs, [F, F, INT, B], strategy, max_examples=50)
+
+
+def ldexp_by_a_number(x, n):
+    return np.ldexp(x, n), np.ldexp(x, n & 1023)
+
+
+def ldexp_of_a_small_exponent(x, n):
+    return np.ldexp(x, n & 1023)
+
+
+@pytest.mark.parametrize("n", [3, -5, 2**31 - 1, -2**31, 2**31, -2**31 - 1, 2**62])
+def test_ldexp_of_an_array_by_a_python_int_outside_int32_is_numpys_overflow(n):
+    """numpy's float loop of ``np.ldexp`` takes an int32 exponent: a Python int outside it
+    raises OverflowError (a numpy int64 would not; son's ints do not say which, so the
+    interpreter raises NotImplementedError and son.jit runs the call in CPython).  Found
+    by son.fuzz (seed 20261128 i2687: the empty array's result was returned)."""
+    x = np.array([1.5, -0.25])
+    want = run_python(ldexp_by_a_number, (x, n))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert run_python(son.jit(ldexp_by_a_number), (x, n)) == want
+    g = son.parse(ldexp_by_a_number, argtypes=[F, int])
+    got = run_python(lambda *a: son.interpret(g, *a), (x, n))
+    assert got == want or (want[1] is OverflowError and got[1] is NotImplementedError)
+    masked = son.parse(ldexp_of_a_small_exponent, argtypes=[F, int])  # n & 1023 fits: no test
+    assert not any(type(r) is Raise and r.exc is NotImplementedError for r in masked.live())
 
 
 def more_of_numbers(a: float, b: float, k: int, j: int):

@@ -76,7 +76,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
-from ..nodes.types import TOP, ArrayType
+from ..nodes.types import TOP, ArrayType, bounds
 from .arrayfns import gradient_parse
 from .composites import COMPOSITES, EXTREMES, ElementFunctions
 from .core import _kind, dtype_of
@@ -658,6 +658,23 @@ class Ufuncs(ElementFunctions):
         return self.combine(e, parts, "bool", lambda p, x, y: self.op(e, cls, conv(e, x), conv(e, y)))
 
     # -- ufuncs ---------------------------------------------------------------------------
+    def int32_exponent(self, e: ast.Call, n: Node) -> None:
+        """``np.ldexp(array, n)`` with a number ``n``: numpy's loop for a float array takes
+        an int32 exponent, so a Python int ``n`` outside int32 raises OverflowError, and
+        a numpy int64 (an element read, a reduction) picks the int64 loop and does not;
+        son's ints do not say which, so there it raises NotImplementedError (son.jit then
+        runs the call in CPython).  Nothing where ``n``'s range lies in int32."""
+        if n.type.kind not in ("int", "bool"):
+            return  # a float exponent: refused with the operands' kinds
+        b = bounds(n.type)
+        if b is not None and -(1 << 31) <= b[0] and b[1] < (1 << 31):
+            return
+        with kept(n):
+            outside = self.op(e, BitOr, self.op(e, LT, n, self.con(-(1 << 31))),
+                              self.op(e, GE, n, self.con(1 << 31)))
+            self.guard(outside, NotImplementedError, "np.ldexp(array, n) with n outside int32: numpy "
+                       "raises OverflowError for a Python int there and not for a numpy int")
+
     def ew_call(self, e: ast.Call, fn, name: str):
         if e.keywords:
             raise self.error(e, f"{name}() with keyword arguments on arrays", name)
@@ -685,6 +702,8 @@ class Ufuncs(ElementFunctions):
                 for v in vals:
                     if isinstance(v, Node):
                         v.unkeep()
+        if fn is np.ldexp and isinstance(vals[1], Node) and not _is_arrayish(vals[1]):
+            self.int32_exponent(e, vals[1])
         parts = [self.as_part(e, v) for v in vals]
         kinds = self.kinds(e, parts, name)
         if fn is np.where:
