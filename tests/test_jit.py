@@ -7,6 +7,7 @@ Kernels are compiled into a temporary cache directory (``SON_CACHE_DIR``).
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -321,6 +322,37 @@ def test_kernel_cache_in_memory():
     assert k2.stats["cache"] == "memory" and k2.dispatcher is k1.dispatcher
     assert k2(3.0) == 9.0
 
+
+
+def _copy_second_to_first(xs):
+    xs[0] = xs[1]
+
+
+def _sum_first_two(a):
+    return a[0] + a[1]
+
+
+@pytest.mark.parametrize("fn, first, second", [
+    (_copy_second_to_first, [1.5, 2.5], [1, 2]),
+    (_copy_second_to_first, [1, 2], [True, False]),
+    (_sum_first_two, np.array([1.5, 2.0]), np.array([1, 2])),
+    (_sum_first_two, [1.5, 2.0], [1, 2]),
+])
+def test_one_kernel_text_for_two_signatures_keeps_each_signature(fn, first, second):
+    # the two signatures generate the same module text: the memory cache must not hand
+    # the second call the first one's kernel (numba converted the list of ints to floats
+    # and reflected the floats back into the caller's list)
+    for args in (first, second):
+        want, got = copy.deepcopy(args), copy.deepcopy(args)
+        r_want, r_got = fn(want), son.jit(fn)(got)
+        assert _number_kind(r_got) == _number_kind(r_want) and r_got == r_want
+        assert [_number_kind(x) for x in got] == [_number_kind(x) for x in want] and list(got) == list(want)
+
+
+def _number_kind(v) -> str:
+    """bool, int or float, numpy's scalars as Python's."""
+    return "bool" if isinstance(v, (bool, np.bool_)) else "int" if isinstance(v, (int, np.integer)) else \
+        "float" if isinstance(v, (float, np.floating)) else type(v).__name__
 
 _CHILD = textwrap.dedent("""
     import json, sys

@@ -312,7 +312,7 @@ class Kernel:
         """The compiled function's own entry point, which unboxes a list (an empty one
         too) as its one signature says and reflects changes back, as the dispatcher does."""
         d = self.dispatcher
-        entry = d.overloads[d.signatures[0]].entry_point
+        entry = d.overloads[_signature(self.params, self.source)].entry_point
         self._lists[0] = entry if self._scratch is None else self._scratch.bind(entry)
         return self._lists[0]
 
@@ -370,8 +370,17 @@ class Kernel:
                 f"{self.stats['nodes']} nodes, {self.stats['cache']}>")
 
 
-#: generated module text -> Kernel (one compile per distinct text in a process)
-_KERNELS: dict[str, Kernel] = {}
+#: (generated module text, parameter types) -> Kernel: one compile per distinct text and
+#: signature in a process.  The text alone is not enough: functions whose parameters
+#: differ only in a list's or an array's element type can have one text, and numba,
+#: handed a list of ints by a kernel compiled for floats, converts it and reflects floats
+#: back into the caller's list (a silent wrong answer, found in tests/test_lists.py once
+#: loops were parsed once and the two texts became equal)
+_KERNELS: dict[tuple, Kernel] = {}
+
+
+def _key(text: str, params: list) -> tuple:
+    return text, tuple(str(t) for _, t in params)
 
 
 def forget_kernels() -> None:
@@ -426,14 +435,14 @@ def compile_kernel(graph: Graph, wrap: bool = True, stats: dict | None = None,
     t3 = time.perf_counter()
     stats = dict(stats or {}, schedule_s=t2 - t1, codegen_s=t3 - t2, nodes=len(graph),
                  blocks=len(sched.blocks))
-    old = _KERNELS.get(text)
+    old = _KERNELS.get(_key(text, graph.params))
     if old is not None:
         stats.update(compile_s=0.0, cache="memory", numba_cache_hits=0)
         return Kernel(graph, sched, text, stats, old.dispatcher, old.path)
     path = _module_file(text, name)
     dispatcher = _numba_compile(path, name, graph.params, graph.name, stats, wrap)
     k = Kernel(graph, sched, text, stats, dispatcher, path)
-    _KERNELS[text] = k
+    _KERNELS[_key(text, graph.params)] = k
     return k
 
 
@@ -468,7 +477,7 @@ def load_kernel(path: Path, fname: str, name: str, params: list, stats: dict,
     if f"_{_digest(text)}" not in path.stem:
         return None
     stats = dict(stats)
-    old = _KERNELS.get(text)
+    old = _KERNELS.get(_key(text, params))
     if old is not None:
         stats.update(compile_s=0.0, cache="memory", numba_cache_hits=0)
         dispatcher = old.dispatcher
@@ -476,7 +485,7 @@ def load_kernel(path: Path, fname: str, name: str, params: list, stats: dict,
         dispatcher = _numba_compile(path, fname, params, name, stats, _INTS[True] in text)
     k = Kernel(None, None, text, stats, dispatcher, path, name=name, params=params, rebuild=rebuild)
     if old is None:
-        _KERNELS[text] = k
+        _KERNELS[_key(text, params)] = k
     return k
 
 
@@ -517,11 +526,7 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
         dispatcher = _load(path, name)
     except Exception as e:  # the generated module does not even import: a bug in son
         raise _compile_error(e, path, origin) from e
-    sig = tuple(_numba_type(t) for _, t in params)
-    if scratch_used(path.read_text()):  # the buffer and its counts (son/exec/scratch.py)
-        from numba.core import types
-
-        sig += (types.Array(types.uint8, 1, "C"), types.Array(types.int64, 1, "C"))
+    sig = _signature(params, path.read_text())
     try:
         with _wrapping_ints() if wrap else contextlib.nullcontext(), warnings.catch_warnings():
             # a list parameter is numba's "reflected list", whose pending deprecation it
@@ -538,6 +543,16 @@ def _numba_compile(path: Path, name: str, params: list, origin: str, stats: dict
     hits = sum(dispatcher.stats.cache_hits.values())
     stats.update(compile_s=t5 - t4, cache="disk" if hits else "compiled", numba_cache_hits=hits)
     return dispatcher
+
+
+def _signature(params: list, text: str) -> tuple:
+    """The numba argument types a kernel of module text ``text`` is compiled for."""
+    sig = tuple(_numba_type(t) for _, t in params)
+    if scratch_used(text):  # the buffer and its counts (son/exec/scratch.py)
+        from numba.core import types
+
+        sig += (types.Array(types.uint8, 1, "C"), types.Array(types.int64, 1, "C"))
+    return sig
 
 
 #: lines of numba's message that only say where in numba it failed
