@@ -5,7 +5,10 @@ once with each Phi's back-edge value unknown, its type assumed to be the entry
 value's kind, and then the back edge is closed.  If the closed loop proves an
 assumption wrong (an int that becomes a float), the attempt is thrown away and the
 loop parsed again under the wider type; what an attempt learns is kept per loop
-statement, so the lattice's height (3) bounds the attempts.  ``range`` loops count
+statement, so the lattice's height (3) bounds the attempts.  A variable the body binds
+before reading it enters as a placeholder whose kind is guessed from the syntax
+(son/frontend/kindguess.py: ``x = xs[i]`` is a float), so most loops are parsed once;
+a wrong guess costs one attempt, as a wrong kind always did.  ``range`` loops count
 with a hidden induction variable and, where a step could carry it past int64, a
 hidden flag computed before stepping.  O(body) per attempt."""
 
@@ -47,6 +50,7 @@ from ..nodes.types import (
     bounds,
 )
 from .core import assigned_names, whole_array
+from .kindguess import guess_kinds
 from .scope import Aggregate, Fn, Opt, Pack, Rng, Scope, View, describe, flag, shape
 
 
@@ -59,6 +63,8 @@ class _LoopContext:
 #: a loop variable bound first in the body whose back edge is an int or a float under one
 #: placeholder kind: the kind to try next
 _PLACEHOLDER_NEXT = {None: FLOAT, FLOAT: BOOL}
+#: the placeholder's type for a kind guessed from the loop's syntax (son/frontend/kindguess.py)
+_GUESSED = {"float": FLOAT, "bool": BOOL}
 #: the placeholder value of each kind (a variable unbound on entry to a loop)
 _ZERO = {"int": 0, "float": 0.0, "bool": False, "number": 0}
 
@@ -262,9 +268,11 @@ class Loops:
         # watermark): the peephole may drop an earlier exit (a raise that became
         # unreachable) while the loop is parsed, so a count of Stop's inputs would be off
         first_new_id, n_returns = self.g._next_id, len(self.returns)
+        stmts = s.body if body is None and isinstance(getattr(s, "body", None), list) else []
+        guessed = guess_kinds(stmts, [n for n in names if entry.get(n) is None and n not in assumed], entry)
         for _attempt in range(8):
             self.scope = entry.dup()
-            carried, fresh = [], set()
+            carried, fresh = [], {}
             for n in dict.fromkeys(names):
                 if self.scope.get(n) is None:
                     learned = assumed.get(n)
@@ -274,13 +282,13 @@ class Loops:
                         zeros = [self.con(_ZERO.get(k.kind, 0)) for k in learned.kinds]
                         self.scope.set(n, Pack(self.g, *zeros))
                         self.scope._bind(flag(n), self.con(False))
-                        fresh.add(n)
+                        fresh[n] = None
                         carried.append(n)
                         carried.append(flag(n))
                         continue
                     optional = isinstance(learned, _Optional)
                     kind = None if optional and learned.kinds else \
-                        (learned.kind if optional else learned or INT).kind
+                        (learned.kind if optional else learned or _GUESSED.get(guessed.get(n), INT)).kind
                     if _ZERO.get(kind) is None and not (optional and learned.kinds):
                         continue
                     # unbound on entry (its flag says so): a value of its kind, or of a
@@ -289,7 +297,7 @@ class Loops:
                         self.con(_ZERO[kind])
                     self.scope.set(n, v)
                     self.scope._bind(flag(n), self.con(False))
-                    fresh.add(n)
+                    fresh[n] = kind
                 carried.append(n)
                 if self.scope.get(flag(n)) is not None:
                     carried.append(flag(n))
@@ -479,7 +487,8 @@ class Loops:
                     # tried before the variable is taken for an int or a float.
                     back = p.inputs[2].type.widen()
                     if back is NUMBER:
-                        back = _PLACEHOLDER_NEXT.get(assumed.get(name), NUMBER)
+                        tried = assumed.get(name) or (FLOAT if fresh[name] == "float" else None)
+                        back = _PLACEHOLDER_NEXT.get(tried, NUMBER)
                         if back is not NUMBER:  # what nested loops learned under the old one
                             self._forget_in_other_loops(name, assumed)
                     assumed[name] = back if back.kind else BOTTOM
