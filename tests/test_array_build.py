@@ -1,7 +1,7 @@
 """numpy functions son builds from what it compiles (son/frontend/arraybuild.py):
 ``np.meshgrid``, ``np.stack``/``vstack``/``hstack``/``column_stack`` of n-D arrays,
 ``np.bincount``, ``np.digitize``, ``np.take``, ``np.trapezoid``, ``np.average(weights=)``
-and ``np.unravel_index``.  numpy is the oracle in every stage."""
+``np.unravel_index`` and ``np.vander``.  numpy is the oracle in every stage."""
 
 from __future__ import annotations
 
@@ -138,6 +138,22 @@ def built_loss(x, y, w):
     return (np.sum(np.vstack((x, y)) ** 2) + np.sum(gx * gy) + np.average(x, weights=w)
             + np.trapezoid(x * y) + np.sum(np.column_stack((x, y)) * 1.5)
             + np.sum(np.take(x, np.array([0, 2, -1]))))
+
+
+def vanders(x, n):
+    return (np.vander(x), np.vander(x, n), np.vander(x, n, increasing=True),
+            np.vander(x, N=2, increasing=False))
+
+
+@pytest.mark.parametrize("argtype, elements", [
+    (F, vectors()),
+    (I64, vectors(np.int64, st.integers(-2**40, 2**40) | st.integers(-3, 3))),  # products that wrap
+    ("bool[]", vectors(np.bool_, st.booleans())),
+], ids=["float64", "int64", "bool"])
+def test_vander_is_numpys_running_products_with_its_value_error(argtype, elements):
+    """Column k is a running product (``x * x * x``, which differs from ``x ** 3`` in its
+    last bits and for -0.0), ints wrap as numpy's, a negative N is numpy's ValueError."""
+    check_every_stage(vanders, [argtype, int], st.tuples(elements, st.integers(-1, 5)), max_examples=40)
 
 
 def test_gradients_go_through_built_functions():

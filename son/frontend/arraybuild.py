@@ -1,8 +1,8 @@
 """numpy functions that son builds from what it already compiles: ``np.meshgrid``,
 ``np.column_stack``, ``np.stack``/``np.vstack``/``np.hstack`` of n-D arrays, ``np.bincount``,
 ``np.digitize``, ``np.take``, ``np.trapezoid``, ``np.average(weights=)``,
-``np.unravel_index`` and ``np.split``/``np.array_split``/``np.hsplit``/``np.vsplit``/``np.dsplit``,
-each as numpy composes it.
+``np.unravel_index``, ``np.vander`` and
+``np.split``/``np.array_split``/``np.hsplit``/``np.vsplit``/``np.dsplit``, each as numpy composes it.
 
 - ``np.meshgrid(x, y[, z], indexing='xy')`` of 1-D arrays: a tuple of new C-order arrays
   (numpy's default ``copy=True``), each its input broadcast along the other axes (with
@@ -28,6 +28,10 @@ each as numpy composes it.
   zero sum, the products taken as floats and summed pairwise.
 - ``np.unravel_index(i, shape)`` of an int and a tuple of up to three dims: the tuple of
   indices, numpy's ValueError for an index outside the array.
+- ``np.vander(x, N=None, increasing=False)`` of a 1-D array: numpy's ``multiply.accumulate``
+  along each row, a running product from 1 (so column k is ``((x * x) * x) ...``, not a
+  power), the columns reversed unless ``increasing``; float64 for a float array, int64
+  (wrapping) for ints and bools; numpy's ValueError for a negative ``N``.
 - ``np.split(a, k, axis=0)`` and ``np.array_split``: numpy's ``array_split``, the views
   ``a[div[i]:div[i + 1]]`` along the constant axis, the points from ``divmod(n, k)`` for a
   constant int ``k`` or ``[0] + indices + [n]`` for a list or tuple of indices; numpy's
@@ -228,6 +232,19 @@ class ArrayBuilds:
             helper = weighted_average_returned if returned else weighted_average
             return self.inline(e, helper, [a, w, self.con(dtype_of(w) == "float64")])
 
+    def call_vander(self, e: ast.Call, name: str) -> Node:
+        got = self.call_arguments(e, name, ["x", "N", "increasing"], optional={"N", "increasing"})
+        increasing = self.constant_flag(got.get("increasing"), False, name, "increasing")
+        x = self.expr(got["x"])
+        with kept(x):
+            self.one_d(got["x"], x, name)
+            n = self.expr(got["N"]) if "N" in got else self.con(None)
+            with kept(n):
+                if not (n.type.is_constant and n.type.con is None) and _kind(n) not in ("int", "bool"):
+                    raise self.error(got["N"], f"{name}() with N= that is not an int", name)
+                helper = vander_floats if dtype_of(x) == "float64" else vander_ints
+                return self.inline(e, helper, [x, n, self.con(increasing)])
+
     def call_unravel_index(self, e: ast.Call, name: str) -> Node:
         got = self.call_arguments(e, name, ["indices", "shape"])
         i = self.expr(got["indices"])
@@ -328,6 +345,7 @@ BUILD_CALLS = {
     np.trapezoid: lambda p, e, n: p.call_trapezoid(e, n),
     np.average: lambda p, e, n: p.call_weighted_average(e, n),
     np.unravel_index: lambda p, e, n: p.call_unravel_index(e, n),
+    np.vander: lambda p, e, n: p.call_vander(e, n),
     np.split: lambda p, e, n: p.call_split(e, n, equal=True),
     np.array_split: lambda p, e, n: p.call_split(e, n, equal=False),
     np.hsplit: lambda p, e, n: p.call_split(e, n, equal=True, along="h"),
@@ -447,6 +465,28 @@ def weighted_average(a, w, floats):
 
 def weighted_average_returned(a, w, floats):
     return _weighted(a, w, floats)
+
+
+def vander_floats(x, n, increasing):
+    n = len(x) if n is None else n
+    out = np.empty((len(x), n))
+    for i in range(len(x)):
+        p = 1.0
+        for k in range(n):
+            out[i, k if increasing else n - 1 - k] = p
+            p = p * x[i]
+    return out
+
+
+def vander_ints(x, n, increasing):
+    n = len(x) if n is None else n
+    out = np.empty((len(x), n), dtype=np.int64)
+    for i in range(len(x)):
+        p = 1
+        for k in range(n):
+            out[i, k if increasing else n - 1 - k] = p
+            p = p * x[i]
+    return out
 
 
 def _index_error(i, size):

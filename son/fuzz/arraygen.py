@@ -30,7 +30,7 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.percentile``/``np.quantile``, ``np.arange(..., dtype=float)``, ``np.convolve`` of
   ints, ``np.gradient``, ``np.histogram``, methods (``c.repeat(k)``, ``c.clip(lo, hi)``...),
   ``np.bincount``, ``np.digitize``, ``np.take``, ``np.unravel_index``, ``np.trapezoid``,
-  ``np.average(weights=)``, ``np.stack``/``column_stack``/``meshgrid`` summed,
+  ``np.average(weights=)``, ``np.vander``, ``np.stack``/``column_stack``/``meshgrid`` summed,
   ``np.unique`` with ``return_index``/``return_inverse``/``return_counts``, pieces of
   ``np.split``/``np.array_split``, ``np.linalg.norm`` of orders 0, 1 and ±inf,
   ``np.any``/``all``, ``argmax``/
@@ -462,7 +462,8 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
                              f"np.unique({c}, return_index=True, return_counts=True)[{r.choice([1, 2])}][-1]",
                              f"np.sum(np.unique({ints}, return_inverse=True)[1])",
                              f"np.sum(np.{split}({ints}, [{k}])[{r.randint(0, 1)}])",
-                             f"len(np.array_split({c}, {r.choice([1, 2, 3])})[0])"])
+                             f"len(np.array_split({c}, {r.choice([1, 2, 3])})[0])",
+                             f"np.sum(np.vander({ints}, {r.choice(['2', '4', k])}))"])
         h = self.scalar(fn, r.choice(["float", "int"]))
         floats = self.chain(fn, "float64", g, depth)
         return r.choice([f"np.sum(np.gradient({c}))", f"np.gradient({c}, {h})[-1]",
@@ -474,7 +475,9 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
                          f"np.sum(np.{r.choice(['vstack', 'column_stack', 'stack'])}(({floats}, {c})))",
                          f"np.sum(np.meshgrid({floats}, {c})[{r.choice([0, 1])}])",
                          f"np.linalg.norm({floats}, {r.choice(['1', '0', 'np.inf', '-np.inf'])})",
-                         f"np.sum(np.array_split({floats}, {r.choice([2, 3])})[-1])"])
+                         f"np.sum(np.array_split({floats}, {r.choice([2, 3])})[-1])",
+                         f"np.vander({c}, {r.choice(['3', 'None'])}, "
+                         f"increasing={r.choice(['True', 'False'])})[0, -1]"])
 
     def selection(self, fn: Func, dt: str, g: str, depth: int) -> str:
         """A chain indexed by a mask of its group (``(a * 2)[b > 0]``) or by indices made
