@@ -144,9 +144,23 @@ def one_tuple(x):
     return (x + 1.0,)
 
 
+def starred_targets(x, y, n):
+    """``*rest`` takes the new list of the elements between the other targets: empty,
+    one, several; before, between and after them; appended to (a new list each time)."""
+    a, *mid, z = (x, y, x * 2.0, y - 1.0)
+    *init, last = (n, n + 1)
+    first, *_ = (n * 3, n, n)
+    (p, *q), r = (x, y), n
+    a += p
+    *every, = (y, x)
+    init.append(len(mid))
+    return a + z + sum(mid) + last + first + len(_), init, q, r, every, mid
+
+
 CASES = [
     (nested_result, ["float", "int"], st.tuples(FLOATS, SMALL)),
     (one_tuple, ["float"], st.tuples(FLOATS)),
+    (starred_targets, ["float", "float", "int"], st.tuples(FLOATS, FLOATS, SMALL)),
     (tuple_parameters, [("float", "float"), ("float", "int"), "int"],
      st.tuples(st.tuples(FLOATS, FLOATS), st.tuples(FLOATS, SMALL), SMALL)),
     (points, ["float", "float", "int"], st.tuples(FLOATS, FLOATS, SMALL)),
@@ -206,7 +220,9 @@ def test_gradient_through_tuples_agrees_with_forward_mode():
     ("def f(x: float, y: float):\n    t = (x,)\n    return t == (y,)\n", "on float elements"),
     ("def f(x: float, n: int):\n    return ((x,) * n)[0]\n", "number of times not known"),
     ("def f(x: float, n: int):\n    return (x, x)[n:]\n", "not a constant int"),
-    ("def f(x: float):\n    a, *b = (x, x)\n    return a\n", "starred assignment target"),
+    ("def f(x: float):\n    a, *b, c, d = (x, x)\n    return a\n",
+     "not enough values to unpack (expected at least 3, got 2)"),
+    ("def f(x: float, n: int):\n    a, *b = (x, n, x)\n    return b\n", "cannot put a float into a list"),
     ("def f(x: float):\n    a, b = x\n    return a\n", "cannot unpack a float value"),
     ("def f(x: float):\n    a, b = (x, x, x)\n    return a\n", "cannot unpack 3 values into 2"),
     ("def f(x: float):\n    t = (x, 1)\n    i = 1.0\n    return t[i]\n", "tuple indices must be integers"),

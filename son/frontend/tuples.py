@@ -39,7 +39,7 @@ from ..nodes import (
     kept,
 )
 from ..nodes.types import NONE, TOP
-from .core import _SYMBOL, _kind
+from .core import _SYMBOL, _kind, is_array_value
 from .loops import _LoopContext
 from .scope import ArrayList, Opt, Pack
 
@@ -124,21 +124,38 @@ class Tuples:
         return v
 
     def unpack(self, target: ast.Tuple | ast.List, v: Node, at: ast.AST) -> None:
-        """``a, (b, c) = v``: bind each target to its element, left to right."""
-        if any(isinstance(t, ast.Starred) for t in target.elts):
-            raise self.unsupported(target, "starred assignment target (it makes a list)",
-                                   instead="write a, rest = t[0], t[1:]")
+        """``a, (b, c) = v``: bind each target to its element, left to right.  A starred
+        target (``a, *rest, z = v``) is bound to the new list of the elements between
+        the others (a list of arrays where ``v`` is one)."""
+        star = next((k for k, t in enumerate(target.elts) if isinstance(t, ast.Starred)), None)
+        fixed = len(target.elts) - (star is not None)
         if isinstance(v, Opt):
             v = self.unwrap(v, at)
         if v.type is TOP and not isinstance(v, Pack):  # code that cannot run: any value unpacks
-            v = Pack(self.g, *[self.dead_value() for _ in target.elts])
+            v = Pack(self.g, *[self.dead_value() for _ in range(fixed)])
         if not isinstance(v, Pack):
             raise self.error(at, f"cannot unpack a {v.type.widen()} value (son unpacks tuples)", "unpack")
-        if len(target.elts) != len(v.elems):
-            raise self.error(target, f"cannot unpack {len(v.elems)} values into {len(target.elts)} "
-                                     "targets", "unpack")
+        n = len(v.elems)
+        if star is None and fixed != n:
+            raise self.error(target, f"cannot unpack {n} values into {fixed} targets", "unpack")
+        if star is not None and n < fixed:
+            raise self.error(target, f"not enough values to unpack (expected at least {fixed}, got {n})",
+                             "unpack")
         with kept(v):
-            for t, x in zip(target.elts, v.elems):
+            if star is None:
+                for t, x in zip(target.elts, v.elems):
+                    self.assign(t, x)
+                return
+            after = fixed - star
+            for t, x in zip(target.elts[:star], v.elems[:star]):
+                self.assign(t, x)
+            rest = v.elems[star:n - after]
+            starred = target.elts[star]
+            arrays = isinstance(v, ArrayList) or rest and all(is_array_value(x) for x in rest)
+            lst = ArrayList(self.g, *rest) if arrays else self.list_display(starred, rest)
+            with kept(lst):
+                self.assign(starred.value, lst)
+            for t, x in zip(target.elts[star + 1:], v.elems[n - after:]):
                 self.assign(t, x)
 
     # -- None ---------------------------------------------------------------------------

@@ -2,7 +2,8 @@
 
 A function may hold tuple locals of two elements, each of one pair of kinds for its
 whole life (``pr0 = (x, n)``): rebound, unpacked, looped over, read by element (a
-constant or run-time index, a negative one), swapped, sliced out of ``t + t``.  A share
+constant or run-time index, a negative one), swapped, sliced out of ``t + t``, unpacked
+with a starred target (``a, *st0 = pr0``: a new list).  A share
 of the programs also hold a tuple local that may be None (``q0 = None``): set to a
 tuple, to None, to either by a test, or, the common pattern, the best pair so far
 (``if q0 is None or x > q0[1]: q0 = (i, x)``, at any depth, in loops); it is read only
@@ -94,7 +95,28 @@ class PairPrograms:
             seconds = [v for v in fn.mutable if self.kind_of(fn, v) == ks[1]]
             if firsts and seconds and (a := r.choice(firsts)) != (b := r.choice(seconds)):
                 return [f"{a}, {b} = {t}"]
+        if x < 0.6:  # a starred target: the new list of the elements between the others
+            return self.starred_unpack(fn, t, ks)
         return [f"{t} = {self.pair(fn, ks, ed)}"]
+
+    def starred_unpack(self, fn: Func, t: str, ks: tuple) -> list[str]:
+        """``a, *s = t``, ``*s, b = t`` or ``a, *s, b = t`` (an empty list), the list's
+        length then added to an int local."""
+        r = self.rng
+        s = self.fresh(fn, "st")
+        firsts = [v for v in fn.mutable if self.kind_of(fn, v) == ks[0]]
+        seconds = [v for v in fn.mutable if self.kind_of(fn, v) == ks[1]]
+        x = r.random()
+        if x < 0.4 and firsts:
+            lines = [f"{r.choice(firsts)}, *{s} = {t}"]
+        elif x < 0.8 and seconds:
+            lines = [f"*{s}, {r.choice(seconds)} = {t}"]
+        elif firsts and seconds and (a := r.choice(firsts)) != (b := r.choice(seconds)):
+            lines = [f"{a}, *{s}, {b} = {t}"]
+        else:
+            return [f"*{s}, = {t}" if ks[0] == ks[1] else f"{t} = {t}"]
+        ints = [v for v in fn.mutable if self.kind_of(fn, v) == "int"]
+        return lines + ([f"{r.choice(ints)} += len({s})"] if ints else [])
 
     def maybe_pair_stmt(self, fn: Func, ed: int) -> list[str]:
         """A statement on a tuple local that may be None: set it (to the best pair so far
