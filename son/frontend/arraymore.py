@@ -10,7 +10,8 @@ Of 1-D arrays and views (n-D arrays are refused where written):
   another length.  ``np.tile(a, k)``: ``a`` ``k`` times; numpy's ValueError for a
   negative ``k`` unless ``a`` is empty.  A total past int64 is ValueError (numpy's
   "array is too big", or its wrapped "negative dimensions").
-- ``np.unique(a)``: the sorted distinct elements (son/frontend/sorting.py's sort), one
+- ``np.unique(a)``: the sorted distinct elements (son/frontend/sorting.py's sort) of ``a``
+  flattened (an n-D array's elements in C order; numpy 2 gives the inverse its shape), one
   NaN for all of them (numpy's ``equal_nan``); where ``0.0`` and ``-0.0`` both occur,
   which one numpy keeps depends on its kernels: ``NotImplementedError``.  With constant
   ``return_index``, ``return_inverse``, ``return_counts`` and ``equal_nan``: numpy's
@@ -64,6 +65,8 @@ from .sorting import _zeros_of_both_signs, index_order, sort_bool, sort_float, s
 #: a dtype -> the zero of its kind (``np.full(n, zero)`` makes an array of that dtype)
 _ZERO = {"float64": 0.0, "int64": 0, "bool": False}
 _SORT = {"float64": sort_float, "int64": sort_int, "bool": sort_bool}
+#: numpy 2 gives ``np.unique``'s inverse of an n-D array the array's shape, numpy 1 a 1-D one
+_INVERSE_SHAPED = np.unique(np.zeros((1, 1)), return_inverse=True)[1].ndim == 2
 
 
 class ArrayMore:
@@ -132,7 +135,11 @@ class ArrayMore:
                 raise self.unsupported(got[word], f"{name}() with sorted=False (numpy's order is then "
                                                   "its hash table's)")
         a = self.expr(got["ar"])
-        with kept(a):
+        shape = a if isinstance(a, Grid) else None
+        if shape is not None:  # numpy flattens an n-D array first (axis=None)
+            with kept(shape):
+                a = self.raveled(got["ar"], shape)
+        with kept(a, *([shape] if shape is not None else [])):
             self.one_d(got["ar"], a, name)
             zero = self.con(_ZERO[dtype_of(a)])
             index, inverse, counts = flags["return_index"], flags["return_inverse"], flags["return_counts"]
@@ -153,7 +160,11 @@ class ArrayMore:
                             outs.append(self.inline(e, unique_index, [order, starts]))
                     with kept(*outs):
                         if inverse:
-                            outs.append(self.inline(e, unique_inverse, [order, starts]))
+                            inv = self.inline(e, unique_inverse, [order, starts])
+                            if shape is not None and _INVERSE_SHAPED:  # numpy >= 2: the input's shape
+                                with kept(inv):
+                                    inv = self.c_order(e, inv, self.con(0), shape.dims, self.con(1))
+                            outs.append(inv)
                     with kept(*outs):
                         if counts:
                             outs.append(self.inline(e, unique_counts, [order, starts]))

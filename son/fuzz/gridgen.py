@@ -21,7 +21,7 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   rows or columns of two grids joined (``np.concatenate``, ``np.append(G, H, axis=0)``)
   and summed,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
-  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``np.sum(G, keepdims=True)[0, 0]``,
+  scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``np.sum(G, keepdims=True)[0, 0]``, ``np.unique(G)``'s,
   ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``, ``np.sum(np.append(c, G))``,
   ``np.any(G > k, axis=0)[0]``, matrix norms of orders ±1 and ±inf...).
 
@@ -160,11 +160,14 @@ class GridPrograms:
                              f"np.var({x}, axis=(0, 1), keepdims=True)[0, -1]",
                              f"({x}).mean(axis=None, keepdims=True)[-1, 0]",
                              f"np.sum(np.append({self.chain(fn, dt, g, d)}, {x}))",
-                             f"np.linalg.norm({x}, {r.choice(['1', 'np.inf', '-np.inf', '-1'])})"])
+                             f"np.linalg.norm({x}, {r.choice(['1', 'np.inf', '-np.inf', '-1'])})",
+                             f"np.sum(np.unique({x}, return_index=True)[{r.choice([0, 1])}])"])
         return r.choice([f"np.sum({x})", f"({x}).max()", f"np.argmax({x})", f"({x})[-1, 0]", f"np.prod({x})",
                          f"np.prod({x}, keepdims=True)[0, 0]", f"({x}).min(keepdims=True)[0, 0]",
                          f"np.argmin({x}, axis=None, keepdims=True)[0, 0]",
-                         f"np.argmax({x}, axis=1, keepdims=True)[0, 0]"])
+                         f"np.argmax({x}, axis=1, keepdims=True)[0, 0]",
+                         f"len(np.unique({x}))", f"np.sum(np.unique({x}, return_inverse=True)[1][0])",
+                         f"np.unique({x}, return_counts=True)[1][-1]"])
 
     def grid_stmt(self, fn: Func, dt: str, g: str, d: int, v: str, kind: str) -> list[str]:
         """A 2-D local ``q`` of group ``(g, other)`` made from a grid, a view of it assigned,
