@@ -705,6 +705,29 @@ def test_a_kernel_refusing_at_run_time_is_run_again_in_cpython_when_it_wrote_no_
         son.jit(transposed_product)(a, b)
 
 
+def powers(x, y, i, j):
+    return x ** y + i ** j
+
+
+@pytest.mark.parametrize("args", [(-2.5, 0.5, 2, 1), (-8.0, -1 / 3, 1, 2), (2.0, 2.0, 2, -1),
+                                  (1.5, 2.0, -3, -2)],
+                         ids=["complex", "complex_negative_exponent", "int_to_negative", "negatives"])
+def test_powers_of_another_kind_are_refused_at_run_time_and_son_jit_gives_cpythons(args):
+    """CPython's ``**`` gives a complex number (a negative float to a fractional power)
+    or a float (an int to a negative int met at run time) where son's typed graph has a
+    float or an int: son raises NotImplementedError, an exception CPython never raises
+    (it raised ValueError before), and son.jit runs the call in CPython."""
+    g = son.parse(powers, argtypes=[float, float, int, int])
+    with pytest.raises(NotImplementedError, match="in CPython"):
+        son.interpret(g, *args)
+    with pytest.raises(NotImplementedError, match="in CPython"):
+        son.compile(g)(*args)
+    with pytest.warns(son.FallbackWarning, match="ran a call in CPython"):
+        got = son.jit(powers)(*args)
+    assert type(got) is type(powers(*args)) and got == powers(*args)
+    assert son.jit(powers)(2.5, 0.5, 2, 3) == powers(2.5, 0.5, 2, 3)  # the kernel's own answer
+
+
 class NegativeInput(ValueError):
     pass
 

@@ -46,6 +46,12 @@ from ..nodes.types import BOTTOM, NONE
 from .core import _SYMBOL, _dead_value, _kind, is_list
 from .scope import Cplx, Opt, Pack, Rng
 
+#: ``**``'s results that are not of its typed kind, CPython's float and complex number:
+#: the documented run-time refusal, which son.jit answers by running the call in CPython
+_INT_POW_REFUSED = "int ** negative int is a float in CPython; son's int ** int gives ints"
+_COMPLEX_POW_REFUSED = ("a negative float to a fractional power is a complex number in CPython; "
+                        "son's float ** float gives floats")
+
 _BINOPS = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: Div, ast.FloorDiv: FloorDiv,
            ast.Mod: Mod, ast.Pow: None, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor,
            ast.LShift: Shl, ast.RShift: Shr}
@@ -192,7 +198,10 @@ class Expressions:
     def power(self, at, a: Node, b: Node, library: bool = False) -> Node:
         """``a ** b`` with CPython's faults; with ``library``, ``math.pow(a, b)``: both
         operands floats, its zero-to-a-negative-power and fractional-power errors a
-        ValueError ("math domain error"), its overflow "math range error"."""
+        ValueError ("math domain error"), its overflow "math range error".  Where
+        CPython's ``**`` gives a value of another kind (an int to a negative int
+        power met at run time, a negative float to a fractional power), son raises
+        NotImplementedError: son.jit then runs the call in CPython."""
         from ..nodes import Pow
 
         if library:
@@ -209,16 +218,15 @@ class Expressions:
             # (a float base is unchanged by ToFloat); then the float rules below apply
             a = self.op(at, ToFloat, a)
         elif ints:
-            if self.guard(self.op(at, LT, b, self.con(0)), ValueError,
-                          "int ** negative int has no int64 value"):
+            if self.guard(self.op(at, LT, b, self.con(0)), NotImplementedError, _INT_POW_REFUSED):
                 return self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
             return self.op(at, Pow, a, b)
         with kept(a, b):
             if "float" not in (a.type.kind, b.type.kind):  # an unknown kind: both sets of guards
                 both_int = self.op(at, Not, self.op(at, BitOr, self.op(at, IsFloat, a),
                                                     self.op(at, IsFloat, b)))
-                self.guard(self.op(at, BitAnd, both_int, self.op(at, LT, b, self.con(0))), ValueError,
-                           "int ** negative int has no int64 value")
+                negative = self.op(at, LT, b, self.con(0))
+                self.guard(self.op(at, BitAnd, both_int, negative), NotImplementedError, _INT_POW_REFUSED)
             zero = self.con(0.0)
             negative_finite = self.op(at, BitAnd, self.op(at, LT, b, zero), self.op(at, IsFinite, b))
             self.guard(self.op(at, BitAnd, self.op(at, EQ, a, zero), negative_finite),
@@ -230,8 +238,8 @@ class Expressions:
                 fractional = self.op(at, BitAnd, self.op(at, IsFinite, bf),
                                      self.op(at, NE, bf, self.op(at, MATH_NODES["Trunc"], bf, np=True)))
                 negative_base = self.op(at, BitAnd, self.op(at, LT, a, zero), self.op(at, IsFinite, a))
-                self.guard(self.op(at, BitAnd, negative_base, fractional), ValueError, DOMAIN_ERROR
-                           if library else "negative number cannot be raised to a fractional power")
+                fault = (ValueError, DOMAIN_ERROR) if library else (NotImplementedError, _COMPLEX_POW_REFUSED)
+                self.guard(self.op(at, BitAnd, negative_base, fractional), *fault)
             r = self.op(at, Pow, a, b, ctrl=self.scope.ctrl)
             with kept(r):
                 self.guard(self.op(at, MathError, r, a, b, which="range"), OverflowError,

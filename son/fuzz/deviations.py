@@ -115,17 +115,17 @@ class _Runtime:
         return self.seen(fn(x))
 
     def power(self, a, b):
-        """decisions.md: ``int ** negative int`` met at run time raises ValueError; a negative
-        float to a fractional power raises ValueError (CPython: a complex number)."""
+        """decisions.md: ``int ** negative int`` met at run time and a negative float to a
+        fractional power raise NotImplementedError (CPython: a float, a complex number)."""
         if complex in (type(a), type(b)) or np.ndarray in (type(a), type(b)):
             return a ** b  # CPython's complex power (son: constant integer exponents only), numpy's
         ints = type(a) in (int, bool) and type(b) in (int, bool)
         if ints:
             if b < 0:
-                raise ValueError("negative int exponent")
+                raise NotImplementedError("negative int exponent")
             return self.wrap(pow(a, b, 2 ** 64))
         if a < 0 and math.isfinite(a) and math.isfinite(b) and b != math.floor(b):
-            raise ValueError("complex result")  # before CPython's complex pow can overflow
+            raise NotImplementedError("complex result")  # before CPython's complex pow can overflow
         return a ** b
 
     def inplace(self, op: str, a, b):
@@ -214,8 +214,8 @@ class _Items:
 #: documented deviation -> the _Runtime hook that implements it
 DEVIATIONS = {
     "int64 wrap-around": "wrap",
-    "int ** negative int raises ValueError": "power",
-    "negative float ** fractional raises ValueError": "power",
+    "int ** negative int raises NotImplementedError": "power",
+    "negative float ** fractional raises NotImplementedError": "power",
     "int(float) outside int64 raises OverflowError": "to_int",
     "math.floor/ceil/trunc, int and round as values: their int results checked too": "int_valued",
     "array elements are Python scalars": "item",
