@@ -242,8 +242,8 @@ class ArrayBuilds:
             with kept(n):
                 if not (n.type.is_constant and n.type.con is None) and _kind(n) not in ("int", "bool"):
                     raise self.error(got["N"], f"{name}() with N= that is not an int", name)
-                helper = vander_floats if dtype_of(x) == "float64" else vander_ints
-                return self.inline(e, helper, [x, n, self.con(increasing)])
+                floats = self.con(dtype_of(x) == "float64")
+                return self.inline(e, vander, [x, n, self.con(increasing), floats])
 
     def call_unravel_index(self, e: ast.Call, name: str) -> Node:
         got = self.call_arguments(e, name, ["indices", "shape"])
@@ -467,22 +467,11 @@ def weighted_average_returned(a, w, floats):
     return _weighted(a, w, floats)
 
 
-def vander_floats(x, n, increasing):
+def vander(x, n, increasing, floats):
     n = len(x) if n is None else n
-    out = np.empty((len(x), n))
+    out = np.empty((len(x), n)) if floats else np.empty((len(x), n), dtype=np.int64)
     for i in range(len(x)):
-        p = 1.0
-        for k in range(n):
-            out[i, k if increasing else n - 1 - k] = p
-            p = p * x[i]
-    return out
-
-
-def vander_ints(x, n, increasing):
-    n = len(x) if n is None else n
-    out = np.empty((len(x), n), dtype=np.int64)
-    for i in range(len(x)):
-        p = 1
+        p = 1.0 if floats else 1
         for k in range(n):
             out[i, k if increasing else n - 1 - k] = p
             p = p * x[i]
