@@ -786,3 +786,26 @@ def test_argument_types_son_does_not_take_fall_back_per_types():
     with pytest.warns(son.FallbackWarning, match="float32"):
         np.testing.assert_array_equal(f(a3), row_sums(a3))
     assert len(f.fallbacks) == 1
+
+
+def _tail_view(a):
+    return a[1:]
+
+
+def _every_other(a):
+    return a[::2]
+
+
+@pytest.mark.parametrize("fn", [_tail_view, _every_other])
+@pytest.mark.parametrize("step", [-2, 2, -1, 3])
+def test_a_returned_view_of_a_strided_argument_is_numpys(fn, step):
+    """The result is rebuilt from the argument's own memory step: with the element size
+    it read past the argument (a silent wrong answer, found by a helper on issue 19)."""
+    x = np.arange(12.0)
+    v = x[::step]
+    want = fn(v).copy()
+    for got in (son.interpret(son.parse(fn, args=(v,)), v), son.jit(fn, fallback="error")(v)):
+        assert np.array_equal(got, want) and np.shares_memory(got, x)
+        got[0] = -1.0  # a view of the caller's array, as numpy's
+        assert np.flatnonzero(x == -1.0).size == 1
+        x[x == -1.0] = want[0]

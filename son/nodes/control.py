@@ -497,7 +497,7 @@ def _strided(base, start: int, dims: list, strides: list):
     ``base[start + i * strides[0] + j * strides[1] + ...]``: as numpy would return it."""
     if start == 0 and list(dims) == [len(base)] and list(strides) == [1]:
         return base
-    size = base.itemsize
+    size = base.strides[0]  # a 1-D array argument may itself be a strided view: its own step
     return np.lib.stride_tricks.as_strided(base[start:] if start < len(base) else base[:0], shape=tuple(dims),
                                            strides=tuple(s * size for s in strides))
 
