@@ -6,7 +6,7 @@ body is parsed, and a wrong kind costs the whole loop a second parse (and a loop
 around it one more parse of each loop inside).  Most such variables are floats read
 from an array or computed with a float (``x = xs[i]``, ``nr = 0.5 * (r + x / r)``),
 so the loop first guesses, from the syntax and the kinds of the names already bound,
-which of them are floats.
+which of them are floats (or bools).
 
 A guess only saves time: the loop checks every placeholder against what the body
 computed and parses again under the right kind when they differ, as it does without
@@ -80,7 +80,7 @@ def _kind(e: ast.expr, kinds: dict, scope) -> str | None:
         t = v.base.type if isinstance(v, View) else v.type if v is not None and not isinstance(v, Aggregate) \
             else None
         if isinstance(t, (ArrayType, ListType)) and not isinstance(v, Grid):
-            return {"float64": "float", "int64": "int", "bool": "bool"}.get(t.dtype)
+            return _scalar(t.elem.kind)  # a list of lists has no scalar element
         return None
     if isinstance(e, ast.Call):
         f = e.func
@@ -115,7 +115,8 @@ def _arith(op: ast.operator, left: str | None, right: str | None) -> str | None:
 
 
 def _bound_kind(v) -> str | None:
-    if v is None or isinstance(v, Aggregate):
-        return None
-    k = v.type.kind
-    return k if k in ("int", "float", "bool") else None
+    return None if v is None or isinstance(v, Aggregate) else _scalar(v.type.kind)
+
+
+def _scalar(kind: str | None) -> str | None:
+    return kind if kind in ("int", "float", "bool") else None
