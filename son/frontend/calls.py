@@ -58,6 +58,7 @@ from .builtins import BUILTIN_CALLS, float_literal
 from .complexes import COMPLEX_CALLS
 from .core import _kind, array_hint, is_array_value, is_list
 from .covariance import COVARIANCE_CALLS
+from .einsum import EINSUM_CALLS
 from .functions import FUNCTION_CALLS, Local, function_key
 from .iteration import LOOP_REDUCERS
 from .linalg import LINALG_CALLS
@@ -483,6 +484,7 @@ _CALLS: dict = {
     **UTILITY_CALLS,
     **ARRAY_OPS,
     **LINALG_CALLS,
+    **EINSUM_CALLS,
     **NORM_CALLS,
     **COVARIANCE_CALLS,
     **SOLVER_CALLS,

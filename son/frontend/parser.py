@@ -59,6 +59,7 @@ from .calls import Calls
 from .complexes import Complexes
 from .core import ParserCore, assigned_names, parameter_hint
 from .covariance import Covariances
+from .einsum import Einsum
 from .expressions import Expressions
 from .functions import Functions, Local, function_key
 from .iteration import Iteration
@@ -87,8 +88,8 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
                      Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
                      ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
-                     Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion, Calls,
-                     Builtins, ParserCore):
+                     Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion,
+                     Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -15,7 +15,7 @@ import operator
 
 import numpy as np
 
-from .products import documented_product
+from .products import documented_einsum, documented_product
 
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
@@ -57,6 +57,12 @@ class _Runtime:
         """``np.dot(a, b)`` and the others as son computes them; a number as a Python
         scalar (decisions.md, as numpy's reductions)."""
         v = documented_product(name, a, b)
+        return v.item() if isinstance(v, np.generic) else v
+
+    @staticmethod
+    def einsum(subscripts: str, *operands):
+        """``np.einsum`` as son computes it (products.py); a number as a Python scalar."""
+        v = documented_einsum(subscripts, *operands)
         return v.item() if isinstance(v, np.generic) else v
 
     def seen(self, v):
@@ -395,6 +401,8 @@ class _Instrument(ast.NodeTransformer):
             return _hook("wrap", node)  # round(x, ndigits): x's kind; an int's multiple may wrap
         if func in _PRODUCTS and len(node.args) == 2 and not node.keywords:
             return _hook("product", ast.Constant(func[3:]), *node.args)
+        if func == "np.einsum" and node.args and isinstance(node.args[0], ast.Constant) and not node.keywords:
+            return _hook("einsum", *node.args)
         if hook == "to_int":
             inner = node if func != "int" else node.args[0]
             return _hook("to_int", inner)

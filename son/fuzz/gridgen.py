@@ -23,6 +23,7 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
   scalars (``np.sum(G)``, ``G.max()``, ``np.var(G)``, ``np.sum(G, keepdims=True)[0, 0]``, ``np.unique(G)``'s,
   ``c1 @ c2``, ``c1.dot(c2)``, ``G[0, -1]``, ``np.sum(np.append(c, G))``,
+  ``np.einsum`` of products, sums, traces and diagonals (``'ij,jk->ik'``, ``'ii'``, ``'ii->i'``),
   ``np.any(G > k, axis=0)[0]``, matrix norms of orders ±1 and ±inf...).
 
 Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
@@ -67,11 +68,15 @@ class GridPrograms:
                 col, row = col.format(self.made(fn, dt, g1, d)), row.format(self.chain(fn, dt, g2, d))
                 return f"({col} {op} {row})"
             if form == "outer":
-                return f"np.outer({self.chain(fn, dt, g1, d)}, {self.chain(fn, dt, g2, d)})"
+                spelled = "np.einsum('i,j->ij', {}, {})" if r.random() < 0.2 else "np.outer({}, {})"
+                return spelled.format(self.chain(fn, dt, g1, d), self.chain(fn, dt, g2, d))
             mid = self.pick_group(fn)
             left = self.grid(fn, dt, g1, mid, d - 1) if r.random() < 0.7 else \
                 f"({self.grid(fn, dt, mid, g1, d - 1)}).T"
-            return f"({left} @ {self.grid(fn, dt, mid, g2, d - 1)})"
+            right = self.grid(fn, dt, mid, g2, d - 1)
+            if r.random() < 0.2:  # the product spelled as numpy's einsum (explicit or implicit)
+                return f"np.einsum({r.choice(['ij,jk->ik', 'ij,jk', 'ab,bc'])!r}, {left}, {right})"
+            return f"({left} @ {right})"
         g = lambda: self.grid(fn, dt, g1, g2, d - 1)  # noqa: E731
         form = choice(r, [("arith", 4), ("row", 3), ("scalar", 3), ("unary", 2), ("where", 1),
                           ("rearranged", 1)])
@@ -111,6 +116,11 @@ class GridPrograms:
                                  f"np.diff({grid}, axis=1).sum(axis=1)", f"np.sort({grid})[:, 0]",
                                  f"np.diff({grid}, {r.choice([0, 2, 3])}, axis=1).sum(axis=1)",
                                  f"np.concatenate(({grid}, {self.grid(fn, dt, g, other, d)}), 1).sum(1)"])
+            if r.random() < 0.1:  # summed by einsum, or a square grid's diagonal (a view)
+                return r.choice([f"np.einsum('ij->i', {self.grid(fn, dt, g, other, d)})",
+                                 f"np.einsum('ii->i', {self.grid(fn, dt, g, g, d)})",
+                                 f"np.einsum('ij,ij->i', {self.grid(fn, dt, g, other, d)}, "
+                                 f"{self.grid(fn, dt, g, other, d)})"])
             return f"({self.grid(fn, dt, g, other, d)}).{'prod' if r.random() < 0.15 else 'sum'}(axis=1)"
         if form == "cols":
             if r.random() < 0.15:  # the rows of two grids joined (np.append along an axis)
@@ -125,9 +135,11 @@ class GridPrograms:
                              f"np.linalg.norm({x}, {r.choice(['1', 'np.inf', '0', '2'])}, axis=1)"])
         if form == "matvec":
             a, x = self.grid(fn, dt, g, other, d), self.chain(fn, dt, other, d)
-            return f"({a} @ {x})" if r.random() < 0.7 else f"({a}).dot({x})"
+            return r.choice([f"({a} @ {x})"] * 5 + [f"({a}).dot({x})"] * 2
+                            + [f"np.einsum('ij,j->i', {a}, {x})"])
         if form == "vecmat":
-            return f"({self.chain(fn, dt, other, d)} @ {self.grid(fn, dt, other, g, d)})"
+            x, a = self.chain(fn, dt, other, d), self.grid(fn, dt, other, g, d)
+            return f"np.einsum('j,ji', {x}, {a})" if r.random() < 0.15 else f"({x} @ {a})"
         if form == "transposed":
             t = r.choice(["({}).T", "np.transpose({})", "({}).transpose()", "np.transpose({}, (1, 0))"])
             return f"np.dot({t.format(self.grid(fn, dt, other, g, d))}, {self.chain(fn, dt, other, d)})"
@@ -150,7 +162,12 @@ class GridPrograms:
         dt = "float64" if kind == "float" else "int64"
         if r.random() < 0.25:
             x, y = self.chain(fn, dt, g, d), self.chain(fn, dt, g, d)
-            return f"({x} @ {y})" if r.random() < 0.7 else f"({x}).dot({y})"
+            return r.choice([f"({x} @ {y})"] * 5 + [f"({x}).dot({y})"] * 2 + [f"np.einsum('i,i', {x}, {y})"])
+        if r.random() < 0.05:  # numpy's einsum: a trace, a sum of products, a sum
+            return r.choice([f"np.einsum('ii', {self.grid(fn, dt, g, g, d)})",
+                             f"np.einsum('ij,ij', {self.grid(fn, dt, g, other, d)}, "
+                             f"{self.grid(fn, dt, g, other, d)})",
+                             f"np.einsum('ij->', {self.grid(fn, dt, g, other, d)})"])
         x = self.grid(fn, dt, g, other, d)
         if kind == "float":
             return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",

@@ -29,3 +29,42 @@ def documented_product(name: str, a, b):
     if np.ndim(result) == 0:
         return np.float64(out[0, 0])
     return out.reshape(np.shape(result))
+
+
+def documented_einsum(subscripts: str, *operands):
+    """``np.einsum(subscripts, *operands)`` as son computes it (son/frontend/einsum.py):
+    numpy's result where it is one operand's view, or an int or bool; else each float
+    element summed over the summed labels, nested in the order they first appear, from
+    0.0, of the operands' product left to right.  O(product of the labels' lengths)."""
+    result = np.einsum(subscripts, *operands)  # numpy's shape, dtype and errors
+    if np.asarray(result).dtype != np.float64:
+        return result
+    text = subscripts.replace(" ", "")
+    left, out = text.split("->") if "->" in text else (text, None)
+    ins = left.split(",")
+    labels = "".join(dict.fromkeys(left.replace(",", "")))
+    if out is None:
+        out = "".join(sorted(c for c in labels if left.count(c) == 1))
+    if len(operands) == 1 and sorted(out) == sorted(dict.fromkeys(ins[0])):
+        return result  # a view of the operand
+    sizes = {}
+    for s, a in zip(ins, operands):
+        for c, n in zip(s, np.shape(a)):
+            if sizes.get(c, 1) == 1:
+                sizes[c] = n
+    summed = [c for c in labels if c not in out]
+    arrays = [np.asarray(a, dtype=np.float64) for a in operands]
+    res = np.zeros([sizes[c] for c in out])
+    with np.errstate(all="ignore"):
+        for idx in np.ndindex(*[sizes[c] for c in out]):
+            at = dict(zip(out, idx))
+            total = 0.0
+            for more in np.ndindex(*[sizes[c] for c in summed]):
+                at.update(zip(summed, more))
+                term = None
+                for s, a in zip(ins, arrays):
+                    v = a[tuple(at[c] if a.shape[k] != 1 else 0 for k, c in enumerate(s))]
+                    term = v if term is None else term * v
+                total = total + term
+            res[idx] = total
+    return np.float64(res[()]) if not out else res
