@@ -77,6 +77,15 @@ def test_numpys_diagonal_of_an_empty_axis_is_replayed_in_cpython():
         son.jit(f, fallback="error")(a)
 
 
+def test_einsum_is_inlined_where_the_parse_keeps_calls():
+    a, x = np.arange(6.0).reshape(2, 3), np.array([1.0, -2.0, 0.5])
+    g = son.parse(contractions, args=(a, a.T.copy(), x), inline=False)
+    for p in ("sccp", "inline,peephole,sccp"):
+        h = son.optimize(g, son.Pipeline.of(p, inline=False))[0]
+        for got, want in zip(son.interpret(h, a, a.T.copy(), x), contractions(a, a.T.copy(), x)):
+            np.testing.assert_array_equal(got, want)
+
+
 def written_through(a, c):
     d = np.einsum("ii->i", a)
     d[0] = 7.0

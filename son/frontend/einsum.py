@@ -235,7 +235,7 @@ def _helper(ins: tuple[str, ...], out: str, cast: tuple[bool, ...]):
     source = "\n".join(lines) + "\n"
     filename = f"<son einsum {','.join(ins)}->{out} {''.join('f' if c else '-' for c in cast)}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    namespace = {"np": np}
+    namespace = {"np": np, "__name__": __name__}  # a son helper: always inlined (recursion.kept_call)
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - son's own generated source
     (fn,) = [v for k, v in namespace.items() if k.startswith("einsum_")]
     return fn
