@@ -4,7 +4,9 @@ callee's graph binds them to a ``View`` of the caller's array, so writes through
 the caller as in CPython.  CPython is the oracle in every stage (the raw parse, each
 pipeline, the kernel), on arrays of every length from 0 and on step-1, strided and
 reversed views, rows and columns of 2-D arrays; derivatives through such calls agree with
-finite differences; a view a callee would give back is refused with a located error."""
+finite differences.  A callee gives a view back as the same four values, which the caller
+binds to a ``View`` (writes through it reach the array it views); an n-D array it would
+give back is refused with a located error."""
 
 from __future__ import annotations
 
@@ -103,6 +105,52 @@ def rows_and_columns(m):
     return rsum(m[0]) * 10.0 + rsum(m[:, -1]) + rev_inplace(m[:, 0]), m
 
 
+# -- views given back: the callee returns base, start, length and step; the caller a view
+def tail(a, n):
+    """The last ``n`` elements, one peeled per call: the argument or a view of it."""
+    if len(a) <= n:
+        return a
+    return tail(a[1:], n)
+
+
+def block(a, x):
+    """The part of sorted ``a`` where ``x`` would go, halving: a view."""
+    if len(a) <= 1:
+        return a
+    m = len(a) // 2
+    if x < a[m]:
+        return block(a[:m], x)
+    return block(a[m:], x)
+
+
+def turn(a, n):
+    """``a`` written and passed on reversed: a view of the caller's array either way."""
+    if n <= 0 or len(a) == 0:
+        return a
+    a[0] = a[0] + 1.0
+    return turn(a[::-1], n - 1)
+
+
+def fresh_or_view(a, k):
+    if k == 0:
+        return a * 2.0
+    if k < 0:
+        return a[1:]
+    return fresh_or_view(a[::2], k - 1)
+
+
+def views_given_back(a, n, x):
+    """Views a recursive helper gives back, read, written (the writes reaching ``a``)
+    and returned."""
+    t = tail(a, n)
+    b = block(np.sort(a), x)
+    u = turn(a[::-1], n)
+    if len(u) > 1:
+        u[1] = -7.0
+    v = fresh_or_view(a, n % 4 - 1)
+    return t.sum() + len(b), t, b, u, v, a
+
+
 F, INT, BOOL = "float64[]", "int64[]", "bool[]"
 FARR = st.lists(st.floats(-50, 50), max_size=11).map(lambda xs: np.array(xs, dtype=np.float64))
 IARR = st.lists(st.integers(-9, 9), max_size=9).map(lambda xs: np.array(xs, dtype=np.int64))
@@ -116,6 +164,7 @@ KERNEL_CASES = [
     (rev_inplace, [F], st.tuples(FARR)),
     (strided, [F], st.tuples(FARR)),
     (caller, [F], st.tuples(FARR)),
+    (views_given_back, [F, int, float], st.tuples(FARR, st.integers(-2, 12), st.floats(-60, 60))),
 ]
 CASES = [
     (flip_ints, [INT], st.tuples(IARR)),
@@ -142,6 +191,14 @@ def test_a_view_is_passed_as_its_base_and_three_numbers():
     assert "['grid1']" in forms and "None" in forms  # rsum(b[1:]) and rsum(a): two graphs
     viewed = next(c for c in callees if c.arg_forms == ["grid1"])
     assert [str(t) for _n, t in viewed.params][0] == "float64[]" and len(viewed.params) == 4
+
+
+def test_a_view_given_back_is_a_call_of_four_values_and_a_numpy_view_at_the_entry():
+    g = son.parse(tail, argtypes=[F, int])
+    assert any(type(c).__name__ == "Call" and str(c.result).count("int") == 3 for c in g.nodes())
+    a = np.arange(6.0)
+    got = son.jit(tail, fallback="error")(a, 2)
+    assert np.shares_memory(got, a) and got.base is not None and np.array_equal(got, a[4:])
 
 
 def test_writes_through_a_view_reach_a_strided_argument_of_a_kernel():
@@ -179,13 +236,14 @@ def test_derivatives_through_calls_given_views_agree_with_finite_differences():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("def f(a, n: int):\n    if n <= 0:\n        return a\n    return f(a[1:], n - 1)\n", "view"),
+    ("def f(a, n: int):\n    if n <= 0:\n        return a.reshape(1, -1)\n    return f(a[1:], n - 1)\n",
+     "n-D array"),
     ("def f(a):\n    def g(b):\n        if len(b) < 2:\n            return 0.0\n"
      "        return g(b[1:]) + b[0]\n    return g(a * 1.0)\n", r"a\[i:j\]\.copy\(\)"),
 ])
 def test_refusals(text, message, tmp_path):
-    """A callee that gives back the view it was passed, and a nested function whose own
-    graph takes a whole array, refuse with located errors."""
+    """A callee that gives back an n-D array, and a nested function whose own graph takes
+    a whole array, refuse with located errors."""
     fn = function_from_text(tmp_path, text)
     with pytest.raises(SonSyntaxError, match=r"case\.py:\d+:\d+: .*" + message):
         son.parse(fn, argtypes={"a": F})

@@ -331,7 +331,7 @@ class _Codegen(Structurer, MixedValues):
             deco = [decorator.replace("nogil=True", "nogil=False")] if decorator else []
             lines.extend(deco + region_helper(name, n) + ["", ""])
         form = next((r.form for r in self.g.returns() if r in self.block_of and r.form is not None), None)
-        if form is not None:
+        if form is not None and not self.is_callee:  # a callee's flat values are its caller's to read
             lines.append(f"{_FORM_MARK}{form!r}")
         if self.g.arg_forms is not None and not self.is_callee:  # a callee's (a view's) are the caller's
             lines.append(f"{ARGS_MARK}{self.g.arg_forms!r}")

@@ -241,7 +241,7 @@ def _run(g: Graph, plan: _Plan, args: list, depth: int):
             vals[e] = e.eval(*[value(x) for x in e.inputs[1:]])
         t = type(c)
         if t is Return:
-            if c.form is not None:
+            if c.form is not None and depth == 0:  # a Call's are its flat values (a view's four)
                 return rebuild(c.form, [value(v) for v in c.inputs[2:]])
             if len(c.inputs) == 3:
                 return value(c.inputs[2])

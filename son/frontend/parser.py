@@ -70,7 +70,7 @@ from .loops import Loops, _LoopContext
 from .names import GLOBAL_VALUES, GLOBALS, MISSING, GlobalArrayLearned, Names
 from .ndarrays import NDArrays
 from .norms import Norms
-from .recursion import RESULT, SEPARATE, USED, Recursion, SeparateHelper, module_scope
+from .recursion import RESULT, SEPARATE, USED, VIEW, Recursion, SeparateHelper, module_scope
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList, View
 from .selection import Selection
@@ -322,16 +322,28 @@ def _result_type(g: Graph, src, peephole: bool) -> Type | None:
     """The type of what a recursive function's live Returns give (None if it never
     returns; NONE if every one gives None, a procedure; an ``ArrayType`` for a 1-D array,
     fresh or an argument, which the caller then holds as the callee left it; a
-    ``TupleType`` for a flat tuple of numbers); a ``SonSyntaxError`` for a result a
-    ``Call`` cannot give: a nested tuple, a complex number, a range, an n-D array or a
-    view, values of several kinds, a value on some paths and None on others (the raw parse,
+    ``TupleType`` for a flat tuple of numbers, and ``(array, int, int, int)`` for a 1-D
+    view, its base, start, length and step, ``view_result``); a ``SonSyntaxError`` for a
+    result a ``Call`` cannot give: a nested tuple, a complex number, a range, an n-D
+    array, values of several kinds, a value on some paths and None on others (the raw parse,
     which cannot tell dead code, leaves out the Returns of None there)."""
     rets = [r for r in g.stop.inputs if type(r) is Return and r.inputs[0].type is not XCTRL]
     arity = {len(r.inputs) - 2 for r in rets}
+    if rets and all(r.form == VIEW for r in rets):  # a 1-D view: its base, start, length, step
+        t = None
+        for r in rets:
+            base = r.inputs[2].type
+            if base is not TOP and not isinstance(base, ArrayType):
+                break
+            ts = TupleType([base, INT, INT, INT])
+            t = ts if t is None else t.meet(ts)
+        else:
+            if t is not None and (t.elems[0] is TOP or isinstance(t.elems[0], ArrayType)):
+                return t
     if any(r.form is not None for r in rets) or len(arity) > 1:
         raise SonSyntaxError(f"{src.name}() calls itself and returns a nested tuple, a complex number, a "
-                             "range, an n-D array, an array view or tuples of several lengths (son's "
-                             "recursive calls give single values, 1-D arrays and flat tuples of numbers)",
+                             "range, an n-D array or tuples of several lengths (son's recursive calls "
+                             "give single values, 1-D arrays and their views, and flat tuples of numbers)",
                              src.filename,
                              src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
     if arity and arity.pop() > 1:

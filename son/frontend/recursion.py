@@ -9,9 +9,11 @@ its result is typed by an assumption the whole parse then checks: a first parse 
 it TOP (no value yet), so the returns that are not calls give the kind to assume; a
 parse whose returns do not fit its assumption starts again under their meet
 (``son/frontend/parser.py``, at most five parses, as loops are parsed again).  A result
-is a number, a flat tuple of numbers or a 1-D array of one dtype: a fresh array or one
+is a number, a flat tuple of numbers, a 1-D array of one dtype (a fresh array or one
 the call was given, the object itself in the interpreter and in a kernel, so writes
-through the result reach the argument as in CPython; ``may_alias`` (scope.py) counts a
+through the result reach the argument as in CPython) or a 1-D view of one: its base,
+start, length and step, typed ``(array, int, int, int)`` (``view_result``), which
+``_call_value`` binds to a ``View`` of the call's outputs; ``may_alias`` (scope.py) counts a
 call's result as possibly any other array, the caller's new ones included, and memory is
 ordered around the call by its ``CallMem``.  Derivatives through a call that
 returns an array are refused (son/grad/forward.py).
@@ -28,7 +30,7 @@ captured values as parameters, son/frontend/functions.py ``lift``), keyed by its
 ``son.parse(..., inline=False)`` every call of a module function of the user's is such
 a call where it can be (``kept_call``).  What is refused, with a located error: a
 function whose parameters or result are tuples, complex numbers or values that may be
-None, whose result is an n-D array or a view, or of several kinds on different paths
+None, whose result is an n-D array, or of several kinds on different paths
 (arrays of two dtypes), a view passed by a nested function to its own graph of a whole
 array (pass ``a[i:j].copy()``), and arguments of other kinds than the parameters' (the
 compiled function's own).
@@ -192,7 +194,13 @@ class Recursion:
             self.scope.mem = self.op(e, CallMem, call)
             if not isinstance(call.result, TupleType):
                 return call
-            return Pack(self.g, *[self.op(e, CallOut, call, index=i) for i in range(len(call.result.elems))])
+            outs = []
+            for i in range(len(call.result.elems)):
+                with kept(*outs):
+                    outs.append(self.op(e, CallOut, call, index=i))
+            if view_result(call.result):  # base, start, length, step
+                return View(self.g, outs[0], outs[1], outs[3], outs[2])
+            return Pack(self.g, *outs)
 
     def separate_call(self, e: ast.Call, fn, vals: list[Node] | None, only_kept: bool = False) -> Node:
         """A call of helper ``fn``, which calls itself, as a ``Call`` of its own graph,
@@ -259,6 +267,12 @@ class Recursion:
         module[key] = (g, INT if result is None else _widen(result))
         g.result = module[key][1]
         return module[key]
+
+
+def view_result(t) -> bool:
+    """Is ``t`` the result type of a call that gives a 1-D view: ``(array, int, int,
+    int)``, its base, start, length and step (a tuple of numbers never holds an array)?"""
+    return isinstance(t, TupleType) and len(t.elems) == 4 and isinstance(t.elems[0], ArrayType)
 
 
 def _kind_of(v: Node):

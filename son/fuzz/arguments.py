@@ -1,6 +1,7 @@
 """The arguments of the fuzz generator's programs (son/fuzz/generator.py): the special
 values they favour (int64 edges, signed zeros, NaN, infinities, subnormals), the moderate
-floats of gradient programs, and the literal that writes a float back into a program."""
+floats of gradient programs, strided 1-D views, and the literal that writes a float back
+into a program."""
 
 from __future__ import annotations
 
@@ -21,6 +22,32 @@ FLOAT_ARGS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -3.75, 1e308, -1e308, 5e-324, math
 GRAD_FLOAT_ARGS = [0.37, 0.821, 1.5, -1.25, 2.75, -0.6, 1.1, 3.3, -2.4, 0.73, -1.7, 2.3, 1.35, -0.45]
 #: ... and a few that make a point singular (an infinite or NaN intermediate)
 GRAD_SPECIAL_ARGS = [math.inf, -math.inf, math.nan, 0.0, 1e300]
+
+
+#: the probability that a 1-D array argument is a strided view (``x[::2]``, ``x[::-1]``)
+STRIDED = 0.15
+
+
+def step_of(a: np.ndarray) -> int:
+    """The step of a 1-D array in elements (1 for a contiguous one, and for one of at
+    most one element, whose stride numpy does not keep to the step)."""
+    if a.ndim != 1 or len(a) <= 1 or not a.itemsize:
+        return 1
+    return a.strides[0] // a.itemsize
+
+
+def strided(values: np.ndarray, step: int) -> np.ndarray:
+    """``values`` as a view of step ``step`` of a new base array (each value ``|step|``
+    times in it): what a caller passing ``x[::2]`` or ``x[::-1]`` gives."""
+    if step == 1:
+        return values.copy()
+    base = np.repeat(values[::-1] if step < 0 else values, abs(step))
+    return base[::step]
+
+
+def fresh_copy(a: np.ndarray) -> np.ndarray:
+    """A copy of ``a`` with ``a``'s step (``a.copy()`` would make it contiguous)."""
+    return strided(a, step_of(a)) if a.ndim == 1 else a.copy()
 
 
 def float_literal(x: float) -> str:
@@ -54,9 +81,13 @@ def generate_args(rng: random.Random, params: list[tuple[str, str]], count: int,
             return rng.random() < 0.5
         n = rng.choice([0, 1, 3, 5, 8])
         if k == "float64":
-            return np.array([rng.choice(FLOAT_ARGS[:10]) if rng.random() < 0.3
-                             else round(rng.uniform(-5, 5), 2) for _ in range(n)], dtype=np.float64)
-        return np.array([rng.choice(INT_ARGS) if rng.random() < 0.2 else rng.randint(-9, 9)
-                         for _ in range(n)], dtype=np.int64)
+            a = np.array([rng.choice(FLOAT_ARGS[:10]) if rng.random() < 0.3
+                          else round(rng.uniform(-5, 5), 2) for _ in range(n)], dtype=np.float64)
+        else:
+            a = np.array([rng.choice(INT_ARGS) if rng.random() < 0.2 else rng.randint(-9, 9)
+                          for _ in range(n)], dtype=np.int64)
+        if rng.random() < STRIDED:
+            return strided(a, rng.choice([-1, 2, -2, 3]))
+        return a
 
     return [tuple(one(k) for _, k in params) for _ in range(count)]

@@ -46,6 +46,7 @@ import son
 from son.errors import SonError, SonSyntaxError
 from son.nodes.types import BOOL, FLOAT, INT, ArrayType
 
+from .arguments import fresh_copy
 from .deviations import DEVIATIONS, _Runtime, instrument  # noqa: F401 - the oracle's, for its users
 
 __all__ = ["DEVIATIONS", "PIPELINES", "STAGES", "Failure", "Result", "canon", "check", "instrument"]
@@ -106,7 +107,8 @@ def canon(v):
 
 
 def _copy(args) -> list:
-    return [a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args]
+    return [fresh_copy(a) if isinstance(a, np.ndarray) else a.copy() if isinstance(a, list) else a
+            for a in args]
 
 
 #: the outcome of a documented run-time refusal (``Result.declined``)

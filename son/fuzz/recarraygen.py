@@ -14,8 +14,11 @@ changed in place and returned: ``rv0`` *is* ``arr``, and the oracle sees the wri
 through either name), ``mixed`` (a fresh array on some paths, ``a`` on others) and
 ``merge`` (a merge sort of the halves, views or copies, into ``np.empty``, or their
 ``np.concatenate``) and ``swap`` (the ends swapped through a view the recursive call is
-given, strided or reversed, the caller seeing the writes; a copy returned).  The forms
-that never return their argument are sometimes given ``arr[::-1]``, a view.  Int arrays
+given, strided or reversed, the caller seeing the writes; a copy returned), ``turn``
+(``a`` written and passed on reversed, ``a[::-1]``: the result is a view of ``arr``'s
+base, reversed or not, the caller's writes through it reaching ``arr``) and ``turn
+mixed`` (a reversed view on some paths, a fresh array on others).  Every form is
+sometimes given ``arr[::-1]``, a view.  Int arrays
 combine with ``^`` and ``|`` (no wrap-around).
 
 The draws come from a stream of their own, seeded by the main stream's state without
@@ -85,12 +88,25 @@ _SWAP = """def ra0(a, n):
     ra0(a{view}, n - 1)
     return a.copy()
 """
+_TURN = """def ra0(a, n):
+    if n <= 0 or len(a) == 0:
+        return a
+    a[0] = a[0] {op} {k}
+    return ra0(a[::-1], n - 1)
+"""
+_TURN_MIXED = """def ra0(a, n):
+    if n <= 0 or len(a) < 2:
+        return a[::-1]
+    if n % 3 == 0:
+        return a {new}
+    return ra0(a[::-1], n - 1)
+"""
 _FORMS = {"fresh": _FRESH, "argument": _ARGUMENT, "mixed": _MIXED, "merge": _MERGE,
-          "concatenate": _CONCATENATE, "swap": _SWAP}
+          "concatenate": _CONCATENATE, "swap": _SWAP, "turn": _TURN, "turn mixed": _TURN_MIXED}
 #: the views a recursive call passes (``{cp}`` empty, ``{view}``), and the forms that may
-#: be given a view of ``arr`` (those that never return their argument)
+#: be given a view of ``arr``
 _VIEWS = ["[1:-1]", "[1:]", "[::2]", "[::-1][1:]", "[-2::-3]"]
-_TAKE_VIEWS = ("fresh", "merge", "concatenate", "swap")
+_TAKE_VIEWS = ("fresh", "merge", "concatenate", "swap", "argument", "mixed", "turn", "turn mixed")
 #: by dtype: the combining operators, the constants, ``zero`` and a new array of ``a``
 _DTYPES = {"float64": (["+", "-", "*"], ["0.5", "-1.25", "3.0"], "0.0", ["* 2.0", "+ 0.5", "* -1.0"], ""),
            "int64": (["^", "|"], ["1", "6", "-3"], "0", ["* 1", "| 2", "^ 5"], ", dtype=np.int64")}

@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .arguments import step_of
 from .oracle import Failure, check
 
 __all__ = ["args_literal", "regression_text", "shrink", "write_regression"]
@@ -246,7 +247,10 @@ def shrink(source: str, args: list[tuple], name: str = "f", kernel: bool = True,
 # ====================================================================== regression files
 def _literal(v) -> str:
     if isinstance(v, np.ndarray):
-        return f"np.array([{', '.join(_literal(x) for x in v.tolist())}], dtype=np.{v.dtype})"
+        step = step_of(v)
+        values = v[::-1] if step < 0 else v
+        text = f"np.array([{', '.join(_literal(x) for x in values.tolist())}], dtype=np.{v.dtype})"
+        return text if step == 1 else f"np.repeat({text}, {abs(step)})[::{step}]"  # a strided view
     if isinstance(v, float):
         if math.isnan(v):
             return "math.nan"
