@@ -176,10 +176,21 @@ def test_a_strided_argument_comes_back_as_itself_from_a_kernel():
         assert np.array_equal(x, y)  # the writes through the returned view reached its base
 
 
+def cast_again(a, n):
+    if n <= 0:
+        return a * 1.5
+    return cast_again(a, n - 1).astype(np.int64) * 1.0
+
+
+def test_a_method_of_a_recursive_result_parses_before_its_kind_is_known():
+    """The first parse types the call TOP (no value yet): ``.astype`` of it had crashed."""
+    check_every_stage(cast_again, [F, int], st.tuples(st.lists(st.floats(-9, 9), max_size=5).map(np.array),
+                                                     st.integers(-1, 3)), max_examples=10)
+
+
 @pytest.mark.parametrize("text, message", [
     ("def f(a, n: int):\n    if n == 0:\n        return np.zeros((2, 2))\n    return f(a, n - 1)\n",
      "n-D array"),
-    ("def f(a, n: int):\n    if n == 0:\n        return a[1:]\n    return f(a, n - 1)\n", "view"),
     ("def f(a, n: int):\n    if n == 0:\n        return np.zeros(3, dtype=np.int64)\n"
      "    return f(a, n - 1) * 1.5\n", "several kinds"),
     ("def f(a, n: int):\n    if n == 0:\n        return 0.0\n    return f(a, n - 1) + a\n", "several kinds"),

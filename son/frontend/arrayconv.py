@@ -28,7 +28,7 @@ from ..nodes import EQ, GE, LT, NE, Add, BitOr, IsNan, Mul, NewArray, Node, Stor
 from ..nodes.types import TOP
 from .arrayfns import copy_bool, copy_float64, copy_int64
 from .core import DTYPES, _kind, dtype_of, is_array_value, is_list
-from .scope import Grid, Pack, TupleList
+from .scope import Grid, Pack, TupleList, View
 
 #: the float limits of int64: [-2**63, 2**63)
 _INT64_LIMIT = 2.0 ** 63
@@ -52,6 +52,8 @@ class ArrayConversions:
             return None
         with kept(a):
             dtype = self.dtype_arg(e.args[0] if e.args else e.keywords[0].value, "astype")
+            if a.type is TOP and not isinstance(a, View):  # no value yet (a recursive call's in
+                return self.dead_value()                   # the first parse) or dead code
             return self.converted(e, a, dtype)
 
     def dtype_arg(self, x: ast.expr, name: str) -> str:
