@@ -31,9 +31,11 @@ captured values as parameters, son/frontend/functions.py ``lift``), keyed by its
 a call where it can be (``kept_call``).  What is refused, with a located error: a
 function whose parameters or result are tuples, complex numbers or values that may be
 None, whose result is an n-D array, or of several kinds on different paths
-(arrays of two dtypes), a view passed by a nested function to its own graph of a whole
-array (pass ``a[i:j].copy()``), and arguments of other kinds than the parameters' (the
-compiled function's own).
+(arrays of two dtypes), and arguments of other kinds than the parameters' that no
+graph of another signature can take (the compiled entry function's own parameters, a
+tuple).  A nested ``def`` that calls itself with other kinds (a view of the array it was
+given) gets a graph of that signature, as a module function does: its lifted form is
+parsed again, keyed by its ``def``.
 
 A 1-D array view (``rec(a[:m])``, ``a[::-1]``, a row or a column of a 2-D array) is
 passed as its four values, never as a numpy view: the base array, the start, the
@@ -140,18 +142,16 @@ class Recursion:
             types.append(self.g.params[k][1])
             k += form_size(f)
         fit = [_fits_form(v, f, t) for (_p, v), f, t in zip(bound, pforms, types)]
-        if not isinstance(fn, Local) and not all(fit) and \
+        if not all(fit) and \
                 all(not isinstance(v, Aggregate) or _view_kind(v) is not None for _, v in bound):
             return self.separate_call(e, fn, vals)  # other kinds: the graph of that signature
         args = []
         for (p, v), f, t, ok in zip(bound, pforms, types, fit):
             if not ok:
                 what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type.widen())
-                hint = " (a nested function's recursive call takes whole arrays: pass a[i:j].copy())" \
-                    if isinstance(v, View) else ""
                 raise self.error(e, f"recursive call to {name}() passes {what} as {p!r}, which is "
                                     f"{t if f == LEAF else 'a view of ' + str(t)} (a compiled function "
-                                    f"has one type per parameter){hint}", "recursion")
+                                    f"has one type per parameter)", "recursion")
             if f == LEAF:
                 args.append(v)
             elif v.type is TOP:  # a view only on a path the types prove dead
