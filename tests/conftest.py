@@ -26,10 +26,19 @@ Canonical forms (``canon``):
 
 from __future__ import annotations
 
-import numpy as np
-import pytest
+import os
 
-import son
+# Kernels are compiled at LLVM level 1 in the tests (numba reads NUMBA_OPT when it is
+# imported, below): what a kernel computes does not depend on the level (no fast-math
+# flags), and a test suite of a few thousand kernels spends most of its time in Numba
+# (-25%: a kernel of many n-D reductions, 217 s at level 3, 161 s at 1).  The speed of
+# kernels is measured in benchmarks/, at numba's default level.
+os.environ.setdefault("NUMBA_OPT", "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+
+import son  # noqa: E402
 from son.fuzz.oracle import canon  # noqa: F401 - one canonical value comparison, shared with the fuzzer
 
 son.debug = True
@@ -97,16 +106,23 @@ def run_both(fn, args, graph=None, peephole: bool = True):
 STAGES = ("peephole", "sccp", "combined")
 
 
-def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=run_python, adjust=None):
+#: ``kernel`` for the tests whose kernel takes Numba minutes to compile (a function of
+#: many n-D reductions): the default run checks every stage but the kernel, the slow
+#: suite (``python -m pytest -m slow``) the kernel too
+KERNEL_IN_SLOW = [pytest.param(False, id="stages"), pytest.param(True, id="kernel", marks=pytest.mark.slow)]
+
+
+def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=run_python, adjust=None,
+                      kernel: bool = True):
     """Hypothesis: on every input ``strategy`` draws, the interpreter on the graph of each
-    named pipeline and of the raw parse, and ``son.jit``'s kernel, give ``expected``'s
-    outcome (CPython's by default; None skips the input); ``adjust`` rewrites an input
-    first.  ``argtypes`` as ``son.parse`` takes them."""
+    named pipeline and of the raw parse, and ``son.jit``'s kernel (unless not
+    ``kernel``), give ``expected``'s outcome (CPython's by default; None skips the
+    input); ``adjust`` rewrites an input first.  ``argtypes`` as ``son.parse`` takes them."""
     from hypothesis import given, settings
 
     graphs = {p: son.optimize(son.parse(fn, argtypes=argtypes), p)[0] for p in STAGES}
     graphs["none"] = son.parse(fn, argtypes=argtypes, peephole=False)
-    kernel = son.jit(fn, fallback="error")  # the kernel itself, not a fallback to CPython
+    compiled = son.jit(fn, fallback="error") if kernel else None  # the kernel itself, not a fallback
 
     @settings(max_examples=max_examples, deadline=None)
     @given(strategy)
@@ -118,7 +134,8 @@ def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=r
             return
         for name, g in graphs.items():
             assert run_both(fn, args, graph=g)[1] == want, name
-        assert run_python(kernel, args) == want, "kernel"
+        if compiled is not None:
+            assert run_python(compiled, args) == want, "kernel"
 
     check()
 

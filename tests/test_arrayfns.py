@@ -141,6 +141,17 @@ CASES = [
 @pytest.mark.parametrize("fn, argtypes, strategy", CASES,
                          ids=[f"{c[0].__name__}-{'-'.join(map(str, c[1]))}" for c in CASES])
 def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
+    check_every_stage(fn, argtypes, strategy, max_examples=50, kernel=fn not in SLOW_KERNELS)
+
+
+#: functions whose kernel takes Numba minutes to compile: checked in the slow suite
+SLOW_KERNELS = (variances,)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("fn, argtypes, strategy", [c for c in CASES if c[0] in SLOW_KERNELS],
+                         ids=[str(c[1][0]) for c in CASES if c[0] in SLOW_KERNELS])
+def test_the_kernels_of_many_reductions_agree_with_cpython(fn, argtypes, strategy):
     check_every_stage(fn, argtypes, strategy, max_examples=50)
 
 

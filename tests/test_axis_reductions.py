@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import check_every_stage, check_stages, finite_differences, function_from_text
+from conftest import KERNEL_IN_SLOW, check_every_stage, check_stages, finite_differences, function_from_text
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -37,10 +37,11 @@ def float_sums(a):
             np.sum(a[:, ::2], axis=0))
 
 
-def test_float_sums_and_means_over_an_axis_of_a_3_d_array_are_numpys_bit_for_bit():
+@pytest.mark.parametrize("kernel", KERNEL_IN_SLOW)
+def test_float_sums_and_means_over_an_axis_of_a_3_d_array_are_numpys_bit_for_bit(kernel):
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "Mean of empty slice"
-        check_every_stage(float_sums, [F3], st.tuples(cubes()), max_examples=60)
+        check_every_stage(float_sums, [F3], st.tuples(cubes()), max_examples=60, kernel=kernel)
 
 
 def products_and_int_sums(a, i, m, b):
@@ -88,7 +89,8 @@ def along_lines(a, i, m):
             np.sort(i, axis=None), np.median(a, axis=1), np.median(i, 0), np.median(a, axis=None))
 
 
-def test_numpys_1_d_functions_along_an_axis_are_numpys_in_every_stage():
+@pytest.mark.parametrize("kernel", KERNEL_IN_SLOW)
+def test_numpys_1_d_functions_along_an_axis_are_numpys_in_every_stage(kernel):
     """NaN first for argmax, last for sort; an empty axis is argmax's ValueError even
     where there are no lines."""
     no_zero = SPREAD.filter(lambda x: x != 0.0) | st.just(np.nan)  # (np.sort of both zeros: refused)
@@ -96,7 +98,7 @@ def test_numpys_1_d_functions_along_an_axis_are_numpys_in_every_stage():
         hnp.arrays(np.float64, s, elements=no_zero), hnp.arrays(np.int64, s, elements=st.integers(-3, 3)),
         hnp.arrays(np.bool_, s)))
     with np.errstate(all="ignore"):
-        check_every_stage(along_lines, [F3, I3, B3], strategy, max_examples=50)
+        check_every_stage(along_lines, [F3, I3, B3], strategy, max_examples=50, kernel=kernel)
 
 
 def line_loss(a):
@@ -127,7 +129,8 @@ def int_means_variances_and_truths(i, b, a):
             np.sum(a, axis=None), np.max(i, axis=(2, 0, 1)), np.mean(a, axis=(1,)), np.var(a, None, ddof=1))
 
 
-def test_int_means_variances_and_truths_over_an_axis_are_numpys():
+@pytest.mark.parametrize("kernel", KERNEL_IN_SLOW)
+def test_int_means_variances_and_truths_over_an_axis_are_numpys(kernel):
     """The mean of ints along an axis is exact where numpy's float sums are (magnitudes
     adding up to less than 2**53); var/std are numpy's steps (the kept mean, the squared
     deviations summed along the axis in numpy's order); any/all or the truths (NaN is
@@ -137,7 +140,8 @@ def test_int_means_variances_and_truths_over_an_axis_are_numpys():
         hnp.arrays(np.bool_, s), hnp.arrays(np.float64, s, elements=SPREAD | st.sampled_from([np.nan, 0.0]))))
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # numpy's "Degrees of freedom <= 0"
-        check_every_stage(int_means_variances_and_truths, [I3, B3, F3], strategy, max_examples=50)
+        check_every_stage(int_means_variances_and_truths, [I3, B3, F3], strategy, max_examples=50,
+                          kernel=kernel)
 
 
 def kept_over_every_axis(a, i, b, x):

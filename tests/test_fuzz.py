@@ -36,6 +36,8 @@ from son.nodes.types import constant
 
 CAMPAIGN_SEED = 20261123
 CAMPAIGN_N = 500
+#: the default run's campaign (the slow suite runs CAMPAIGN_N)
+CAMPAIGN_QUICK = 120
 
 
 def test_generator_is_reproducible_from_seed_and_index():
@@ -239,19 +241,22 @@ def test_workers_that_reach_their_quota_are_replaced():
     assert t.programs == 7 and sorted(t.indices) == list(range(7)), t.report()
 
 
-def test_fixed_seed_campaign_agrees_in_every_stage(tmp_path):
-    """>= 500 programs through every stage, kernels included (about two minutes alone)."""
+@pytest.mark.parametrize("n", [CAMPAIGN_QUICK, pytest.param(CAMPAIGN_N, marks=pytest.mark.slow)])
+def test_fixed_seed_campaign_agrees_in_every_stage(tmp_path, n):
+    """``n`` programs through every stage, kernels included: the default run's share
+    (about 5 minutes on one core of a 2-core machine) and, in the slow suite, 500 (about
+    20 minutes: most of it Numba compiling a kernel per program)."""
     # a kernel may take half a minute to compile (program 48: 36 s beside one other process), and the
     # suite runs one worker per core: a per-program timeout of a minute would fail on load
-    t = run(CAMPAIGN_N, seed=CAMPAIGN_SEED, jobs=0, kernel=True, out=tmp_path, grad=False, timeout=600.0)
+    t = run(n, seed=CAMPAIGN_SEED, jobs=0, kernel=True, out=tmp_path, grad=False, timeout=600.0)
     report = t.report()
     print(report)
-    assert t.programs == CAMPAIGN_N
+    assert t.programs == n
     assert not t.failures and not t.rejects, report
     # documented kernel refusals (son.fuzz.oracle.REFUSALS, e.g. a value that is an array
     # on one path and a number on another) stay rare
-    assert t.counts["refused"] <= CAMPAIGN_N // 10, report
-    assert t.counts["ok"] + t.counts["refused"] == CAMPAIGN_N
+    assert t.counts["refused"] <= n // 10, report
+    assert t.counts["ok"] + t.counts["refused"] == n
     assert t.wrapped > 0  # the campaign does exercise int64 wrap-around
 
 
