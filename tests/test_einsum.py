@@ -145,6 +145,7 @@ def test_numpys_errors_of_the_subscripts_raise_when_the_call_runs(tmp_path, text
     ("np.einsum('i,', a, 2.0)", "son takes bool, int64 and float64 arrays"),
     ("np.einsum('i,i', a, [1.0, 2.0])", "son takes bool, int64 and float64 arrays"),
     ("np.einsum('ij,kl->ijkl', a.reshape(2, -1), a.reshape(2, -1))", "4-D"),
+    ("np.einsum('a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q->', " + "a, " * 17 + ")", "more than 16 labels"),
 ])
 def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, where):
     fn = function_from_text(tmp_path, f"def f(a, k: bool):\n    return {text}\n")

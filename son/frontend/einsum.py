@@ -30,7 +30,8 @@ implicit ``'ij,jk'``: the labels met once, in ASCII order, as numpy's).
 Refused with a located error: subscripts that are not a string constant (numpy's
 interleaved form ``einsum(a, [0, 1], b, [1, 2])``), ``...`` (broadcast dimensions),
 keywords (``optimize=``, ``out=``, ``dtype=``...), operands that are numbers or lists, of
-another dtype, and a result of more than 3 dimensions.
+another dtype, a result of more than 3 dimensions, and more than 16 distinct labels (a
+loop nest that deep passes Python's limit of nested blocks).
 
 The sum of products is written in the Python son compiles (``_helper`` generates one
 function per shape of the subscripts, kept for the process) and inlined: the scheduler,
@@ -52,6 +53,8 @@ from .scope import Grid, View
 #: the zero each result dtype's sum starts from (bools summed as ints)
 _ZERO = {"bool": 0, "int64": 0, "float64": 0.0}
 _DTYPES = {"bool": np.bool_, "int64": np.int64, "float64": np.float64}
+#: the most distinct labels son's loop nest takes (Python nests at most 20 blocks)
+_MOST_LABELS = 16
 
 
 class Einsum:
@@ -91,6 +94,9 @@ class Einsum:
                 raise self.unsupported(e, f"{name}() giving a {len(out)}-D array (son makes 1-D to 3-D "
                                           "arrays)")
             dtype = str(probe.dtype)
+            if len(set(text) - set(",->")) > _MOST_LABELS:
+                raise self.unsupported(e, f"{name}() of more than {_MOST_LABELS} labels (its loop nest would "
+                                          "pass Python's limit of nested blocks)")
             extents = self.einsum_extents(e, grids, ins)
             with kept(*extents.values()):
                 views = self.einsum_views(e, grids, ins, extents)
@@ -204,31 +210,31 @@ def _helper(ins: tuple[str, ...], out: str, cast: tuple[bool, ...]):
     labels = "".join(dict.fromkeys("".join(ins)))
     summed = [c for c in labels if c not in out]
     params = [f"o{k}" for k in range(len(ins))]
-    lines = [f"def einsum_{'_'.join(ins)}_to_{out or 'number'}({', '.join(params)}, zero):"]
+    lines = [f"def einsum({', '.join(params)}, zero):"]  # labels are i<ord>, lengths n<ord>
     for c in labels:
         k = next(k for k, s in enumerate(ins) if c in s)
         length = f"len(o{k})" if len(ins[k]) == 1 else f"o{k}.shape[{ins[k].index(c)}]"
-        lines.append(f"    n_{c} = {length}")
+        lines.append(f"    n{ord(c)} = {length}")
     terms = []
     for k, s in enumerate(ins):
-        read = f"o{k}[{', '.join('i_' + c for c in s)}]"
+        read = f"o{k}[{', '.join(f'i{ord(c)}' for c in s)}]"
         terms.append(f"float({read})" if cast[k] else read)
     product = " * ".join(terms)
     pad = "    "
     if out:
-        shape = f"n_{out}" if len(out) == 1 else "(" + ", ".join(f"n_{c}" for c in out) + ")"
+        shape = f"n{ord(out)}" if len(out) == 1 else "(" + ", ".join(f"n{ord(c)}" for c in out) + ")"
         lines.append(f"    out = np.full({shape}, zero)")
         for c in out:
-            lines.append(f"{pad}for i_{c} in range(n_{c}):")
+            lines.append(f"{pad}for i{ord(c)} in range(n{ord(c)}):")
             pad += "    "
     lines.append(f"{pad}total = zero")
     inner = pad
     for c in summed:
-        lines.append(f"{inner}for i_{c} in range(n_{c}):")
+        lines.append(f"{inner}for i{ord(c)} in range(n{ord(c)}):")
         inner += "    "
     lines.append(f"{inner}total += {product}")
     if out:
-        lines.append(f"{pad}out[{', '.join('i_' + c for c in out)}] = total")
+        lines.append(f"{pad}out[{', '.join(f'i{ord(c)}' for c in out)}] = total")
         lines.append("    return out")
     else:
         lines.append("    return total")
@@ -237,8 +243,7 @@ def _helper(ins: tuple[str, ...], out: str, cast: tuple[bool, ...]):
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     namespace = {"np": np, "__name__": __name__}  # a son helper: always inlined (recursion.kept_call)
     exec(compile(source, filename, "exec"), namespace)  # noqa: S102 - son's own generated source
-    (fn,) = [v for k, v in namespace.items() if k.startswith("einsum_")]
-    return fn
+    return namespace["einsum"]
 
 
 EINSUM_CALLS = {np.einsum: lambda p, e, n: p.call_einsum(e, n)}
