@@ -89,7 +89,7 @@ class Einsum:
                 probe = np.einsum(text, *[np.zeros((0,) * g.ndim, _DTYPES[dtype_of(g.base)]) for g in grids])
             except (ValueError, TypeError) as exc:
                 return self.fault(type(exc), str(exc))
-            ins, out = _labels(text)
+            ins, out = labels(text)
             if len(out) > 3:
                 raise self.unsupported(e, f"{name}() giving a {len(out)}-D array (son makes 1-D to 3-D "
                                           "arrays)")
@@ -122,8 +122,7 @@ class Einsum:
         firsts: dict[str, list[Node]] = {}  # label -> its length in each operand having it
         for k, (g, s) in enumerate(zip(grids, ins)):
             where = "single operand" if len(grids) == 1 else f"operand {k}"
-            for c in dict.fromkeys(s):
-                axes = [i for i, x in enumerate(s) if x == c]
+            for c, axes in _axes(s).items():
                 first = g.dims[axes[0]]
                 for i in axes[1:]:  # numpy's length 0 first is "not known yet" (above)
                     empty = self.op(at, BitAnd, self.op(at, EQ, first, self.con(0)),
@@ -133,7 +132,7 @@ class Einsum:
                 for i in axes[1:]:
                     self.guard(self.op(at, NE, first, g.dims[i]), ValueError,
                                f"dimensions in {where} for collapsing index '{c}' don't match")
-                firsts.setdefault(c, []).append(g.dims[axes[0]])
+                firsts.setdefault(c, []).append(first)
         extents: dict[str, Node] = {}
         for c, dims in firsts.items():
             n = dims[0]
@@ -160,8 +159,7 @@ class Einsum:
         for g, s in zip(grids, ins):
             dims, strides = [], []
             with kept(*views):
-                for c in dict.fromkeys(s):
-                    axes = [i for i, x in enumerate(s) if x == c]
+                for c, axes in _axes(s).items():
                     with kept(*dims, *strides):
                         stride = g.strides[axes[0]]
                         for i in axes[1:]:
@@ -180,8 +178,9 @@ def _array(v) -> Node:
     return v.base if isinstance(v, (Grid, View)) else v
 
 
-def _labels(text: str) -> tuple[list[str], str]:
-    """The operands' labels and the output's (numpy has checked them)."""
+def labels(text: str) -> tuple[list[str], str]:
+    """The operands' labels and the output's of valid subscripts ``text`` (the output's
+    in implicit mode: the labels met once, in ASCII order)."""
     text = text.replace(" ", "")
     if "->" in text:
         left, out = text.split("->")
@@ -190,6 +189,14 @@ def _labels(text: str) -> tuple[list[str], str]:
         counts = {c: left.count(c) for c in left if c != ","}
         out = "".join(sorted(c for c, n in counts.items() if n == 1))
     return left.split(","), out
+
+
+def _axes(s: str) -> dict[str, list[int]]:
+    """Each distinct label of one operand's subscripts, in order, and its axes."""
+    axes: dict[str, list[int]] = {}
+    for i, c in enumerate(s):
+        axes.setdefault(c, []).append(i)
+    return axes
 
 
 def _canonical(uniq: list[str], out: str) -> tuple[tuple[str, ...], str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from son.frontend.einsum import labels
+
 _FUNCTIONS = {"matmul": np.matmul, "dot": np.dot, "inner": np.inner, "vdot": np.vdot}
 
 
@@ -39,12 +41,8 @@ def documented_einsum(subscripts: str, *operands):
     result = np.einsum(subscripts, *operands)  # numpy's shape, dtype and errors
     if np.asarray(result).dtype != np.float64:
         return result
-    text = subscripts.replace(" ", "")
-    left, out = text.split("->") if "->" in text else (text, None)
-    ins = left.split(",")
-    labels = "".join(dict.fromkeys(left.replace(",", "")))
-    if out is None:
-        out = "".join(sorted(c for c in labels if left.count(c) == 1))
+    ins, out = labels(subscripts)
+    order = "".join(dict.fromkeys("".join(ins)))  # the labels in order of first appearance
     if len(operands) == 1 and sorted(out) == sorted(dict.fromkeys(ins[0])):
         return result  # a view of the operand
     sizes = {}
@@ -52,7 +50,7 @@ def documented_einsum(subscripts: str, *operands):
         for c, n in zip(s, np.shape(a)):
             if sizes.get(c, 1) == 1:
                 sizes[c] = n
-    summed = [c for c in labels if c not in out]
+    summed = [c for c in order if c not in out]
     arrays = [np.asarray(a, dtype=np.float64) for a in operands]
     res = np.zeros([sizes[c] for c in out])
     with np.errstate(all="ignore"):
