@@ -692,15 +692,17 @@ def test_generator_writes_whole_array_expressions():
 
 def test_generator_writes_recursive_helpers_that_return_arrays(monkeypatch):
     """son.fuzz.recarraygen: some programs call ``ra0``, which calls itself and returns a
-    fresh array, its argument, either, or a merge of its calls' arrays, some passing views
-    to the recursive call or given one; the others are the programs they were without it;
-    the oracle agrees on one of each form."""
+    fresh array, its argument, either, a merge of its calls' arrays, or a view of its
+    argument, some passing views to the recursive call or given one; the others are the
+    programs they were without it; the oracle agrees on one of each form."""
     import son.fuzz.recarraygen as rag
 
     programs = [generate(7, i) for i in range(400)]
     forms = {"argument": "return ra0(a, n - 1)", "fresh": "out = ra0(", "mixed": "r = ra0(",
              "merge": "lo = ra0(", "concatenate": "np.concatenate((ra0(", "swap": "a[0], a[-1] = a[-1]",
-             "view halves": "lo = ra0(a[:m], n - 1)"}
+             "view halves": "lo = ra0(a[:m], n - 1)", "tail": "return a[1:]",
+             "turn mixed": "        return a[", "turn": "return ra0(a[:], n - 1)",
+             "2-D views": "return rb0(m["}
     found = {k: [p for p in programs if text in p.source] for k, text in forms.items()}
     found["given a view"] = [p for p in programs if re.search(r"rv0 = ra0\(\w+\[::-1\], ", p.source)]
     assert all(found.values()), {k: len(v) for k, v in found.items()}

@@ -254,11 +254,14 @@ def test_derivatives_through_calls_given_views_agree_with_finite_differences():
 
 
 @pytest.mark.parametrize("text, message", [
-    ("def f(a, n: int):\n    if n <= 0:\n        return a.reshape(1, -1)\n    return f(a[1:], n - 1)\n",
-     "n-D array"),
+    ("def f(a, n: int):\n    if n <= 0:\n        return a.reshape(1, -1)\n    if n == 1:\n        return a\n"
+     "    return f(a[1:], n - 1)\n", "gives an array view .* gives a 2-D array"),
+    ("def f(a, n: int):\n    if n <= 0:\n        return a.reshape(1, -1)\n    return 1.0\n",
+     "gives a single value but .* gives a 2-D array"),
 ])
 def test_refusals(text, message, tmp_path):
-    """A callee that gives back an n-D array refuses with a located error."""
+    """A function whose returns give a 1-D view, a 2-D array and a number refuses with a
+    located error naming both."""
     fn = function_from_text(tmp_path, text)
     with pytest.raises(SonSyntaxError, match=r"case\.py:\d+:\d+: .*" + message):
         son.parse(fn, argtypes={"a": F})

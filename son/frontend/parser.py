@@ -70,7 +70,16 @@ from .loops import Loops, _LoopContext
 from .names import GLOBAL_VALUES, GLOBALS, MISSING, GlobalArrayLearned, Names
 from .ndarrays import NDArrays
 from .norms import Norms
-from .recursion import RESULT, SEPARATE, USED, VIEW, Recursion, SeparateHelper, module_scope
+from .recursion import (
+    RESULT,
+    SEPARATE,
+    USED,
+    Recursion,
+    SeparateHelper,
+    is_view_form,
+    module_scope,
+    view_result,
+)
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList, View
 from .selection import Selection
@@ -322,24 +331,16 @@ def _result_type(g: Graph, src, peephole: bool) -> Type | None:
     """The type of what a recursive function's live Returns give (None if it never
     returns; NONE if every one gives None, a procedure; an ``ArrayType`` for a 1-D array,
     fresh or an argument, which the caller then holds as the callee left it; a
-    ``TupleType`` for a flat tuple of numbers, and ``(array, int, int, int)`` for a 1-D
-    view, its base, start, length and step, ``view_result``); a ``SonSyntaxError`` for a
-    result a ``Call`` cannot give: a nested tuple, a complex number, a range, an n-D
-    array, values of several kinds, a value on some paths and None on others (the raw parse,
+    ``TupleType`` for a flat tuple of numbers, and ``(array, int, ...)`` for a view, its
+    base, start, a 1-D view's length and step or an n-D array's dimensions and strides,
+    ``view_result``); a ``SonSyntaxError`` for a result a ``Call`` cannot give: a nested
+    tuple, a complex number, a range, values of several kinds, a value on some paths and None on others (the raw parse,
     which cannot tell dead code, leaves out the Returns of None there)."""
     rets = [r for r in g.stop.inputs if type(r) is Return and r.inputs[0].type is not XCTRL]
+    forms = {r.form for r in rets}
+    if len(forms) == 1 and is_view_form(f := forms.pop()):  # a view: base, start, dims, strides
+        return view_result([r.inputs[2:] for r in rets], src, form_size(f))
     arity = {len(r.inputs) - 2 for r in rets}
-    if rets and all(r.form == VIEW for r in rets):  # a 1-D view: its base, start, length, step
-        t = None
-        for r in rets:
-            base = r.inputs[2].type
-            if base is not TOP and not isinstance(base, ArrayType):
-                break
-            ts = TupleType([base, INT, INT, INT])
-            t = ts if t is None else t.meet(ts)
-        else:
-            if t is not None and (t.elems[0] is TOP or isinstance(t.elems[0], ArrayType)):
-                return t
     if any(r.form is not None for r in rets) or len(arity) > 1:
         raise SonSyntaxError(f"{src.name}() calls itself and returns a nested tuple, a complex number, a "
                              "range, an n-D array or tuples of several lengths (son's recursive calls "
@@ -390,11 +391,17 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
             for d in range(spec.ndim):
                 flat.append((_fresh(f"{name}_d{d}", used), LENGTH))
             return array_form(spec.ndim)
-        if isinstance(spec, ViewSpec):  # a recursive helper's view: base, start, length, step
-            flat.append((name, ArrayType(spec.dtype)))
+        if isinstance(spec, ViewSpec) and spec.ndim == 1:  # a recursive helper's view: base, start,
+            flat.append((name, ArrayType(spec.dtype)))    # length, step
             flat.extend([(_fresh(f"{name}_start", used), INT), (_fresh(f"{name}_len", used), LENGTH),
                          (_fresh(f"{name}_step", used), INT)])
             return grid_form(1)
+        if isinstance(spec, ViewSpec):  # an n-D one: base, start, dimensions, strides
+            flat.append((name, ArrayType(spec.dtype)))
+            flat.append((_fresh(f"{name}_start", used), INT))
+            flat.extend((_fresh(f"{name}_d{d}", used), LENGTH) for d in range(spec.ndim))
+            flat.extend((_fresh(f"{name}_s{d}", used), INT) for d in range(spec.ndim))
+            return grid_form(spec.ndim)
         if isinstance(spec, FunctionForm):  # a function: no value, a constant where read
             return spec
         if isinstance(spec, RowsSpec):  # a list of tuples: one list per position
@@ -444,6 +451,8 @@ def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
     if form == grid_form(1):  # a view (recursion.py): base, start, length, step
         base, start, length, step = (next(projs) for _ in range(4))
         return View(g, base, start, step, length)
+    if isinstance(form, str) and form.startswith("grid"):  # an n-D view: base, start, dims, strides
+        return Grid(g, *[next(projs) for _ in range(form_size(form))])
     if isinstance(form, str) and form.startswith("array"):
         base = next(projs)
         dims = [next(projs) for _ in range(form_size(form) - 1)]

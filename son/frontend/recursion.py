@@ -11,9 +11,13 @@ parse whose returns do not fit its assumption starts again under their meet
 (``son/frontend/parser.py``, at most five parses, as loops are parsed again).  A result
 is a number, a flat tuple of numbers, a 1-D array of one dtype (a fresh array or one
 the call was given, the object itself in the interpreter and in a kernel, so writes
-through the result reach the argument as in CPython) or a 1-D view of one: its base,
-start, length and step, typed ``(array, int, int, int)`` (``view_result``), which
-``_call_value`` binds to a ``View`` of the call's outputs; ``may_alias`` (scope.py) counts a
+through the result reach the argument as in CPython), or a view, 1-D or n-D: its values
+(base, start, a 1-D view's length and step, an n-D one's dimensions and strides, below)
+given back as a tuple typed ``(array, int, ...)`` (``view_result``), which
+``_call_value`` binds to a ``View`` or a ``Grid`` of the call's outputs, so writes
+through it reach the base and reads see its elements as numpy's (a fresh 1-D array
+meeting a view on another path is the view of all of itself, ``view_of_whole``; an n-D
+array is always a ``Grid``); ``may_alias`` (scope.py) counts a
 call's result as possibly any other array, the caller's new ones included, and memory is
 ordered around the call by its ``CallMem``.  Derivatives through a call that
 returns an array are refused (son/grad/forward.py).
@@ -30,7 +34,7 @@ captured values as parameters, son/frontend/functions.py ``lift``), keyed by its
 ``son.parse(..., inline=False)`` every call of a module function of the user's is such
 a call where it can be (``kept_call``).  What is refused, with a located error: a
 function whose parameters or result are tuples, complex numbers or values that may be
-None, whose result is an n-D array, or of several kinds on different paths
+None, or of several kinds on different paths
 (arrays of two dtypes), and arguments of other kinds than the parameters' that no
 graph of another signature can take (the compiled entry function's own parameters, a
 tuple).  A nested ``def`` that calls itself with other kinds (a view of the array it was
@@ -46,7 +50,11 @@ caller's base array through the frontend's own view indexing and every stage bel
 sees an array and three ints: the kernel needs no non-contiguous array type, and
 writes reach the caller through the base array and ``CallMem`` as for a whole array.
 A view and a whole array are two signatures (two graphs); a call of a graph of a view
-with a whole array passes the view of all of it.
+with a whole array passes the view of all of it.  An n-D array or view (a ``Grid``) is
+passed the same way as its base, start, dimensions and strides (``ViewSpec(dtype,
+ndim)``, form ``grid_form(ndim)``), bound to a ``Grid`` in the callee; the compiled
+function's own n-D parameter (C-contiguous, ``array_form``) takes no view, so its call
+with one is a call of the graph of that view signature.
 O(arguments) per call, plus one parse of each separate helper per signature."""
 
 from __future__ import annotations
@@ -61,7 +69,7 @@ from ..nodes.control import LEAF, FunctionForm, GlobalForm, form_size, function_
 from ..nodes.types import INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType
 from .functions import Local, function_key
 from .names import SEPARATE_PARSE
-from .scope import Aggregate, Fn, Pack, View, describe, shape
+from .scope import Aggregate, Fn, Grid, Pack, Strided, View, describe, shape
 from .signature import ViewSpec
 from .source import source_of
 
@@ -122,11 +130,11 @@ class Recursion:
                                  "recursion")
             raise SeparateHelper(fn)
         forms = self.g.arg_forms
-        if forms is not None and not all(f in (LEAF, VIEW) or isinstance(f, (FunctionForm, GlobalForm))
-                                         for f in forms):
+        if forms is not None and not all(f == LEAF or is_view_form(f) or _is_array_form(f)
+                                         or isinstance(f, (FunctionForm, GlobalForm)) for f in forms):
             raise self.error(e, f"recursive call to {name}(), whose parameters are tuples or "
                                 "complex numbers (son passes recursive calls single values, arrays "
-                                "and 1-D views)", "recursion")
+                                "and their views)", "recursion")
         bound = self.bind_arguments(e, fn, fn.src if isinstance(fn, Local) else source_of(fn), vals)
         pforms = [LEAF] * len(bound)
         if forms is not None:  # a function parameter: the graph's own function, passed on
@@ -149,15 +157,16 @@ class Recursion:
         for (p, v), f, t, ok in zip(bound, pforms, types, fit):
             if not ok:
                 what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type.widen())
+                kind = t if f == LEAF else f"an array of {_ndim_of(f)} dimensions of {t}"
                 raise self.error(e, f"recursive call to {name}() passes {what} as {p!r}, which is "
-                                    f"{t if f == LEAF else 'a view of ' + str(t)} (a compiled function "
-                                    f"has one type per parameter)", "recursion")
+                                    f"{kind} (a compiled function has one type per parameter)",
+                                 "recursion")
             if f == LEAF:
                 args.append(v)
             elif v.type is TOP:  # a view only on a path the types prove dead
                 return self.dead_value()
             else:
-                args += _view_values(self.view_of_whole(v) if not isinstance(v, View) else v)
+                args += _view_values(self.view_of_whole(v) if not isinstance(v, Strided) else v)
         if forms is not None:  # the global arrays it reads: its own parameters, passed on
             n = len(self.g.params) - sum(form_size(f) for f in forms if isinstance(f, GlobalForm))
             args += [self.g.param(i) for i in range(n, len(self.g.params))]
@@ -198,8 +207,10 @@ class Recursion:
             for i in range(len(call.result.elems)):
                 with kept(*outs):
                     outs.append(self.op(e, CallOut, call, index=i))
-            if view_result(call.result):  # base, start, length, step
+            if is_view_result(call.result) and len(outs) == 4:  # base, start, length, step
                 return View(self.g, outs[0], outs[1], outs[3], outs[2])
+            if is_view_result(call.result):  # base, start, dimensions, strides
+                return Grid(self.g, *outs)
             return Pack(self.g, *outs)
 
     def separate_call(self, e: ast.Call, fn, vals: list[Node] | None, only_kept: bool = False) -> Node:
@@ -219,8 +230,8 @@ class Recursion:
             if t is None:
                 what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type)
                 raise self.error(e, f"call of {name}(), which calls itself, passes {what} as {p!r} "
-                                    "(son passes a recursive helper single numbers, 1-D arrays, "
-                                    "their 1-D views and lists)", "recursion")
+                                    "(son passes a recursive helper single numbers, arrays, "
+                                    "their views and lists)", "recursion")
             kinds.append(t)
         if any(t is TOP for t in kinds):
             return self.dead_value()  # an argument only on a path the types prove dead
@@ -228,7 +239,7 @@ class Recursion:
         if only_kept and not any(type(r) is Return and r.inputs[0].type is not XCTRL
                                  for r in callee.stop.inputs):
             raise self.error(e, f"{name}() never returns", "recursion")
-        args = [x for _, v in bound for x in (_view_values(v) if isinstance(v, View) else [v])]
+        args = [x for _, v in bound for x in (_view_values(v) if isinstance(v, Strided) else [v])]
         with kept(*args):
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result, target=callee)
         return self._call_value(e, call)
@@ -269,10 +280,39 @@ class Recursion:
         return module[key]
 
 
-def view_result(t) -> bool:
-    """Is ``t`` the result type of a call that gives a 1-D view: ``(array, int, int,
-    int)``, its base, start, length and step (a tuple of numbers never holds an array)?"""
-    return isinstance(t, TupleType) and len(t.elems) == 4 and isinstance(t.elems[0], ArrayType)
+def view_result(rets: list[list[Node]], src, size: int = 4) -> TupleType:
+    """The result type of a function whose every live Return gives a view (form
+    ``grid_form(k)``, ``size`` values: a 1-D one's base, start, length and step, an n-D
+    one's base, start, dimensions and strides, ``rets``): the tuple of the base's array
+    type and ints, which ``is_view_result`` tells from a flat tuple of numbers; a
+    ``SonSyntaxError`` for views of arrays of several dtypes."""
+    base = TOP
+    for r in rets:
+        base = base.meet(r[0].type)
+    if base is not TOP and not isinstance(base, ArrayType):
+        raise SonSyntaxError(f"{src.name}() calls itself and returns views of arrays of several dtypes "
+                             "(son's recursive calls give a view of one dtype)", src.filename,
+                             src.tree.lineno + src.line0, src.tree.col_offset, "recursion")
+    return TupleType([base] + [INT] * (size - 1))
+
+
+def is_view_result(t) -> bool:
+    """Is ``t`` a call's result that is a view (``view_result``)?  A flat tuple of
+    numbers never holds an array, so an array first says it is one."""
+    return isinstance(t, TupleType) and len(t.elems) >= 4 and isinstance(t.elems[0], ArrayType)
+
+
+def is_view_form(form) -> bool:
+    """Is ``form`` a view's (``grid_form(k)``: a parameter or a result)?"""
+    return isinstance(form, str) and form.startswith("grid")
+
+
+def _is_array_form(form) -> bool:
+    return isinstance(form, str) and form.startswith("array")
+
+
+def _ndim_of(form) -> int:
+    return (form_size(form) - 2) // 2 if is_view_form(form) else form_size(form) - 1
 
 
 def _kind_of(v: Node):
@@ -289,19 +329,23 @@ def _kind_of(v: Node):
 
 
 def _view_kind(v: Node):
-    """The parameter type a separate helper is parsed with for a 1-D view ``v`` of an
-    array (a ``ViewSpec`` of its dtype; TOP for a view of dead code); None for another
-    aggregate."""
-    if not isinstance(v, View):
+    """The parameter type a separate helper is parsed with for a view ``v`` of an array,
+    a 1-D view or an n-D array (a ``ViewSpec`` of its dtype and dimensions; TOP for a
+    view of dead code); None for another aggregate."""
+    if not isinstance(v, (View, Grid)):
         return None
     if v.base.type is TOP:
         return TOP
-    return ViewSpec(v.base.type.dtype) if isinstance(v.base.type, ArrayType) else None
+    ndim = v.ndim if isinstance(v, Grid) else 1
+    return ViewSpec(v.base.type.dtype, ndim) if isinstance(v.base.type, ArrayType) else None
 
 
-def _view_values(v: View) -> list[Node]:
-    """What a call passes for view ``v``: its parameter's four values, in their order
-    (``grid_form(1)``: base, start, length, step)."""
+def _view_values(v: View | Grid) -> list[Node]:
+    """What a call passes for view ``v``: its parameter's values, in their order
+    (``grid_form(k)``: base, start, a 1-D view's length and step, an n-D one's
+    dimensions and strides)."""
+    if isinstance(v, Grid):
+        return [v.base, v.start, *v.dims, *v.strides]
     return [v.base, v.start, v.length, v.step]
 
 
@@ -311,6 +355,11 @@ def _fits_form(v: Node, form, t) -> bool:
     array of its dtype, or such an array (the view of all of it)."""
     if form == LEAF:
         return not isinstance(v, Aggregate) and _fits(v, t)
+    if _is_array_form(form):  # a C-contiguous n-D parameter: a view may be strided, never fits
+        return False
+    if form != VIEW:  # an n-D view: an n-D array of that dtype
+        return isinstance(v, Grid) and v.ndim == _ndim_of(form) and isinstance(v.base.type, ArrayType) \
+            and v.base.type.dtype == t.dtype
     if isinstance(v, View):
         return isinstance(v.base.type, ArrayType) and v.base.type.dtype == t.dtype
     return v.type is TOP or isinstance(v.type, ArrayType) and not isinstance(v, Aggregate) and \

@@ -350,8 +350,8 @@ class Conflict(Aggregate):
 
 
 def shape(v: Node):
-    """None for a single value, "array" for a whole 1-D array, "optional" for a value
-    that may be None, "complex" for a complex number, else (a tuple) the tuple of its
+    """None for a single value, "array" for a whole 1-D array, "grid<k>" for a k-D
+    array or view, "optional" for a value that may be None, "complex" for a complex number, else (a tuple) the tuple of its
     elements' shapes."""
     if isinstance(v, Opt):
         return "optional"
@@ -363,6 +363,8 @@ def shape(v: Node):
         return "function"
     if isinstance(v, View):
         return "view"
+    if isinstance(v, Grid):
+        return f"grid{v.ndim}"
     if isinstance(v, TupleList):
         return f"rows{len(v.elems)}"
     if isinstance(v, Pack):
@@ -398,6 +400,8 @@ def describe(s) -> str:
         return "an array"
     if isinstance(s, str) and s.startswith("rows"):
         return f"a list of {s[4:]}-tuples"
+    if isinstance(s, str) and s.startswith("grid"):
+        return f"a {s[4:]}-D array"
     return "a single value" if s is None else f"a tuple of {len(s)}"
 
 

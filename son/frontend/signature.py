@@ -46,14 +46,17 @@ class NDArraySpec:
 
 @dataclass(frozen=True)
 class ViewSpec:
-    """A 1-D array view parameter of a recursive helper's graph (son/frontend/recursion.py):
-    four values, the base array, the view's first index in it, its length and its step
-    (``grid_form(1)``), which the parser binds to a ``View``; never a user's argtype."""
+    """An array view parameter of a recursive helper's graph (son/frontend/recursion.py):
+    1-D, four values, the base array, the view's first index in it, its length and its
+    step (``grid_form(1)``), which the parser binds to a ``View``; n-D, the base array,
+    the first index, the ``ndim`` dimensions and the ``ndim`` strides (``grid_form(ndim)``),
+    bound to a ``Grid``; never a user's argtype."""
 
     dtype: str
+    ndim: int = 1
 
     def __str__(self) -> str:
-        return f"a view of {self.dtype}[]"
+        return f"a view of {self.dtype}[{', '.join([':'] * self.ndim) if self.ndim > 1 else ''}]"
 
 
 @dataclass(frozen=True)

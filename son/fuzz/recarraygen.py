@@ -14,12 +14,15 @@ changed in place and returned: ``rv0`` *is* ``arr``, and the oracle sees the wri
 through either name), ``mixed`` (a fresh array on some paths, ``a`` on others) and
 ``merge`` (a merge sort of the halves, views or copies, into ``np.empty``, or their
 ``np.concatenate``) and ``swap`` (the ends swapped through a view the recursive call is
-given, strided or reversed, the caller seeing the writes; a copy returned), ``turn``
-(``a`` written and passed on reversed, ``a[::-1]``: the result is a view of ``arr``'s
-base, reversed or not, the caller's writes through it reaching ``arr``) and ``turn
-mixed`` (a reversed view on some paths, a fresh array on others).  Every form is
-sometimes given ``arr[::-1]``, a view.  Int arrays
-combine with ``^`` and ``|`` (no wrap-around).
+given, strided or reversed, the caller seeing the writes; a copy returned); the forms
+that return a view of their argument: ``turn`` (``a`` changed and given on reversed or
+whole, the view returned), ``turn mixed`` (``mixed`` whose base case is a view: a fresh
+array meets a view) and ``tail`` (``a[1:]`` of the turned argument, one shorter: ``rv0``
+in the group of ``arr[1:]``), and ``grid`` (``rb0`` given ``a`` as a 2-D view of one row,
+turned, written and passed on turned, or made fresh: 2-D views as arguments and
+results, ``ra0`` returning the row of the result).  Every form is sometimes given ``arr[::-1]``, a view, and
+then ``rv0`` may be a view of it written through.  Int arrays combine with ``^`` and
+``|`` (no wrap-around).
 
 The draws come from a stream of their own, seeded by the main stream's state without
 consuming it, so a program without the helper is exactly what it was before.  O(1).
@@ -92,21 +95,45 @@ _TURN = """def ra0(a, n):
     if n <= 0 or len(a) == 0:
         return a
     a[0] = a[0] {op} {k}
-    return ra0(a[::-1], n - 1)
+    return ra0(a{turn}, n - 1)
 """
 _TURN_MIXED = """def ra0(a, n):
-    if n <= 0 or len(a) < 2:
-        return a[::-1]
-    if n % 3 == 0:
+    if n <= 0:
+        return a{turn}
+    if n % 3 == 0 or n > 6:
         return a {new}
-    return ra0(a[::-1], n - 1)
+    r = ra0(a, n - 1)
+    if len(r) > 0:
+        r[-1] = r[-1] {op} {k}
+    return r
+"""
+_TAIL = """def ra0(a, n):
+    if n <= 0 or len(a) <= 1:
+        return a[1:]
+    a[-1] = a[-1] {op} {k}
+    return ra0(a{turn}, n - 1)
+"""
+_GRID = """def rb0(m, n):
+    if n <= 0 or m.shape[1] == 0:
+        return m
+    if n % 4 == 3:
+        return m {new}
+    m[0, -1] = m[0, -1] {op} {k}
+    return rb0(m{gturn}, n - 1)
+
+
+def ra0(a, n):
+    return rb0(a.reshape(1, -1){gturn0}, n)[0]
 """
 _FORMS = {"fresh": _FRESH, "argument": _ARGUMENT, "mixed": _MIXED, "merge": _MERGE,
-          "concatenate": _CONCATENATE, "swap": _SWAP, "turn": _TURN, "turn mixed": _TURN_MIXED}
-#: the views a recursive call passes (``{cp}`` empty, ``{view}``), and the forms that may
-#: be given a view of ``arr``
+          "concatenate": _CONCATENATE, "swap": _SWAP, "turn": _TURN, "turn mixed": _TURN_MIXED,
+          "tail": _TAIL, "grid": _GRID}
+#: the views a recursive call passes (``{cp}`` empty, ``{view}``), and the views of all of
+#: ``a`` that a view form returns or passes (``{turn}``)
 _VIEWS = ["[1:-1]", "[1:]", "[::2]", "[::-1][1:]", "[-2::-3]"]
-_TAKE_VIEWS = ("fresh", "merge", "concatenate", "swap", "argument", "mixed", "turn", "turn mixed")
+_TURNS = ["[::-1]", "[:]", "[::-1][::-1]"]
+#: the same for the 2-D view of one row that ``grid`` passes (``{gturn}``, ``{gturn0}``)
+_GRID_TURNS = ["[:, ::-1]", ".T.T", "[::-1, ::-1]", "[:, :]"]
 #: by dtype: the combining operators, the constants, ``zero`` and a new array of ``a``
 _DTYPES = {"float64": (["+", "-", "*"], ["0.5", "-1.25", "3.0"], "0.0", ["* 2.0", "+ 0.5", "* -1.0"], ""),
            "int64": (["^", "|"], ["1", "6", "-3"], "0", ["* 1", "| 2", "^ 5"], ", dtype=np.int64")}
@@ -130,12 +157,14 @@ class RecursiveArrays:
         form = r.choice(list(_FORMS))
         self.array_helpers = _FORMS[form].format(dts=dts, op=r.choice(ops), zero=zero, k=r.choice(constants),
                                                  new=r.choice(news), view=r.choice(_VIEWS),
-                                                 cp=r.choice(["", ".copy()"])) + "\n\n"
+                                                 cp=r.choice(["", ".copy()"]), turn=r.choice(_TURNS),
+                                                 gturn=r.choice(_GRID_TURNS),
+                                                 gturn0=r.choice(_GRID_TURNS + [""])) + "\n\n"
         depth = [f"len({arr})", str(r.randint(0, 4))] + fn.vars["int"][:2]
-        given = f"{arr}[::-1]" if form in _TAKE_VIEWS and r.random() < 0.4 else arr  # as long as arr
+        given = f"{arr}[::-1]" if r.random() < 0.4 else arr  # as long as arr
         out = [f"rv0 = ra0({given}, {r.choice(depth)})"]
         if r.random() < 0.6:  # a write through the result: into arr too where rv0 is arr
             out += ["if len(rv0) > 1:", "    rv0[0] = rv0[-1]"]
         fn.arrays.append(("rv0", dt))
-        self.result_group = ("rv0", self.group_of(arr))
+        self.result_group = ("rv0", self.group_of(arr) + ("-1" if form == "tail" else ""))
         return out
