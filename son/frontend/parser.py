@@ -334,8 +334,9 @@ def _result_type(g: Graph, src, peephole: bool) -> Type | None:
     ``TupleType`` for a flat tuple of numbers, and ``(array, int, ...)`` for a view, its
     base, start, a 1-D view's length and step or an n-D array's dimensions and strides,
     ``view_result``); a ``SonSyntaxError`` for a result a ``Call`` cannot give: a nested
-    tuple, a complex number, a range, values of several kinds, a value on some paths and None on others (the raw parse,
-    which cannot tell dead code, leaves out the Returns of None there)."""
+    tuple, a complex number, a range, values of several kinds, a value on some paths and
+    None on others (the raw parse, which cannot tell dead code, leaves out the Returns of
+    None there)."""
     rets = [r for r in g.stop.inputs if type(r) is Return and r.inputs[0].type is not XCTRL]
     forms = {r.form for r in rets}
     if len(forms) == 1 and is_view_form(f := forms.pop()):  # a view: base, start, dims, strides

@@ -351,8 +351,8 @@ class Conflict(Aggregate):
 
 def shape(v: Node):
     """None for a single value, "array" for a whole 1-D array, "grid<k>" for a k-D
-    array or view, "optional" for a value that may be None, "complex" for a complex number, else (a tuple) the tuple of its
-    elements' shapes."""
+    array or view, "optional" for a value that may be None, "complex" for a complex
+    number, else (a tuple) the tuple of its elements' shapes."""
     if isinstance(v, Opt):
         return "optional"
     if isinstance(v, Cplx):

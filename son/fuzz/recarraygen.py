@@ -20,9 +20,9 @@ whole, the view returned), ``turn mixed`` (``mixed`` whose base case is a view: 
 array meets a view) and ``tail`` (``a[1:]`` of the turned argument, one shorter: ``rv0``
 in the group of ``arr[1:]``), and ``grid`` (``rb0`` given ``a`` as a 2-D view of one row,
 turned, written and passed on turned, or made fresh: 2-D views as arguments and
-results, ``ra0`` returning the row of the result).  Every form is sometimes given ``arr[::-1]``, a view, and
-then ``rv0`` may be a view of it written through.  Int arrays combine with ``^`` and
-``|`` (no wrap-around).
+results, ``ra0`` returning the row of the result).  Every form is sometimes given
+``arr[::-1]``, a view, and then ``rv0`` may be a view of it written through.  Int arrays
+combine with ``^`` and ``|`` (no wrap-around).
 
 The draws come from a stream of their own, seeded by the main stream's state without
 consuming it, so a program without the helper is exactly what it was before.  O(1).
