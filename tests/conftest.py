@@ -39,6 +39,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import son  # noqa: E402
+from son.fuzz.arguments import fresh_copy  # noqa: E402 - a copy laid out as the argument is
 from son.fuzz.oracle import canon  # noqa: F401 - one canonical value comparison, shared with the fuzzer
 
 son.debug = True
@@ -69,7 +70,10 @@ def _son_cache_dir(tmp_path_factory):
 
 
 def copy_args(args) -> list:
-    return [a.copy() if isinstance(a, (np.ndarray, list)) else a for a in args]
+    """Fresh copies of the array and list arguments, each array laid out as it was (a
+    strided or transposed argument stays one)."""
+    return [fresh_copy(a) if isinstance(a, np.ndarray) else a.copy() if isinstance(a, list) else a
+            for a in args]
 
 
 def _outcome(call, args):

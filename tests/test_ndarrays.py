@@ -204,13 +204,14 @@ def test_a_returned_view_is_a_view_of_the_argument():
     assert t[1, 0] == -4.0  # numpy's aliasing, kept
 
 
-def test_a_non_contiguous_argument_is_refused_by_the_graph_and_runs_in_cpython_under_jit():
+def test_a_non_contiguous_argument_is_refused_by_a_c_order_graph_and_compiled_for_its_strides_by_jit():
+    """A graph parsed for a C-order parameter takes no other layout; son.jit compiles a
+    kernel for an argument of any strides (tests/test_strided_nd_args.py)."""
     a = np.arange(12.0).reshape(3, 4)[:, ::2]
     g = son.parse(stencil, argtypes=[F2])
     with pytest.raises(SonError, match="C-contiguous"):
         son.interpret(g, a)
-    with pytest.warns(son.FallbackWarning, match="C-contiguous"):
-        np.testing.assert_array_equal(son.jit(stencil)(a), stencil(a))
+    np.testing.assert_array_equal(son.jit(stencil, fallback="error")(a), stencil(a))
 
 
 def test_matmul_kernel_is_exact_and_has_no_bounds_checks_left_in_the_inner_loop():

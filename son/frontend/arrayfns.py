@@ -51,6 +51,17 @@ _RESHAPES = ("reshape", "ravel", "flatten")
 #: reductions over all of an n-D array's elements, in C order
 _FLAT = (np.sum, np.mean, np.any, np.all, np.argmax, np.argmin, np.max, np.min, np.prod, np.cumsum, np.var,
          np.std, np.median)
+#: of ``_FLAT``, those whose result does not depend on the order numpy reads the elements
+#: in: for every dtype (numpy's argmax, cumsum and median read a C-order ravel), and for
+#: int and bool arrays (whose sums wrap around in any order; a float max is not, for -0.0)
+_ANY_ORDER = (np.any, np.all, np.argmax, np.argmin, np.cumsum, np.median)
+_ANY_ORDER_EXACT = (np.sum, np.prod, np.max, np.min)
+
+
+def _any_order(fn, a: Grid) -> bool:
+    return fn in _ANY_ORDER or fn in _ANY_ORDER_EXACT and dtype_of(a.base) != "float64"
+
+
 #: reductions that take ``axis=`` and ``keepdims=`` (son/frontend/axisreduce.py)
 AXIS_REDUCTIONS = (np.sum, np.mean, np.max, np.min, np.prod, np.any, np.all, np.var, np.std)
 #: numpy's 1-D functions son applies line by line along an axis (son/frontend/axisreduce.py)
@@ -149,7 +160,7 @@ class ArrayFunctions:
                 return self.grid_copy(e, a)
         if isinstance(a, Grid) and _METHODS.get(f.attr) in _FLAT:
             with kept(a):
-                a = self.flat_view(e, a)
+                a = self.flat_view(e, a, any_order=_any_order(_METHODS[f.attr], a))
         if not is_array_value(a):
             what = f"a {a.ndim}-D array" if isinstance(a, Grid) else str(a.type.widen())
             raise self.error(e, f"{what} has no method {f.attr}() in son", ast.unparse(f))
@@ -182,7 +193,7 @@ class ArrayFunctions:
                 return self.grid_copy(e, a)
         if isinstance(a, Grid) and fn in _FLAT:
             with kept(a):
-                a = self.flat_view(e, a)
+                a = self.flat_view(e, a, any_order=_any_order(fn, a))
         if not is_array_value(a):
             what = f"a {a.ndim}-D array" if isinstance(a, Grid) else f"a {a.type.widen()} value"
             raise self.error(e.args[0], f"{name}() of {what} (son takes 1-D arrays here)", name)

@@ -108,7 +108,7 @@ class Names:
         from whichever inlined helper it is read."""
         from ..errors import SonError
         from ..nodes.control import LEAF, GlobalForm, array_form
-        from .signature import NDArraySpec, type_of_value
+        from .signature import NDArraySpec, ViewSpec, type_of_value
 
         key = (id(self.src.globals), name)
         bound = self.learned.get(GLOBAL_VALUES, {})
@@ -122,6 +122,10 @@ class Names:
             spec = type_of_value(v, f"global {name!r}")
         except SonError as e:
             raise self.error(at, str(e), "global") from None
+        if isinstance(spec, ViewSpec):  # passed as its elements in order, at every call
+            raise self.error(at, f"global {name!r} is a {spec.ndim}-D array that is not C-contiguous "
+                                 "(son reads a global n-D array as its elements in order: "
+                                 "np.ascontiguousarray copies it, or pass it as an argument)", "global")
         ndim = spec.ndim if isinstance(spec, NDArraySpec) else 1
         form = array_form(ndim) if ndim > 1 else LEAF
         raise GlobalArrayLearned(GlobalForm(name, self.src.globals, form, spec.dtype, ndim), spec)

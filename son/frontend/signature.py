@@ -172,8 +172,8 @@ def type_of_value(v, where: str):
         name = _dtype_name(v.dtype)
         if v.ndim == 1 and name:
             return ArrayType(name)
-        if v.ndim in (2, 3) and name:
-            return NDArraySpec(name, v.ndim)
+        if v.ndim in (2, 3) and name:  # C order: its elements in order; other strides: a view
+            return NDArraySpec(name, v.ndim) if v.flags.c_contiguous else ViewSpec(name, v.ndim)
         raise SonError(f"{where}: unsupported array ({v.ndim}-D, dtype {v.dtype}); son takes 1-D "
                        "to 3-D arrays of float64, int64 or bool")
     if _is_function(v) or callable(v) and isinstance(v, type):  # a FunctionForm parameter

@@ -469,10 +469,13 @@ class Ufuncs(ElementFunctions):
             v.release()
         return total, None
 
-    def flat_view(self, at: ast.AST, a: Grid, what: str = "reduction") -> View:
+    def flat_view(self, at: ast.AST, a: Grid, what: str = "reduction", any_order: bool = False) -> View:
         """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
         reductions over all of them, which numpy makes in memory order, and ``what``
-        else needs them so); another layout is refused at run time."""
+        else needs them so); another layout is refused at run time, or, where the result
+        does not depend on the order numpy reads the elements in (``any_order``: an int
+        sum, an argmax, numpy's C-order ravel), read from a C-order copy wherever the
+        parse cannot tell that the layout is C's (an argument of any strides)."""
         with kept(a):
             expect = self.con(1)
             bad = self.con(False)
@@ -487,6 +490,12 @@ class Ufuncs(ElementFunctions):
                 empty = self.op(at, EQ, expect, self.con(0))
                 with kept(empty):
                     bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
+            if any_order and not (bad.type.is_constant and not bad.type.con):
+                with kept(expect):
+                    if bad.is_unused():
+                        bad.kill()
+                    copy = self.grid_copy(at, a)
+                return View(self.g, copy.base, copy.start, self.con(1), expect)
             self.refuse_at_run_time(bad, f"{what} of an array that is not C-contiguous (numpy would "
                                          "follow its memory order, or copy it)")
             return View(self.g, a.base, a.start, self.con(1), expect)

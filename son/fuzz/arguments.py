@@ -10,6 +10,8 @@ import random
 
 import numpy as np
 
+from ..nodes.control import strided_parts, view_of
+
 INT64_MAX = 2 ** 63 - 1
 INT64_MIN = -2 ** 63
 
@@ -46,8 +48,14 @@ def strided(values: np.ndarray, step: int) -> np.ndarray:
 
 
 def fresh_copy(a: np.ndarray) -> np.ndarray:
-    """A copy of ``a`` with ``a``'s step (``a.copy()`` would make it contiguous)."""
-    return strided(a, step_of(a)) if a.ndim == 1 else a.copy()
+    """A copy of ``a`` with ``a``'s steps (``a.copy()`` would make it contiguous): an n-D
+    one laid out as ``a`` is, over a copy of the memory ``a`` spans."""
+    if a.ndim == 1:
+        return strided(a, step_of(a))
+    if a.flags.c_contiguous:
+        return a.copy()
+    flat, start, *rest = strided_parts(a, "fresh_copy")
+    return view_of(flat.copy(), start, rest[:a.ndim], rest[a.ndim:])
 
 
 def float_literal(x: float) -> str:

@@ -484,7 +484,7 @@ def rebuild(form, values):
             base, start = next(it), next(it)
             dims = [next(it) for _ in range(k)]
             strides = [next(it) for _ in range(k)]
-            return _strided(base, start, dims, strides)
+            return view_of(base, start, dims, strides)
         if rows_arity(f) is not None:  # a list of tuples: its columns (son/nodes/rows.py)
             return rows([next(it) for _ in range(rows_arity(f))])
         return tuple(build(x) for x in f)
@@ -492,7 +492,7 @@ def rebuild(form, values):
     return build(form)
 
 
-def _strided(base, start: int, dims: list, strides: list):
+def view_of(base, start: int, dims: list, strides: list):
     """The numpy view of ``base`` (1-D) whose element ``(i, j, ...)`` is
     ``base[start + i * strides[0] + j * strides[1] + ...]``: as numpy would return it."""
     if start == 0 and list(dims) == [len(base)] and list(strides) == [1]:
@@ -500,6 +500,27 @@ def _strided(base, start: int, dims: list, strides: list):
     size = base.strides[0]  # a 1-D array argument may itself be a strided view: its own step
     return np.lib.stride_tricks.as_strided(base[start:] if start < len(base) else base[:0], shape=tuple(dims),
                                            strides=tuple(s * size for s in strides))
+
+
+def strided_parts(a: np.ndarray, where: str) -> list:
+    """The values of ``grid_form(a.ndim)`` for the numpy array ``a`` of any strides: a
+    1-D array over the memory ``a`` spans (from its lowest element to its highest, a
+    view: writes through it reach ``a``), the index of ``a[0, 0, ...]`` in it, ``a``'s
+    dimensions and its strides in elements (any sign); the inverse of ``view_of``.
+    ``SonError`` for strides that are not whole elements.  O(ndim)."""
+    from ..errors import SonError
+
+    size = a.itemsize
+    if any(s % size for s in a.strides):
+        raise SonError(f"{where}(): an array argument whose strides {a.strides} are not whole elements of "
+                       f"{size} bytes (np.ascontiguousarray(a) copies it)")
+    steps = [s // size for s in a.strides]
+    if a.size == 0:
+        return [a.reshape(-1), 0, *a.shape, *steps]
+    low = a[tuple(slice(None, None, -1) if s < 0 else slice(None) for s in steps)]
+    span = 1 + sum((d - 1) * abs(s) for d, s in zip(a.shape, steps))
+    flat = np.lib.stride_tricks.as_strided(low, shape=(span,), strides=(size,))
+    return [flat, sum((d - 1) * -s for d, s in zip(a.shape, steps) if s < 0), *a.shape, *steps]
 
 
 def flatten(forms: list, args, where: str) -> list:
@@ -541,6 +562,11 @@ def flatten(forms: list, args, where: str) -> list:
                 raise SonError(f"{where}(): a {k}-D array argument must be C-contiguous (son reads it "
                                "as its elements in order: np.ascontiguousarray(a) copies it)")
             out += [a.reshape(-1), *a.shape]
+        elif isinstance(f, str) and f.startswith("grid"):  # an n-D array of any strides
+            k = _ndim(f)
+            if type(a) is not np.ndarray or a.ndim != k:
+                raise SonError(f"{where}(): expected a {k}-D numpy array, got {type(a).__name__}")
+            out += strided_parts(a, where)
         elif rows_arity(f) is not None:
             out += columns(a, rows_arity(f), where)
         else:
