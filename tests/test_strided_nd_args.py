@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 import son
 from son.errors import SonError
-from son.fuzz.arguments import fresh_copy
 from son.frontend.signature import ViewSpec
+from son.fuzz.arguments import fresh_copy
 
 
 def weighted(a):
@@ -49,7 +49,8 @@ def rows(a):
 
 
 def int_reductions(a):
-    return a.sum(), a.max() if a.size else 0, np.argmax(a) if a.size else -1, np.cumsum(a), np.prod(a), np.any(a), np.median(a)
+    top = (a.max(), np.argmax(a)) if a.size else (0, -1)
+    return a.sum(), top, np.cumsum(a), np.prod(a), np.any(a), np.median(a)
 
 
 def cube(a):
