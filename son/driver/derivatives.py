@@ -142,8 +142,8 @@ class GradFunction(Specialized):
             f = forms[k]
             if isinstance(f, str) and f.startswith("grid"):  # an argument of other strides than C's
                 raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is an n-D array "
-                               "that is not C-contiguous; derivatives are taken with respect to C-contiguous arrays "
-                               "(np.ascontiguousarray(a) copies it)")
+                               "that is not C-contiguous; derivatives are taken with respect to "
+                               "C-contiguous arrays (np.ascontiguousarray(a) copies it)")
             if not (f == LEAF or isinstance(f, str) and f.startswith("array")):
                 what = ("a list of tuples" if rows_arity(f) is not None else "a function"
                         if isinstance(f, FunctionForm) else "a tuple or a complex number")
