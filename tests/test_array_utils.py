@@ -53,6 +53,22 @@ def test_rearrangements_and_reductions_are_numpys():
                       st.tuples(FLOAT_ARRAYS.map(lambda a: a[a != 0]), st.integers(-9, 9)))
 
 
+def peak_to_peak(a, k: int):
+    if len(a) == 0:
+        return k
+    if k and len(a) % 2 == 0:
+        return np.ptp(a.reshape(2, -1))
+    return np.ptp(a)
+
+
+def test_ptp_of_a_bool_array_is_numpys_type_error():
+    """numpy's ptp subtracts two numpy bools, a TypeError; son had returned max - min as
+    Python bools (1, a silent wrong answer)."""
+    bools = st.lists(st.booleans(), max_size=6).map(lambda xs: np.array(xs, dtype=bool))
+    check_every_stage(peak_to_peak, ["bool[]", "int"], st.tuples(bools, st.integers(0, 1)), max_examples=15)
+    assert run_python(peak_to_peak, (np.array([True, False]), 0))[0] == "raise"
+
+
 def flip_aliases(a):
     v = np.flip(a)
     v[0] = 7.0  # a view of a, as numpy's

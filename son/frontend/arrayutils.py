@@ -16,7 +16,8 @@ Of numbers and 1-D arrays or views (n-D arrays are refused where written, but fo
   ``np.square`` of bools (numpy's int8) is refused too.
 - ``np.cumprod`` multiplies in order (``np.flip`` and ``np.roll``: son/frontend/axes.py).
 - ``np.ptp(a)`` is ``np.max(a) - np.min(a)`` and ``np.average(a)`` is ``np.mean(a)``,
-  with their rules (NaN, zeros of both signs).
+  with their rules (NaN, zeros of both signs); ``np.ptp`` of a bool array is numpy's
+  TypeError (it subtracts two numpy bools; son's elements are Python scalars).
 - ``np.full_like(a, v)`` converts ``v`` to ``a``'s dtype as numpy casts (a float to an
   int array is truncated; a NaN or a float outside int64 there is the machine's cast:
   NotImplementedError); ``a.fill(v)`` the same, in place.
@@ -34,7 +35,7 @@ import numpy as np
 
 from ..nodes import NewArray, Node, kept
 from .arrayfns import fill_bool, fill_float, fill_int
-from .core import dtype_of, is_array_value
+from .core import BOOL_SUBTRACT, dtype_of, is_array_value
 from .scope import Grid
 
 
@@ -112,6 +113,8 @@ class ArrayUtilities:
         a = vals[0]
         if not (is_array_value(a) or isinstance(a, Grid)):
             raise self.error(e.args[0], f"{name}() of a {a.type.widen()} value (son takes an array)", name)
+        if fn is peak_to_peak and dtype_of(a.base if isinstance(a, Grid) else a) == "bool":
+            return self.fault(TypeError, BOOL_SUBTRACT)  # numpy's max - min of numpy bools
         with kept(*vals):
             if isinstance(a, Grid):
                 if not flat:

@@ -149,6 +149,11 @@ def is_list(x) -> bool:
     return isinstance(x, Node) and not isinstance(x, Aggregate) and isinstance(x.type, ListType)
 
 
+#: numpy's TypeError for ``-`` of two bool arrays, or of two numpy bools (``np.ptp``)
+BOOL_SUBTRACT = ("numpy boolean subtract, the `-` operator, is not supported, use the bitwise_xor, the `^` "
+                 "operator, or the logical_xor function instead.")
+
+
 def promoted(*dtypes: str) -> str:
     """numpy's result dtype of operands of son's ``dtypes`` (bool < int64 < float64)."""
     return max(dtypes, key=("bool", "int64", "float64").index)

@@ -79,7 +79,7 @@ from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType, bounds
 from .arrayfns import gradient_parse
 from .composites import COMPOSITES, EXTREMES, ElementFunctions
-from .core import _kind, dtype_of
+from .core import BOOL_SUBTRACT, _kind, dtype_of
 from .scope import Chain, Grid, View, layout, may_alias
 
 _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
@@ -555,8 +555,7 @@ class Ufuncs(ElementFunctions):
         both_bool = ka == kb == "bool"
         floats = "float" in (ka, kb)
         if op is Sub and both_bool:  # numpy's TypeError where (and only if) the code runs
-            self.fault(TypeError, "numpy boolean subtract, the `-` operator, is not supported, use the "
-                                  "bitwise_xor, the `^` operator, or the logical_xor function instead.")
+            self.fault(TypeError, BOOL_SUBTRACT)
             return self.combine(at, parts, "int64", lambda p, x, y: p.dead_value())
         if op in (FloorDiv, Mod) and both_bool:
             raise self.unsupported(at, f"{sym} of bool arrays (numpy's result is int8)")

@@ -394,7 +394,7 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
             c = self.chain(fn, r.choice(["int64", "int64", "bool"]), g, depth)
             if x < 0.6:
                 return r.choice([f"np.prod({c})", f"{c}.cumsum()[{r.choice(['0', '-1'])}]",
-                                 f"np.count_nonzero({c})",
+                                 f"np.count_nonzero({c})", f"np.ptp({c})",  # of bools: TypeError
                                  f"np.searchsorted({c}, {self.scalar(fn, 'int')}, side={r.choice(_SIDES)})",
                                  f"np.sum(np.searchsorted(np.sort({c}), {c}))"])
             return f"np.sum({c})" if r.random() < 0.6 else f"{c}.sum()"
