@@ -45,7 +45,7 @@ from ..errors import SonError
 from ..grad.forward import jvp_graph
 from ..grad.reverse import grad_graph
 from ..nodes import Graph
-from ..nodes.control import LEAF, FunctionForm, GlobalForm, form_size
+from ..nodes.control import LEAF, NONE_ARG, FunctionForm, GlobalForm, form_size
 from ..nodes.rows import rows_arity
 from .kernels import JitFunction, compile_with
 from .pipeline import Pipeline
@@ -134,7 +134,8 @@ class GradFunction(Specialized):
         offsets = np.cumsum([0] + [form_size(f) for f in forms]).tolist()
         out = []
         # by default every parameter but a function (the graph is built for it: FunctionForm)
-        every = [k for k, f in enumerate(forms) if not isinstance(f, (FunctionForm, GlobalForm))]
+        every = [k for k, f in enumerate(forms)
+                 if not isinstance(f, (FunctionForm, GlobalForm)) and f != NONE_ARG]
         for k in self.argnums if self.argnums is not None else every:
             if not -len(forms) <= k < len(forms):
                 raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is not a parameter "
@@ -146,7 +147,8 @@ class GradFunction(Specialized):
                                "C-contiguous arrays (np.ascontiguousarray(a) copies it)")
             if not (f == LEAF or isinstance(f, str) and f.startswith("array")):
                 what = ("a list of tuples" if rows_arity(f) is not None else "a function"
-                        if isinstance(f, FunctionForm) else "a tuple or a complex number")
+                        if isinstance(f, FunctionForm) else "None" if f == NONE_ARG
+                        else "a tuple or a complex number")
                 raise SonError(f"son.{self.mode}({self.py_func.__name__}): argnum {k} is {what}; "
                                "derivatives are taken with respect to floats and float arrays (pass "
                                "its parts as parameters)")

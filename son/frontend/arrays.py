@@ -325,6 +325,8 @@ class Arrays:
         if b is None or (isinstance(b, ast.Constant) and b.value is None):
             return self.con(default), self.con(False)
         v = self.expr_any(b)
+        if v.type is NONE and not isinstance(v, Aggregate):  # a name bound to None: absent
+            return self.con(default), self.con(False)
         if not isinstance(v, Opt):
             return self.as_int_argument(b, v), self.con(True)
         with kept(v):

@@ -38,7 +38,7 @@ import ast
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
-from ..nodes.control import COMPLEX, LEAF, FunctionForm, array_form, form_size, grid_form
+from ..nodes.control import COMPLEX, LEAF, NONE_ARG, FunctionForm, array_form, form_size, grid_form
 from ..nodes.memory import LENGTH
 from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType, Type, constant
@@ -384,6 +384,8 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
     flat: list = []
 
     def add(name, spec):
+        if spec is NONE:  # None: a constant where read, as a function argument is
+            return NONE_ARG
         if isinstance(spec, Type):
             flat.append((name, spec))
             return LEAF
@@ -445,6 +447,10 @@ def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
         return next(projs)
     if isinstance(form, FunctionForm):
         return Fn(g, (form.fn,))
+    if form == NONE_ARG:
+        none = peep.peep(Constant(g, NONE)).keep()
+        pinned.append(none)  # as the parser's constants: unpinned when the parse ends
+        return none
     if form == COMPLEX:
         return Cplx(g, next(projs), next(projs))
     if rows_arity(form) is not None:

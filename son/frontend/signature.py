@@ -25,7 +25,7 @@ import numpy as np
 
 from ..errors import SonError
 from ..nodes.control import FunctionForm
-from ..nodes.types import BOOL, FLOAT, INT, NUMBER, ArrayType, ListType, Type
+from ..nodes.types import BOOL, FLOAT, INT, NONE, NUMBER, ArrayType, ListType, Type
 
 _NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "number": NUMBER,
           "float64[]": ArrayType("float64"), "int64[]": ArrayType("int64"), "bool[]": ArrayType("bool"),
@@ -152,6 +152,8 @@ def type_of_value(v, where: str):
         if not v:
             raise SonError(f"{where}: an empty tuple argument")
         return tuple(type_of_value(x, where) for x in v)
+    if v is None:  # a constant of the graph: one per call's kinds, as a function argument is
+        return NONE
     if type(v) is complex:
         return "complex"
     if isinstance(v, (bool, np.bool_)):

@@ -310,6 +310,8 @@ class Never(Node):
 #: leaves of a Return's ``form``: one value, or the values a complex (2) or range (3) takes,
 #: or a value that may be None (its is-None flag and its value)
 LEAF, COMPLEX, RANGE, OPTIONAL = 0, "complex", "range", "optional"
+#: a parameter given None: no value in the graph, which reads the constant None
+NONE_ARG = "none"
 
 
 def array_form(ndim: int) -> str:
@@ -460,7 +462,7 @@ def form_size(form) -> int:
         return 1 + k if form.startswith("array") else 2 + 2 * k
     if rows_arity(form) is not None:
         return rows_arity(form)
-    return {LEAF: 1, COMPLEX: 2, RANGE: 3, OPTIONAL: 2}[form]
+    return {LEAF: 1, COMPLEX: 2, RANGE: 3, OPTIONAL: 2, NONE_ARG: 0}[form]
 
 
 def rebuild(form, values):
@@ -550,6 +552,10 @@ def flatten(forms: list, args, where: str) -> list:
             if not callable(a) or function_digest(a) != digest:
                 raise SonError(f"{where}(): built for the function {digest.split()[1]} as this argument, "
                                f"called with {getattr(a, '__qualname__', None) or repr(a)}")
+        elif f == NONE_ARG:
+            if a is not None:
+                raise SonError(f"{where}(): built for None as this argument, called with "
+                               f"{type(a).__name__} {a!r}")
         elif f == COMPLEX:
             if type(a) is not complex:
                 raise SonError(f"{where}(): expected a complex argument, got {type(a).__name__} {a!r}")
