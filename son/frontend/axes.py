@@ -122,6 +122,38 @@ class Axes:
             self.guard(self.op(e, GE, v, self.con(ndim)), AxisError, message)
             return self.op(e, Mod, v, self.con(ndim)).keep()
 
+    def by_axis(self, at: ast.AST, e: ast.expr, ndim: int, what: str, build, v: Node | None = None) -> Node:
+        """``build(k)`` for the axis ``e`` of an ``ndim``-D array: for a constant, that
+        axis's; for an int known only at run time, numpy's AxisError out of range
+        (``axis_value``), then one arm per axis, a branch on it, whose results (of one
+        kind: arrays of one dtype, n-D arrays of one rank) merge as an ``if`` does: what
+        makes a function's result shape depend on its axis.  O(ndim) arms."""
+        k = self.axis_value(e, ndim, what, v)
+        if isinstance(k, int):
+            return build(k)
+        tmp = self.temp()
+        arms = []
+        try:
+            for j in range(ndim - 1):
+                t, f = self.branch(self.op(at, EQ, k, self.con(j)))
+                other = self.scope.dup()
+                other.ctrl = f
+                self.scope.ctrl = t
+                out = build(j)  # may replace self.scope
+                self.scope.set(tmp, out)
+                arms.append(self.scope)
+                self.scope = other
+            out = build(ndim - 1)
+            self.scope.set(tmp, out)
+            arms.append(self.scope)
+            self.scope = self.merge(arms)
+        finally:
+            k.unkeep()
+        out = self.scope.get(tmp)
+        with kept(out):
+            self.scope.remove(tmp)
+        return out
+
     def axis_values(self, e: ast.Tuple, ndim: int, what: str, distinct: bool = True) -> list[int | Node]:
         """A tuple of axes, each constant or known only at run time, in numpy's order
         (``normalize_axis_tuple``): every item evaluated, as CPython builds the tuple; then

@@ -48,7 +48,7 @@ from .arrayfns import (
     diff_float,
     diff_int,
 )
-from .core import dtype_of, is_array_value
+from .core import _kind, dtype_of, is_array_value
 from .scope import Grid, View
 from .sorting import _zeros_of_both_signs, index_order, sort_bool, sort_float, sort_int
 
@@ -73,7 +73,17 @@ class AxisReductions:
         ndim = a.ndim if isinstance(a, Grid) else 1
         keep = [x.value for x in keywords if x.arg == "keepdims"]
         flag = self.constant_flag(keep[0] if keep else None, False, name, "keepdims")
-        k = self.reduced_axis(given[0], ndim, name) if given else None
+        v = self.expr(given[0]) if given and not isinstance(given[0], ast.Tuple) else None
+        if v is not None and not v.type.is_constant and _kind(v) == "int":  # known at run time
+            with kept(v):
+                return self.by_axis(e, given[0], ndim, name,
+                                    lambda k: self.reduce_along(e, fn, name, a, ndim, k, ddof, flag), v)
+        return self.reduce_along(e, fn, name, a, ndim, self.reduced_axis(given[0], ndim, name, v)
+                                 if given else None, ddof, flag)
+
+    def reduce_along(self, e: ast.Call, fn, name: str, a: Node, ndim: int, k: int | None,
+                     ddof: list[ast.keyword], flag: bool) -> Node:
+        """``axis_reduction`` over the constant axis ``k`` (None: every element)."""
         if k is None or ndim == 1:  # all the elements, in C order
             flat = self.flat_view(e, a, name) if isinstance(a, Grid) else a
             with kept(flat):
@@ -110,10 +120,12 @@ class AxisReductions:
             ones = [self.con(1)] * ndim
             return self.shaped(e, out, self.con(0), ones, ones)
 
-    def reduced_axis(self, axis_e: ast.expr, ndim: int, name: str) -> int | None:
+    def reduced_axis(self, axis_e: ast.expr, ndim: int, name: str, v: Node | None = None) -> int | None:
         """The constant axis a reduction takes, made non-negative; None for ``None`` or a
-        tuple naming every axis once (numpy reduces both over all the elements)."""
-        parts = [self.expr(x) for x in axis_e.elts] if isinstance(axis_e, ast.Tuple) else [self.expr(axis_e)]
+        tuple naming every axis once (numpy reduces both over all the elements).  ``v``:
+        ``axis_e`` already evaluated."""
+        parts = [self.expr(x) for x in axis_e.elts] if isinstance(axis_e, ast.Tuple) else \
+            [v if v is not None else self.expr(axis_e)]
         cons = [p.type.con if p.type.is_constant else ... for p in parts]
         if cons == [None]:
             return None
@@ -218,10 +230,19 @@ class AxisReductions:
                 with kept(flat):
                     out = self.one_line(e, fn, flat, stable)
                 return self.filled_with(e, out, ndim) if keep else out
+            if not axis.type.is_constant and _kind(axis) == "int":  # known at run time
+                with kept(axis):
+                    return self.by_axis(e, axis_e, ndim, name, lambda k: self.along_lines(
+                        e, fn, name, a, ndim, k, times, stable, keep), axis)
             if not (axis.type.is_constant and type(axis.type.con) is int and -ndim <= axis.type.con < ndim):
                 raise self.unsupported(axis_e or e, f"{name}() with an axis that is not a constant of this "
                                                     f"{ndim}-D array's axes")
             k = axis.type.con % ndim
+        return self.along_lines(e, fn, name, a, ndim, k, times, stable, keep)
+
+    def along_lines(self, e: ast.Call, fn, name: str, a: Node, ndim: int, k: int, times: int, stable: bool,
+                    keep: bool) -> Node:
+        """``line_function`` along the constant axis ``k``."""
         for _ in range(times):  # np.diff(a, n) is diff applied n times (n = 0: a itself)
             with kept(a):
                 a = self.lines(e, fn, a, k, stable) if isinstance(a, Grid) else \

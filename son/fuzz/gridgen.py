@@ -17,7 +17,8 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
 * read back as 1-D chains of a group (``G.sum(axis=1)``, ``G.prod(axis=1)``,
   ``np.cumsum(G, axis=1)[:, -1]``, ``np.argmax(G, axis=1)``, ``np.sort(G)[:, 0]``, ``np.mean(G, axis=0)``,
   ``np.var(G, axis=1)``, ``np.median(G, axis=1)``, ``np.linalg.norm(G, ord, axis=1)``,
-  ``np.diff(G, n, axis=1)`` summed, the
+  ``np.diff(G, n, axis=1)`` summed, a square grid's reductions along an axis known only at
+  run time (``G.sum(axis=n % 2)``, ``np.argmax(G, n % 5 - 2)``: numpy's AxisError out of range), the
   rows or columns of two grids joined (``np.concatenate``, ``np.append(G, H, axis=0)``)
   and summed,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
@@ -116,6 +117,12 @@ class GridPrograms:
                                  f"np.diff({grid}, axis=1).sum(axis=1)", f"np.sort({grid})[:, 0]",
                                  f"np.diff({grid}, {r.choice([0, 2, 3])}, axis=1).sum(axis=1)",
                                  f"np.concatenate(({grid}, {self.grid(fn, dt, g, other, d)}), 1).sum(1)"])
+            if r.random() < 0.2:  # a square grid along a run-time axis (AxisError out of range)
+                sq = self.grid(fn, dt, g, g, d)
+                ax = f"({self.scalar(fn, 'int')}) % {r.choice(['2', '5 - 2'])}"
+                return r.choice([f"({sq}).sum(axis={ax})", f"np.argmax({sq}, {ax})",
+                                 f"np.cumsum({sq}, axis={ax})[:, -1]",
+                                 f"np.max({sq}, axis={ax}, keepdims=True)[0]"])
             if r.random() < 0.1:  # summed by einsum, or a square grid's diagonal (a view)
                 return r.choice([f"np.einsum('ij->i', {self.grid(fn, dt, g, other, d)})",
                                  f"np.einsum('ii->i', {self.grid(fn, dt, g, g, d)})",
