@@ -109,3 +109,18 @@ def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, 
     with pytest.raises(SonSyntaxError, match=where) as info:
         son.parse(fn, argtypes=["float64[]"])
     assert "case.py:" in str(info.value)
+
+
+def shapes(a, m, shape):
+    v = a.reshape(shape)
+    v[0, -1] = -1.0  # a view of a, as numpy's
+    return np.shape(a), np.shape(m), np.ndim(m), np.size(m), a.T, a.size, a.real, m.reshape(m.shape[::-1])
+
+
+def test_shape_functions_attributes_and_a_reshape_to_a_tuple_value_are_numpys():
+    """Found by running Numba's test functions: ``a.reshape(shape)`` with a tuple argument,
+    ``np.shape``/``np.ndim``/``np.size``, a 1-D array's ``.T``, ``.size`` and ``.real``."""
+    check_every_stage(shapes, ["float64[]", "int64[:, :]", ("int", "int")],
+                      st.tuples(st.just(np.arange(6.0)), st.just(np.arange(6).reshape(2, 3)),
+                                st.sampled_from([(2, 3), (3, -1), (-1, 1), (6, 1), (4, -1)])),
+                      max_examples=10)

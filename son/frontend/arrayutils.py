@@ -1,7 +1,7 @@
 """numpy's small array utilities, each with one exact result: ``np.round``/``np.around``,
 ``np.square``, ``np.negative``, ``np.sign``, ``np.cumprod``, ``np.ptp``, ``np.average``
-(no weights; with them: son/frontend/arraybuild.py), ``np.full_like``, ``a.fill(v)`` and
-``a.dot(b)``.
+(no weights; with them: son/frontend/arraybuild.py), ``np.full_like``, ``a.fill(v)``,
+``a.dot(b)``, and ``np.shape``/``np.ndim``/``np.size`` of an array (its attribute).
 
 Of numbers and 1-D arrays or views (n-D arrays are refused where written, but for
 ``np.ptp``/``np.average``, which read every element):
@@ -125,6 +125,12 @@ class ArrayUtilities:
                     vals.append(self.con(1.0 if dtype_of(a) == "float64" else 1))
                 return self.inline(e, fn, vals)
 
+    def call_as_attribute(self, e: ast.Call, name: str, attr: str) -> Node:
+        """``np.shape(a)``, ``np.ndim(a)``, ``np.size(a)``: the array's attribute."""
+        if len(e.args) != 1 or e.keywords:
+            raise self.error(e, f"{name}() takes one array (son reads no axis)", name)
+        return self.expr_any(ast.copy_location(ast.Attribute(e.args[0], attr, ast.Load()), e))
+
     def call_full_like(self, e: ast.Call, name: str) -> Node:
         if len(e.args) != 2 or e.keywords:
             raise self.error(e, f"{name}() takes an array and a value (son reads no dtype=)", name)
@@ -154,6 +160,9 @@ UTILITY_CALLS = {
     np.cumprod: lambda p, e, n: p.call_with_helper(e, n, cumprod, flat=True),
     np.ptp: lambda p, e, n: p.call_with_helper(e, n, peak_to_peak, flat=True),
     np.full_like: lambda p, e, n: p.call_full_like(e, n),
+    np.shape: lambda p, e, n: p.call_as_attribute(e, n, "shape"),
+    np.ndim: lambda p, e, n: p.call_as_attribute(e, n, "ndim"),
+    np.size: lambda p, e, n: p.call_as_attribute(e, n, "size"),
 }
 
 

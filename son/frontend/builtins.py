@@ -240,7 +240,9 @@ class Builtins:
 
     def value_attribute(self, e: ast.Attribute):
         """``x.real``, ``x.imag`` of an int, float or bool value (CPython: ``True.real`` is 1,
-        ``x.imag`` a zero of x's type); ``a.ndim`` of an array (son's arrays are 1-D)."""
+        ``x.imag`` a zero of x's type); ``a.ndim``, ``a.shape`` and ``a.size`` of a 1-D array,
+        and its ``a.T`` and ``a.real``, which are ``a`` (numpy's views of all of it: writes
+        through them reach it); an n-D array's in ``grid_attribute``."""
         x = self.expr(e.value)
         if isinstance(x, Cplx):
             return self.complex_attribute(e, x, e.attr)
@@ -258,6 +260,10 @@ class Builtins:
         if (isinstance(x.type, ArrayType) or isinstance(x, View)) and e.attr == "shape":
             with kept(x):
                 return self.pack([self.length(e, x)])
+        if (isinstance(x.type, ArrayType) or isinstance(x, View)) and e.attr == "size":
+            return self.length(e, x)
+        if (isinstance(x.type, ArrayType) or isinstance(x, View)) and e.attr in ("T", "real"):
+            return x  # a 1-D array's transpose, a real array's real part: itself
         if e.attr == "real" and k in ("int", "bool", "float", "number"):
             return self.op(e, ToInt, x) if k == "bool" else x
         if e.attr == "imag" and k in ("int", "bool", "float"):  # a zero of x's own type

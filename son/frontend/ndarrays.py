@@ -48,7 +48,7 @@ from ..nodes.types import ArrayType
 from .axes import expand_items, is_new_axis
 from .core import _kind, dtype_of
 from .iteration import Counted
-from .scope import Aggregate, Grid, View, may_alias
+from .scope import Aggregate, Grid, Pack, View, may_alias
 from .selection import is_selector
 
 
@@ -158,13 +158,19 @@ class NDArrays:
             return flat
         if len(shape) == 1 and isinstance(shape[0], ast.Tuple):
             shape = shape[0].elts
-        if not 1 <= len(shape) <= 3:
-            raise self.unsupported(e, f"reshape to {len(shape)} dimensions (son takes 1-D to 3-D arrays)")
         with kept(flat):
+            given = self.expr_any(shape[0]) if len(shape) == 1 else None
+        if isinstance(given, Pack):  # a tuple value: a.reshape(shape), np.reshape(a, m.shape)
+            places, values = [shape[0]] * len(given.elems), list(given.elems)
+        else:
+            places, values = shape, [given] if given is not None else [None] * len(shape)
+        if not 1 <= len(places) <= 3:
+            raise self.unsupported(e, f"reshape to {len(places)} dimensions (son takes 1-D to 3-D arrays)")
+        with kept(flat, *[v for v in values if v is not None]):
             dims = []
-            for d in shape:
+            for d, v in zip(places, values):
                 with kept(*dims):
-                    dims.append(self.int_value(d).keep())
+                    dims.append((self.int_value(d) if v is None else self.as_int_argument(d, v)).keep())
             # numpy: any negative dimension is the unknown one (at most one), the length
             # over the product of the others; decided at run time, folded for constants
             neg = [self.op(e, ToInt, self.op(e, LT, d, self.con(0))).keep() for d in dims]
