@@ -124,3 +124,14 @@ def test_shape_functions_attributes_and_a_reshape_to_a_tuple_value_are_numpys():
                       st.tuples(st.just(np.arange(6.0)), st.just(np.arange(6).reshape(2, 3)),
                                 st.sampled_from([(2, 3), (3, -1), (-1, 1), (6, 1), (4, -1)])),
                       max_examples=10)
+
+
+def items(a, m):
+    return a[1:2].item(), m[1:, 2:].item(), a[::-1][:1].item(), a.item()
+
+
+def test_item_is_the_one_element_or_numpys_value_error():
+    check_every_stage(items, ["float64[]", "int64[:, :]"],
+                      st.tuples(FLOAT_ARRAYS.filter(lambda a: len(a) >= 1),
+                                st.sampled_from([np.arange(6).reshape(2, 3), np.arange(3).reshape(1, 3)])),
+                      max_examples=15)

@@ -34,7 +34,22 @@ import math
 
 import numpy as np
 
-from ..nodes import LT, MATH_NODES, GradVia, IEEEDiv, Max, NewArray, Node, PairwiseSum, Sub, ToFloat, kept
+from ..nodes import (
+    LT,
+    MATH_NODES,
+    NE,
+    GradVia,
+    IEEEDiv,
+    Load,
+    Max,
+    Mul,
+    NewArray,
+    Node,
+    PairwiseSum,
+    Sub,
+    ToFloat,
+    kept,
+)
 from ..nodes.pairwise import pairwise_blocks, pairwise_sum
 from ..nodes.types import TOP
 from .axes import AXES_CALLS, AXES_METHODS
@@ -136,6 +151,13 @@ class ArrayFunctions:
                 return None
             with kept(a):
                 return AXES_METHODS[f.attr](self, e, a)
+        if isinstance(f, ast.Attribute) and f.attr == "item" and self.is_value(f.value) and not e.args \
+                and not e.keywords:
+            a = self.expr(f.value) if a is None else a
+            if not (isinstance(a, Grid) or is_array_value(a)):
+                return None
+            with kept(a):
+                return self.only_item(e, a)
         if not (isinstance(f, ast.Attribute) and f.attr in _METHODS
                 and self.is_value(f.value)):
             return None
@@ -166,6 +188,18 @@ class ArrayFunctions:
             raise self.error(e, f"{what} has no method {f.attr}() in son", ast.unparse(f))
         with kept(a):
             return self.array_function(e, _METHODS[f.attr], ast.unparse(f), a, e.args)
+
+    def only_item(self, e: ast.Call, a: Node) -> Node:
+        """``a.item()``: the one element of an array of size 1 (any rank), numpy's
+        ValueError for another size."""
+        g = a if isinstance(a, Grid) else self.as_grid(e, a)
+        with kept(g):
+            size = g.dims[0]
+            for d in g.dims[1:]:
+                size = self.op(e, Mul, size, d)
+            self.guard(self.op(e, NE, size, self.con(1)), ValueError,
+                       "can only convert an array of size 1 to a Python scalar")
+            return self.op(e, Load, self.scope.ctrl, self.scope.mem, g.base, g.start)
 
     def call_numpy_on_array(self, e: ast.Call, name: str, fn) -> Node:
         """``np.copy(a)``, ``np.argmax(a)``, ...: the array, then the function."""
