@@ -110,6 +110,7 @@ def averages(a, w, i, m):
         np.average(i, weights=w)
 
 
+@pytest.mark.slow  # minutes of numba compiles: the slow suite (python -m pytest -m slow)
 def test_weighted_averages_are_numpys():
     """Weights summing to zero are numpy's ZeroDivisionError; weights of another length
     its TypeError."""

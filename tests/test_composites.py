@@ -100,6 +100,7 @@ def nan_reductions(x, i, m, a):
             np.nansum(a > 0), np.nanmean(a < 0))
 
 
+@pytest.mark.slow  # minutes of numba compiles: the slow suite (python -m pytest -m slow)
 def test_nan_reductions_are_numpys_in_every_stage():
     no_negative_zero = FLOATS.map(lambda v: v + 0.0)  # (np.nanmax of both zeros: NotImplementedError)
     strategy = st.integers(0, 6).flatmap(lambda n: st.tuples(

@@ -37,7 +37,7 @@ from son.nodes.types import constant
 CAMPAIGN_SEED = 20261123
 CAMPAIGN_N = 500
 #: the default run's campaign (the slow suite runs CAMPAIGN_N)
-CAMPAIGN_QUICK = 120
+CAMPAIGN_QUICK = 50
 
 
 def test_generator_is_reproducible_from_seed_and_index():
@@ -475,7 +475,7 @@ def test_generator_makes_most_programs_gradient_comparable():
     against forward mode at some point (the primal-only mix: about 10%)."""
     from son.fuzz.grad import check_grad
 
-    n = 300
+    n = 150
     compared = sum(check_grad(p.source, p.args).counts["modes"] > 0
                    for p in (generate(31, i) for i in range(n)))
     assert compared >= 0.4 * n, compared

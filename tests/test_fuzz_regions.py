@@ -51,9 +51,9 @@ def test_programs_without_regions_do_not_change(monkeypatch):
 
 
 def test_oracle_agrees_with_cpython_on_generated_programs_with_regions():
-    """100 programs with regions through CPython and every interpreter stage (prints,
+    """60 programs with regions through CPython and every interpreter stage (prints,
     messages and the global counter compared); son refuses only with located errors."""
-    programs, _ = _region_programs(100)
+    programs, _ = _region_programs(60)
     status = {}
     for p in programs:
         r = check(p.source, p.args, kernel=False)
@@ -62,7 +62,7 @@ def test_oracle_agrees_with_cpython_on_generated_programs_with_regions():
             # a region son cannot compile, or a documented refusal where it runs (r.declined)
             assert "son refused a fallback region" in r.detail or r.declined, (p.label, r.detail)
         status[r.status] = status.get(r.status, 0) + 1
-    assert status["ok"] >= 80, status
+    assert status["ok"] >= 48, status
 
 
 def test_oracle_compiles_programs_with_regions_as_kernels_and_with_son_jit():

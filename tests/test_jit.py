@@ -224,13 +224,20 @@ def add(x, y):
     ((np.zeros((1, 1, 1, 1)), 1), "4-D"),
     ((np.zeros(3, dtype=np.float32), 1), "float32"),
     (("a", 1), "unsupported argument str"),
-    ((None, 1), "unsupported argument NoneType"),
     (((), 1), "an empty tuple argument"),
     (((1.0, "a"), 1), "unsupported argument str"),
 ])
 def test_unsupported_argument_types_are_son_errors(args, message):
     with pytest.raises(son.SonError, match=message):
         son.jit(add, fallback="error")(*args)
+
+
+def test_none_is_an_argument_and_cpythons_type_error_where_it_is_added():
+    """None is a constant of the graph (control.NONE_ARG); ``None + 1`` is CPython's TypeError."""
+    with pytest.raises(TypeError):
+        son.jit(add, fallback="error")(None, 1)
+    with pytest.raises(TypeError):
+        add(None, 1)
 
 
 def test_tuple_and_complex_arguments_are_flattened():

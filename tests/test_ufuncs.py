@@ -493,6 +493,7 @@ def axis_sums(a, v):
         (a > 0).sum(axis=1), np.sum(a[1:, ::2], axis=0)
 
 
+@pytest.mark.slow  # minutes of numba compiles: the slow suite (python -m pytest -m slow)
 def test_sums_over_an_axis_are_numpys_in_every_stage():
     """Axis 1 is each row's pairwise sum, axis 0 the rows added in order (numpy's inner
     loop is the contiguous axis either way); rows longer than 128 are split.  One column

@@ -65,7 +65,7 @@ import contextvars
 
 from ..errors import SonSyntaxError
 from ..nodes import Call, CallMem, CallOut, Node, Return, kept
-from ..nodes.control import LEAF, FunctionForm, GlobalForm, form_size, function_digest, grid_form
+from ..nodes.control import LEAF, NONE_ARG, FunctionForm, GlobalForm, form_size, function_digest, grid_form
 from ..nodes.types import INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType
 from .functions import Local, function_key
 from .names import SEPARATE_PARSE
@@ -130,7 +130,7 @@ class Recursion:
                                  "recursion")
             raise SeparateHelper(fn)
         forms = self.g.arg_forms
-        if forms is not None and not all(f == LEAF or is_view_form(f) or _is_array_form(f)
+        if forms is not None and not all(f in (LEAF, NONE_ARG) or is_view_form(f) or _is_array_form(f)
                                          or isinstance(f, (FunctionForm, GlobalForm)) for f in forms):
             raise self.error(e, f"recursive call to {name}(), whose parameters are tuples or "
                                 "complex numbers (son passes recursive calls single values, arrays "
@@ -147,7 +147,7 @@ class Recursion:
             bound = [b for b, f in zip(bound, forms) if not isinstance(f, FunctionForm)]
         types, k = [], 0  # each parameter's type: a view's is its base's
         for f in pforms:
-            types.append(self.g.params[k][1])
+            types.append(NONE if f == NONE_ARG else self.g.params[k][1])  # None: no parameter
             k += form_size(f)
         fit = [_fits_form(v, f, t) for (_p, v), f, t in zip(bound, pforms, types)]
         if not all(fit) and \
@@ -157,10 +157,12 @@ class Recursion:
         for (p, v), f, t, ok in zip(bound, pforms, types, fit):
             if not ok:
                 what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type.widen())
-                kind = t if f == LEAF else f"an array of {_ndim_of(f)} dimensions of {t}"
+                kind = t if f in (LEAF, NONE_ARG) else f"an array of {_ndim_of(f)} dimensions of {t}"
                 raise self.error(e, f"recursive call to {name}() passes {what} as {p!r}, which is "
                                     f"{kind} (a compiled function has one type per parameter)",
                                  "recursion")
+            if f == NONE_ARG:  # the graph's constant None: nothing passed
+                continue
             if f == LEAF:
                 args.append(v)
             elif v.type is TOP:  # a view only on a path the types prove dead
@@ -239,7 +241,9 @@ class Recursion:
         if only_kept and not any(type(r) is Return and r.inputs[0].type is not XCTRL
                                  for r in callee.stop.inputs):
             raise self.error(e, f"{name}() never returns", "recursion")
-        args = [x for _, v in bound for x in (_view_values(v) if isinstance(v, Strided) else [v])]
+        args = [x for _, v in bound for x in (_view_values(v) if isinstance(v, Strided) else
+                                               [] if v.type is NONE and not isinstance(v, Aggregate)
+                                               else [v])]  # None: the callee's constant, no parameter
         with kept(*args):
             call = self.op(e, Call, self.scope.ctrl, self.scope.mem, *args, result=result, target=callee)
         return self._call_value(e, call)
@@ -355,6 +359,8 @@ def _fits_form(v: Node, form, t) -> bool:
     array of its dtype, or such an array (the view of all of it)."""
     if form == LEAF:
         return not isinstance(v, Aggregate) and _fits(v, t)
+    if form == NONE_ARG:
+        return not isinstance(v, Aggregate) and v.type is NONE
     if _is_array_form(form):  # a C-contiguous n-D parameter: a view may be strided, never fits
         return False
     if form != VIEW:  # an n-D view: an n-D array of that dtype
