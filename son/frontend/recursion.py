@@ -65,7 +65,16 @@ import contextvars
 
 from ..errors import SonSyntaxError
 from ..nodes import Call, CallMem, CallOut, Node, Return, kept
-from ..nodes.control import LEAF, NONE_ARG, FunctionForm, GlobalForm, form_size, function_digest, grid_form
+from ..nodes.control import (
+    LEAF,
+    NONE_ARG,
+    FunctionForm,
+    GlobalForm,
+    form_ndim,
+    form_size,
+    function_digest,
+    grid_form,
+)
 from ..nodes.types import INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType
 from .functions import Local, function_key
 from .names import SEPARATE_PARSE
@@ -157,7 +166,7 @@ class Recursion:
         for (p, v), f, t, ok in zip(bound, pforms, types, fit):
             if not ok:
                 what = describe(shape(v)) if isinstance(v, Aggregate) else str(v.type.widen())
-                kind = t if f in (LEAF, NONE_ARG) else f"an array of {_ndim_of(f)} dimensions of {t}"
+                kind = t if f in (LEAF, NONE_ARG) else f"an array of {form_ndim(f)} dimensions of {t}"
                 raise self.error(e, f"recursive call to {name}() passes {what} as {p!r}, which is "
                                     f"{kind} (a compiled function has one type per parameter)",
                                  "recursion")
@@ -315,10 +324,6 @@ def _is_array_form(form) -> bool:
     return isinstance(form, str) and form.startswith("array")
 
 
-def _ndim_of(form) -> int:
-    return (form_size(form) - 2) // 2 if is_view_form(form) else form_size(form) - 1
-
-
 def _kind_of(v: Node):
     """The parameter type a separate helper is parsed with for argument ``v``: its
     kind, widened; TOP for a value of dead code; None for what a call cannot pass."""
@@ -364,7 +369,7 @@ def _fits_form(v: Node, form, t) -> bool:
     if _is_array_form(form):  # a C-contiguous n-D parameter: a view may be strided, never fits
         return False
     if form != VIEW:  # an n-D view: an n-D array of that dtype
-        return isinstance(v, Grid) and v.ndim == _ndim_of(form) and isinstance(v.base.type, ArrayType) \
+        return isinstance(v, Grid) and v.ndim == form_ndim(form) and isinstance(v.base.type, ArrayType) \
             and v.base.type.dtype == t.dtype
     if isinstance(v, View):
         return isinstance(v.base.type, ArrayType) and v.base.type.dtype == t.dtype

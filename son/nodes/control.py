@@ -326,7 +326,7 @@ def grid_form(ndim: int) -> str:
     return f"grid{ndim}"
 
 
-def _ndim(form) -> int | None:
+def form_ndim(form) -> int | None:
     """The number of dimensions of an ``array_form`` or a ``grid_form``, else None."""
     m = re.fullmatch(r"(?:array|grid)(\d)", form) if isinstance(form, str) else None
     return int(m.group(1)) if m else None
@@ -457,7 +457,7 @@ def form_size(form) -> int:
         return form_size(form.form)
     if isinstance(form, tuple):
         return sum(form_size(f) for f in form)
-    k = _ndim(form)
+    k = form_ndim(form)
     if k is not None:
         return 1 + k if form.startswith("array") else 2 + 2 * k
     if rows_arity(form) is not None:
@@ -482,7 +482,7 @@ def rebuild(form, values):
             none, v = next(it), next(it)
             return None if none else v
         if isinstance(f, str) and f.startswith("grid"):
-            k = _ndim(f)
+            k = form_ndim(f)
             base, start = next(it), next(it)
             dims = [next(it) for _ in range(k)]
             strides = [next(it) for _ in range(k)]
@@ -561,7 +561,7 @@ def flatten(forms: list, args, where: str) -> list:
                 raise SonError(f"{where}(): expected a complex argument, got {type(a).__name__} {a!r}")
             out += [a.real, a.imag]
         elif isinstance(f, str) and f.startswith("array"):
-            k = _ndim(f)
+            k = form_ndim(f)
             if type(a) is not np.ndarray or a.ndim != k:
                 raise SonError(f"{where}(): expected a {k}-D numpy array, got {type(a).__name__}")
             if not a.flags.c_contiguous:
@@ -569,7 +569,7 @@ def flatten(forms: list, args, where: str) -> list:
                                "as its elements in order: np.ascontiguousarray(a) copies it)")
             out += [a.reshape(-1), *a.shape]
         elif isinstance(f, str) and f.startswith("grid"):  # an n-D array of any strides
-            k = _ndim(f)
+            k = form_ndim(f)
             if type(a) is not np.ndarray or a.ndim != k:
                 raise SonError(f"{where}(): expected a {k}-D numpy array, got {type(a).__name__}")
             out += strided_parts(a, where)
