@@ -35,7 +35,7 @@ import numpy as np
 
 from ..nodes import EQ, LE, Abs, Add, BitAnd, BitOr, IsFinite, IsNan, Mul, Node, Sub, kept
 from .arrayfns import all_true
-from .core import dtype_of, is_array_value
+from .core import _kind, dtype_of, is_array_value
 from .scope import Grid
 from .sorting import sort_bool, sort_float, sort_int
 from .ufuncs import Lazy
@@ -85,17 +85,18 @@ class ArrayMethods:
         given = e.args[1:] + [k.value for k in e.keywords if k.arg == "offset"]
         if len(given) > 1 or any(k.arg != "offset" for k in e.keywords):
             raise self.error(e, f"{name}() takes an array and an offset (son reads no other argument)", name)
-        offset = 0
-        if given:
-            k = self.expr(given[0])
-            if not (k.type.is_constant and type(k.type.con) is int):
-                raise self.unsupported(given[0], f"{name}() with an offset that is not a constant int")
-            offset = k.type.con
         a = self.one_array(ast.copy_location(ast.Call(e.func, e.args[:1], []), e), name)
+        with kept(a):
+            k = self.expr(given[0]) if given else self.con(0)
+        if _kind(k) != "int":
+            raise self.unsupported(given[0], f"{name}() with an offset of {k.type.widen()} "
+                                             "(son takes an int)")
         if not isinstance(a, Grid) or a.ndim != 2:
             raise self.unsupported(e.args[0], f"{name}() of anything but a 2-D array")
-        with kept(a):
-            diagonal = self.diagonal_view(e, a, offset)
+        with kept(a, k):
+            too_big = "Python int too large to convert to C int"
+            self.c_int(e, k, too_big, too_big)
+            diagonal = self.diagonal_view(e, a, k)
         with kept(diagonal):
             call = ast.copy_location(ast.Call(e.func, [e.args[0]], []), e)
             return self.array_function(call, np.sum, name, diagonal, [])

@@ -9,13 +9,16 @@ new square array with it on a diagonal).
 Each is a view of the same base as its operand, as in numpy (son/frontend/ndarrays.py:
 a ``Grid`` of dims and strides, a ``View`` when one axis is left): a new axis has
 length 1 and stride 0, so nothing is copied and a write through the view is a write
-to its base.  The axes must be constants (numpy's result shape depends on them); an
-axis out of range is numpy's AxisError as a located error.  ``np.flip`` and ``np.roll``,
-whose result has the operand's shape whatever the axis, also take int axes known only
-at run time, alone or in a tuple (``axis_value``, ``axis_values``: numpy's AxisError when
-the call runs, its message without the axis's value; for a flip's tuple then numpy's
-ValueError for a repeated axis): each axis flipped or shifted by a factor ``axis == i`` of
-0 or 1.  ``np.squeeze`` without
+to its base.  A constant axis out of range is numpy's AxisError as a located error.  An
+int axis known only at run time is numpy's AxisError when the call runs (``axis_value``,
+``axis_values``; its message without the axis's value; for a tuple then numpy's
+ValueError for a repeated axis).  ``np.flip`` and ``np.roll``, whose result has the
+operand's shape whatever the axis, flip or shift each axis by a factor ``axis == i`` of 0
+or 1; ``np.swapaxes``, ``np.moveaxis``, ``np.expand_dims`` and ``np.transpose`` with such
+axes branch once per axis (``by_axis``, ``by_axes``) and merge the views, which have the
+same number of dimensions on every arm.  A diagonal's offset may be known only at run
+time too (``diagonal_view``: its start and length are min/max arithmetic on it); numpy's
+OverflowError for an offset outside a C int.  ``np.squeeze`` without
 ``axis=`` removes the axes the parse knows have length 1 and is refused where an
 axis's length is known only at run time (the result's number of dimensions would
 depend on it); with ``axis=`` it checks the length at run time (numpy's ValueError).
@@ -33,6 +36,7 @@ from numpy.exceptions import AxisError
 from ..nodes import (
     EQ,
     GE,
+    GT,
     LT,
     NE,
     Abs,
@@ -50,7 +54,7 @@ from ..nodes import (
     kept,
 )
 from .core import _kind, dtype_of, is_array_value
-from .scope import Grid, View
+from .scope import Grid, Pack, View
 
 
 def _is_none(x: ast.expr) -> bool:
@@ -154,20 +158,43 @@ class Axes:
             self.scope.remove(tmp)
         return out
 
-    def axis_values(self, e: ast.Tuple, ndim: int, what: str, distinct: bool = True) -> list[int | Node]:
+    def by_axes(self, at: ast.AST, items: list[ast.expr], vals: list[Node], ndims: list[int], what: str,
+                build) -> Node:
+        """``build([k1, k2, ...])`` for several axes, the ``i``-th of ``items`` (already
+        evaluated: ``vals``, in CPython's order) an axis of an ``ndims[i]``-D array: each
+        as ``by_axis`` does it, the arms of one nested in those of the one before, so
+        numpy's AxisError comes for the first axis out of range.  O(prod(ndims)) arms; the
+        nesting is as deep as there are axes (at most three), not as the user's program."""
+        def step(i: int, chosen: list[int]) -> Node:
+            if i == len(items):
+                return build(chosen)
+            with kept(*vals[i + 1:]):
+                return self.by_axis(at, items[i], ndims[i], what, lambda k: step(i + 1, chosen + [k]),
+                                    vals[i])
+        return step(0, [])
+
+    def evaluated(self, items: list[ast.expr]) -> list[Node]:
+        """Each of ``items`` evaluated in order (kept while the next ones are)."""
+        vals: list[Node] = []
+        for x in items:
+            with kept(*vals):
+                vals.append(self.expr(x))
+        return vals
+
+    def axis_values(self, e: ast.Tuple, ndim: int, what: str, distinct: bool = True,
+                    vals: list[Node] | None = None, repeated: str = "repeated axis") -> list[int | Node]:
         """A tuple of axes, each constant or known only at run time, in numpy's order
         (``normalize_axis_tuple``): every item evaluated, as CPython builds the tuple; then
         each checked in turn (``axis_value``: AxisError); then, if ``distinct``, numpy's
         ValueError "repeated axis" where two name the same axis, a located error where
         both are constants.  The run-time axes are nodes, kept: the caller unkeeps them.
-        O(items²) nodes."""
-        vals: list[Node] = []
-        for x in e.elts:
-            with kept(*vals):
-                vals.append(self.expr(x).keep())
+        O(items²) nodes.  ``vals``: the items already evaluated (``e`` a tuple value's
+        syntax, one item per element)."""
+        vals = [v.keep() for v in (self.evaluated(e.elts) if vals is None else vals)]
+        places = e.elts if isinstance(e, ast.Tuple) and len(e.elts) == len(vals) else [e] * len(vals)
         axes: list[int | Node] = []
         try:
-            for x, v in zip(e.elts, vals):
+            for x, v in zip(places, vals):
                 with kept(*vals, *(k for k in axes if not isinstance(k, int))):
                     axes.append(self.axis_value(x, ndim, what, v))
         finally:
@@ -177,11 +204,11 @@ class Axes:
             for a in axes[:j]:
                 if isinstance(a, int) and isinstance(b, int):
                     if a == b:
-                        raise self.error(e, "repeated axis", "axis")
+                        raise self.error(e, repeated, "axis")
                     continue
                 with kept(*(k for k in axes if not isinstance(k, int))):
                     same = self.op(e, EQ, *(self.con(k) if isinstance(k, int) else k for k in (a, b)))
-                    self.guard(same, ValueError, "repeated axis")
+                    self.guard(same, ValueError, repeated)
         return axes
 
     def axes_argument(self, e: ast.expr, ndim: int, what: str) -> list[int]:
@@ -197,16 +224,25 @@ class Axes:
         a, axis = self.axis_call(e, name, ["a", "axis"])
         g = self.grid_of(e, a, name)
         with kept(g):
-            new = self.axes_argument(axis, g.ndim + len(axis.elts if isinstance(axis, ast.Tuple) else [0]),
-                                     name)
-            dims, strides = list(g.dims), list(g.strides)
-            for k in sorted(new):
-                dims.insert(k, self.con(1))
-                strides.insert(k, self.con(0))
-            return self.shaped(e, g.base, g.start, dims, strides)
+            def widened(new: list[int]):
+                dims, strides = list(g.dims), list(g.strides)
+                for k in sorted(new):
+                    dims.insert(k, self.con(1))
+                    strides.insert(k, self.con(0))
+                return self.shaped(e, g.base, g.start, dims, strides)
+            if isinstance(axis, ast.Tuple):
+                return widened(self.axes_argument(axis, g.ndim + len(axis.elts), name))
+            if g.ndim == 3:  # the result would have four axes, whatever the axis
+                raise self.unsupported(e, "an array of 4 dimensions (son takes 1-D to 3-D arrays)")
+            return self.by_axes(e, [axis], self.evaluated([axis]), [g.ndim + 1], name, widened)
 
     def call_atleast(self, e: ast.Call, name: str):
+        """``np.atleast_1d/2d/3d(a)``: views with axes of length 1 added; a number is a new
+        1-element array (float64, int64 or bool, as ``np.array(x)``)."""
         (a,) = self.axis_call(e, name, ["arys"])
+        if a.type.kind in ("int", "float", "bool"):
+            with kept(a):
+                a = self.inline(e, one_element, [a])
         g = self.grid_of(e, a, name)
         want = int(name[-2])
         if g.ndim >= want:
@@ -248,10 +284,13 @@ class Axes:
         got = self.axis_call(e, name, names, given=a)
         g = self.grid_of(e, got[0], name)
         with kept(g):
-            i, j = (self.axis_constant(x, g.ndim, name) for x in got[1:])
-            order = list(range(g.ndim))
-            order[i], order[j] = order[j], order[i]
-            return self.permuted(e, g, order)
+            vals = self.evaluated(got[1:])
+
+            def swapped(ij: list[int]):
+                order = list(range(g.ndim))
+                order[ij[0]], order[ij[1]] = order[ij[1]], order[ij[0]]
+                return self.permuted(e, g, order)
+            return self.by_axes(e, got[1:], vals, [g.ndim, g.ndim], name, swapped)
 
     def call_transpose(self, e: ast.Call, name: str, a: Node | None = None):
         """``np.transpose(a, axes=None)``, ``a.transpose()``, ``a.transpose(1, 0, 2)`` and
@@ -267,11 +306,18 @@ class Axes:
             if isinstance(axes, (ast.Tuple, ast.List)):
                 axes = list(axes.elts)
             elif axes is not None:
-                v = self.expr(axes)
+                with kept(got[0]):
+                    v = self.expr(axes)
+                if isinstance(v, Pack):
+                    return self.transposed_at_run_time(e, name, got[0], axes, list(v.elems))
                 if not (v.type.is_constant and v.type.con is None):
-                    raise self.unsupported(axes, f"{name}() with axes that are not a tuple display of "
-                                                 "constants")
+                    raise self.unsupported(axes, f"{name}() with axes that are neither a tuple nor None")
                 axes = None
+        if axes is not None and not all(isinstance(x, ast.Constant) for x in axes):
+            with kept(got[0]):
+                vals = self.evaluated(axes)
+            place = ast.copy_location(ast.Tuple(axes, ast.Load()), e)
+            return self.transposed_at_run_time(e, name, got[0], place, vals)
         g = got[0]
         if not isinstance(g, Grid):
             if not is_array_value(g):
@@ -290,14 +336,42 @@ class Axes:
                 return got[0]
             return self.permuted(e, g, order)
 
+    def transposed_at_run_time(self, e: ast.Call, name: str, a: Node, place: ast.expr, vals: list[Node]):
+        """``np.transpose(a, axes)`` with axes that are ints known only at run time (a
+        tuple value, or a display of non-constants; ``vals`` evaluated): numpy's errors
+        (AxisError, ValueError for a repeated axis), then one arm per choice of the axes.
+        O(ndim ** ndim) arms (27 for a 3-D array)."""
+        with kept(*vals):
+            g = self.grid_of(e, a, name)
+        with kept(g, *vals):
+            if len(vals) != g.ndim:
+                raise self.error(e, "axes don't match array", name)
+            if any(_kind(v) != "int" for v in vals):
+                raise self.unsupported(place, f"{name}() with axes that are not ints")
+        with kept(g):
+            axes = self.axis_values(place, g.ndim, name, vals=vals, repeated="repeated axis in transpose")
+        try:
+            with kept(g):
+                nodes = [self.con(k) if isinstance(k, int) else k for k in axes]
+                items = [place] * len(nodes)
+                return self.by_axes(e, items, nodes, [g.ndim] * g.ndim, name,
+                                    lambda order: self.permuted(e, g, order))
+        finally:
+            for k in axes:
+                if not isinstance(k, int):
+                    k.unkeep()
+
     def call_moveaxis(self, e: ast.Call, name: str):
         a, src, dst = self.axis_call(e, name, ["a", "source", "destination"])
         g = self.grid_of(e, a, name)
         with kept(g):
-            i, j = self.axis_constant(src, g.ndim, name), self.axis_constant(dst, g.ndim, name)
-            order = [k for k in range(g.ndim) if k != i]
-            order.insert(j, i)
-            return self.permuted(e, g, order)
+            vals = self.evaluated([src, dst])
+
+            def moved(ij: list[int]):
+                order = [k for k in range(g.ndim) if k != ij[0]]
+                order.insert(ij[1], ij[0])
+                return self.permuted(e, g, order)
+            return self.by_axes(e, [src, dst], vals, [g.ndim, g.ndim], name, moved)
 
     def call_diag(self, e: ast.Call, name: str, a: Node | None = None):
         """``np.diag(v, k)`` (a 1-D ``v``: a new array; 2-D: its diagonal, a view),
@@ -308,10 +382,13 @@ class Axes:
         a = got[0]
         with kept(a):
             k = self.expr(got[1]) if len(got) > 1 else self.con(0)
-            if not (k.type.is_constant and type(k.type.con) is int):
-                raise self.unsupported(e, f"{name}() with an offset that is not a constant int")
+            if _kind(k) != "int":
+                raise self.unsupported(e, f"{name}() with an offset of {k.type.widen()} (son takes an int)")
             if isinstance(a, Grid) and a.ndim == 2:
-                return self.diagonal_view(e, a, k.type.con)
+                with kept(k):
+                    self.c_int(e, k, "signed integer is greater than maximum",
+                               "signed integer is less than minimum")
+                    return self.diagonal_view(e, a, k)
             if not (diag and is_array_value(a)):
                 what = "a 3-D array" if isinstance(a, Grid) else a.type.widen()
                 raise self.unsupported(e, f"{name}() of {what} (son takes a 2-D array, or a 1-D one for "
@@ -324,23 +401,35 @@ class Axes:
                         self.inline(e, diag_fill, [out.base, a, size, k])
             return out
 
-    def diagonal_view(self, at: ast.AST, g: Grid, k: int) -> View:
-        """Diagonal ``k`` of the 2-D ``g`` (above the main one for ``k > 0``): elements
-        ``g[i, i + k]``, ``max(0, min(n, m - k))`` of them (``g[i - k, i]`` below)."""
+    def c_int(self, at: ast.AST, k: Node, too_big: str, too_small: str) -> None:
+        """numpy's OverflowError where the int ``k`` does not fit the C int it converts
+        it to (an offset: ``np.diagonal``, ``np.trace``)."""
+        with kept(k):
+            self.guard(self.op(at, GT, k, self.con(2**31 - 1)), OverflowError, too_big)
+            self.guard(self.op(at, LT, k, self.con(-2**31)), OverflowError, too_small)
+
+    def diagonal_view(self, at: ast.AST, g: Grid, k: Node) -> View:
+        """Diagonal ``k`` (an int node, constant or not) of the 2-D ``g`` (above the main
+        one for ``k > 0``): elements ``g[i - min(k, 0), i + max(k, 0)]``,
+        ``max(0, min(n + min(k, 0), m - max(k, 0)))`` of them.  Neither sum can wrap (the
+        dims are non-negative); the first element's offset may, but only where the
+        diagonal is empty and nothing is read."""
         (n, m), (s0, s1) = g.dims, g.strides
-        with kept(g):
-            if k >= 0:
-                first = self.op(at, Add, g.start, self.op(at, Mul, self.con(k), s1))
+        with kept(g, k):
+            below = self.op(at, Min, k, self.con(0)).keep()
+            above = self.op(at, Max, k, self.con(0)).keep()
+        try:
+            with kept(g):
+                first = self.op(at, Sub, self.op(at, Add, g.start, self.op(at, Mul, above, s1)),
+                                self.op(at, Mul, below, s0))
                 with kept(first):
-                    length = self.op(at, Min, n, self.op(at, Sub, m, self.con(k)))
-            else:
-                first = self.op(at, Add, g.start, self.op(at, Mul, self.con(-k), s0))
-                with kept(first):
-                    length = self.op(at, Min, self.op(at, Add, n, self.con(k)), m)
-            with kept(first):
-                length = self.op(at, Max, length, self.con(0))
-                with kept(length):
-                    return View(self.g, g.base, first, self.op(at, Add, s0, s1), length)
+                    length = self.op(at, Min, self.op(at, Add, n, below), self.op(at, Sub, m, above))
+                    length = self.op(at, Max, length, self.con(0))
+                    with kept(length):
+                        return View(self.g, g.base, first, self.op(at, Add, s0, s1), length)
+        finally:
+            below.unkeep()
+            above.unkeep()
 
     # -- flips and rolls -----------------------------------------------------------------
     def call_flip(self, e: ast.Call, name: str):
@@ -631,6 +720,10 @@ AXES_METHODS = {
 
 
 # ---------------------------------------------------------------- inlined (son's Python)
+def one_element(x):
+    return np.array([x])
+
+
 def diag_fill(base, v, size, k):
     """``v`` on diagonal ``k`` of a zero ``size`` x ``size`` array in C order."""
     for i in range(len(v)):

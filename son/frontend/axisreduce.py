@@ -216,6 +216,11 @@ class AxisReductions:
                                          "'mergesort'")
         stable = kind is not None and kind.value in ("stable", "mergesort")
         times = self.diff_order(given["n"], name) if "n" in given else 1
+        if isinstance(times, Node):  # an order known only at run time: numpy's loop, in son
+            with kept(a, times):
+                axis = self.expr(given["axis"]) if "axis" in given else self.con(-1)
+                with kept(axis):
+                    return self.inline(e, diff_times, [a, times, axis])
         if times < 0:
             return self.fault(ValueError, f"order must be non-negative but got {times}")
         ndim = a.ndim if isinstance(a, Grid) else 1
@@ -251,12 +256,15 @@ class AxisReductions:
             return self.with_axis_kept(e, a, k, name) if ndim > 1 else self.filled_with(e, a, 1)
         return a
 
-    def diff_order(self, n_e: ast.expr, name: str) -> int:
-        """``np.diff``'s ``n``: a constant int (or bool)."""
+    def diff_order(self, n_e: ast.expr, name: str) -> int | Node:
+        """``np.diff``'s ``n``: a constant int (or bool), or an int node known only at run
+        time."""
         n = self.expr(n_e)
-        if not (n.type.is_constant and type(n.type.con) in (int, bool)):
-            raise self.unsupported(n_e, f"{name}() with n= that is not a constant int")
-        return int(n.type.con)
+        if n.type.is_constant and type(n.type.con) in (int, bool):
+            return int(n.type.con)
+        if _kind(n) not in ("int", "bool"):
+            raise self.unsupported(n_e, f"{name}() with n= of {n.type.widen()} (son takes an int)")
+        return n
 
     def one_line(self, e: ast.AST, fn, v: Node, stable: bool) -> Node:
         """numpy's 1-D ``fn`` of the array or view ``v``."""
@@ -342,6 +350,17 @@ def cumsum_int_into(a, out, flag):
     for i in range(len(a)):
         s += int(a[i])
         out[i] = s
+
+
+def diff_times(a, n, axis):
+    """``np.diff(a, n, axis)`` for an ``n`` known only at run time: numpy's loop (``n = 0``:
+    ``a`` itself, its axis unchecked).  numpy's message also names ``n``."""
+    if n < 0:
+        raise ValueError("order must be non-negative")
+    out = a
+    for _ in range(n):
+        out = np.diff(out, axis=axis)
+    return out
 
 
 def diff_into(a, out, flag):
