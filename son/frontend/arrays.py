@@ -115,6 +115,11 @@ class Arrays:
                 idx = self.expr_any(e.slice)
         if selections and is_selector(idx) and not is_list(arr):
             return arr, idx
+        if isinstance(idx, Pack) and is_array_value(arr):  # a[idx], idx a tuple value: a[(i,)] is a[i]
+            if len(idx.elems) != 1:
+                raise self.error(e.slice, f"an index of {len(idx.elems)} items for a 1-D array (son takes "
+                                          "one)", "subscript")
+            idx = idx.elems[0]
         if not (is_array_value(arr) or is_list(arr)):
             hint = array_hint(arr) + self.loop_hint(e.value, arr)
             raise self.error(e.value, f"subscript of {_a(str(arr.type.widen()))} value (son indexes 1-D "

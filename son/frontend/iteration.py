@@ -1,6 +1,9 @@
 """Iteration: ``for`` over arrays, ranges and tuples and over ``enumerate``, ``zip`` and
-``reversed`` of them; ``sum``, ``min``, ``max``, ``any``, ``all`` and ``math.prod`` of
-an array, a range or a generator expression; ``min``/``max`` with ``key=`` and
+``reversed`` of them; over an n-D array's elements in C order (``a.flat``,
+``np.ndenumerate(a)`` with their index tuples) and over index tuples (``np.ndindex``:
+numpy's ValueError for a negative dimension), each the k-th item of one counted loop,
+its indices ``k``'s C-order digits (``unravelled``); ``sum``, ``min``, ``max``, ``any``,
+``all`` and ``math.prod`` of an array, a range or a generator expression; ``min``/``max`` with ``key=`` and
 ``default=``.
 
 What a loop takes its items from is a *source*: a tuple's items (the body unrolled,
@@ -25,6 +28,8 @@ import ast
 import sys
 from dataclasses import dataclass, field
 from typing import Callable
+
+import numpy as np
 
 from ..nodes import EQ, GT, LT, Add, ArrayLen, BitAnd, BitOr, Load, Max, Min, Mul, Node, Not, Sub, kept
 from ..nodes.types import NONE
@@ -73,7 +78,44 @@ class Iteration:
                 return self.call_range(it)
             if fn in (enumerate, zip, reversed):
                 return self._combined(it, fn)
+            if fn is np.ndindex:
+                return self.ndindex_source(it)
+            if fn is np.ndenumerate:
+                if len(it.args) != 1 or it.keywords:
+                    raise self.error(it, "np.ndenumerate() takes one array", "for")
+                return self.elements_source(it, self.expr_any(it.args[0]), enumerated=True)
+        if isinstance(it, ast.Attribute) and it.attr == "flat" and self.is_value(it.value):
+            return self.elements_source(it, self.expr_any(it.value))
         return self._value_source(it, self.expr(it))
+
+    def elements_source(self, it: ast.expr, a: Node, enumerated: bool = False) -> Counted:
+        """``a.flat`` and ``np.ndenumerate(a)`` of an array: its elements in C order (with
+        their index tuples), each read when the loop reaches it."""
+        if isinstance(a, Grid):
+            return self.flat_items(it, a, enumerated)
+        if not is_array_value(a):
+            raise self.unsupported(it, f"{ast.unparse(it)} of {a.type.widen()} (son takes an array)")
+        src = self.view_items(it, a) if isinstance(a, View) else self.array_items(it, a)
+        if not enumerated:
+            return src
+        return Counted(src.count, lambda k: self._pair(self.pack([k]), lambda: src.item(k)), src.held)
+
+    def ndindex_source(self, it: ast.Call) -> Counted:
+        """``np.ndindex(*shape)`` or ``np.ndindex(shape)``: the index tuples in C order."""
+        if it.keywords:
+            raise self.unsupported(it, "np.ndindex() with keywords (son takes the dimensions)")
+        dims: list[Node] = []
+        for x in it.args:  # np.ndindex(n, m), np.ndindex(*a.shape)
+            with kept(*dims):
+                v = self.expr_any(x.value if isinstance(x, ast.Starred) else x)
+            if isinstance(x, ast.Starred) and not isinstance(v, Pack):
+                raise self.unsupported(x, "np.ndindex(*dims) of anything but a tuple")
+            dims += list(v.elems) if isinstance(x, ast.Starred) else [v]
+        if len(it.args) == 1 and not isinstance(it.args[0], ast.Starred) and isinstance(dims[0], Pack):
+            dims = list(dims[0].elems)  # np.ndindex(a.shape)
+        if any(_kind(d) not in ("int", "bool") for d in dims):
+            raise self.unsupported(it, "np.ndindex() of anything but int dimensions")
+        return self.index_items(it, dims)
 
     def _value_source(self, it: ast.expr, v: Node) -> list[Node] | Rng | Counted:
         if isinstance(v, Pack):

@@ -262,6 +262,8 @@ class NDArrays:
                 lone = self.expr_any(e.slice)
             if is_selector(lone):
                 return Selected(lone)
+            if isinstance(lone, Pack):  # a[idx] with idx a tuple value: its items index the axes
+                return self.grid_pick_tuple(e, a, lone)
             lone.keep()
         items = expand_items(self, e, items, a.ndim)
         used = sum(1 for x in items if not is_new_axis(self, x))
@@ -304,6 +306,23 @@ class NDArrays:
         finally:
             for x in held:
                 x.unkeep()
+
+    def grid_pick_tuple(self, e: ast.Subscript, a: Grid, idx: Pack) -> tuple[Node, Node] | Node:
+        """``grid_pick`` of a tuple value ``idx`` of ints (``for idx in np.ndindex(a.shape):
+        a[idx]``): one int per leading axis, as the display ``a[i, j]`` would."""
+        elems = list(idx.elems)
+        if len(elems) > a.ndim:
+            raise self.error(e, f"too many indices for a {a.ndim}-D array ({len(elems)})", "subscript")
+        start = a.start
+        with kept(a, idx):
+            for x, d, s in zip(elems, a.dims, a.strides):
+                with kept(start):
+                    i = self.axis_index(e.slice, d, x.keep())
+                    start = self.op(e, Add, start, self.op(e, Mul, i, s))
+            if len(elems) == a.ndim:
+                return self.scope.ctrl, start
+            with kept(start):
+                return self.shaped(e, a.base, start, a.dims[len(elems):], a.strides[len(elems):])
 
     def axis_index(self, item: ast.expr, d: Node, i: Node | None = None) -> Node:
         """An int index on an axis of length ``d`` (``i``, the value of ``item`` where
@@ -443,4 +462,61 @@ class NDArrays:
                 return Grid(self.g, a.base, start, *a.dims[1:], *a.strides[1:])
 
         return Counted(n, row, [a, n])
+
+    def unravelled(self, at: ast.AST, k: Node, dims: list[Node]) -> list[Node]:
+        """The index tuple of C-order position ``k`` (``0 <= k < prod(dims)``) of an array
+        of ``dims``: ``k % d`` for each axis from the last, ``k // d`` passed on."""
+        idx: list[Node] = []
+        rest = k
+        for d in reversed(dims[1:]):
+            with kept(rest, *idx):
+                i = self.op(at, Mod, rest, d)
+                with kept(i):
+                    rest = self.op(at, FloorDiv, rest, d)
+            idx.insert(0, i)
+        return [rest] + idx
+
+    def flat_items(self, at: ast.AST, g: Grid, enumerated: bool = False) -> Counted:
+        """``for x in a.flat`` (``a`` n-D): its elements in C order, each read when the loop
+        reaches it; ``np.ndenumerate(a)``: ``(index tuple, element)`` pairs."""
+        g.keep()
+        n = self.flat_size(at, g).keep()
+
+        def item(k):
+            with kept(k):
+                idx = self.unravelled(at, k, g.dims)
+            with kept(*idx):
+                offset = self.offset(at, g.start, idx, g.strides)
+                with kept(offset):
+                    x = self.op(at, Load, self.scope.ctrl, self.scope.mem, g.base, offset)
+                if not enumerated:
+                    return x
+                with kept(x):
+                    return self.pack([self.pack(idx), x])
+
+        return Counted(n, item, [g, n])
+
+    def index_items(self, at: ast.Call, dims: list[Node]) -> Counted:
+        """``np.ndindex(*shape)``: the index tuples of an array of ``dims`` in C order;
+        numpy's ValueError for a negative dimension, son's NotImplementedError for more
+        than ``2**63 - 1`` tuples (numpy runs out of memory).  O(len(dims)) nodes."""
+        for d in dims:
+            with kept(*dims):
+                self.guard(self.op(at, LT, d, self.con(0)), ValueError, "negative dimensions are not allowed")
+        n = self.con(1)
+        for d in dims:
+            with kept(n, *dims):
+                room = self.op(at, FloorDiv, self.con(2**63 - 1), self.op(at, Max, d, self.con(1)))
+                self.guard(self.op(at, GT, n, room), NotImplementedError,
+                           "np.ndindex of more than 2**63 - 1 index tuples (son counts them in an int64)")
+                n = self.op(at, Mul, n, d)
+        n.keep()
+        for d in dims:
+            d.keep()
+
+        def item(k):
+            with kept(k):
+                return self.pack(self.unravelled(at, k, dims) if dims else [])
+
+        return Counted(n, item, [n, *dims])
 
