@@ -28,6 +28,7 @@ from ..nodes import (
     Invert,
     IsFinite,
     IsFloat,
+    Load,
     Mod,
     Mul,
     Neg,
@@ -43,8 +44,8 @@ from ..nodes import (
 )
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import BOTTOM, NONE
-from .core import _SYMBOL, _dead_value, _kind, is_list
-from .scope import Cplx, Opt, Pack, Rng
+from .core import _SYMBOL, _dead_value, _kind, is_array_value, is_list
+from .scope import Cplx, Grid, Opt, Pack, Rng
 
 #: ``**``'s results that are not of its typed kind, CPython's float and complex number:
 #: the documented run-time refusal, which son.jit answers by running the call in CPython
@@ -305,7 +306,26 @@ class Expressions:
         if is_list(v):  # not empty
             with kept(v):
                 return self.op(at, GT, self.list_len(at, v), self.con(0))
+        if isinstance(v, Grid) or is_array_value(v):
+            return self.array_truth(at, v)
         raise self.error(at, f"the truth value of a {v.type} value is ambiguous", "condition")
+
+    def array_truth(self, at: ast.AST, v: Node) -> Node:
+        """``bool(a)`` of an array: numpy's ValueError unless it has one element, then that
+        element's truth."""
+        with kept(v):
+            g = v if isinstance(v, Grid) else self.as_grid(at, v)
+            with kept(g):
+                size = self.flat_size(at, g)
+                with kept(size):
+                    self.guard(self.op(at, EQ, size, self.con(0)), ValueError,
+                               "The truth value of an empty array is ambiguous. Use `array.size > 0` to "
+                               "check that an array is not empty.")
+                    self.guard(self.op(at, GT, size, self.con(1)), ValueError,
+                               "The truth value of an array with more than one element is ambiguous. Use "
+                               "a.any() or a.all()")
+                x = self.op(at, Load, self.scope.ctrl, self.scope.mem, g.base, g.start)
+            return self.truth(x, at)
 
     def short_circuit(self, first: Node, rest, is_and: bool, at: ast.AST | None = None) -> Node:
         """Python's ``a and b`` / ``a or b`` value, with short-circuit control flow.
