@@ -303,6 +303,8 @@ class Lists:
             return v
         if is_list(v) or isinstance(v, TupleList):
             return self.list_method(e, v)
+        if isinstance(v, Pack) and f.attr in ("index", "count"):
+            return self.tuple_search(e, v)
         with kept(v):
             r = self.array_method(e, v)
         if r is None:
