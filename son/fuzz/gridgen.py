@@ -17,8 +17,10 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
 * read back as 1-D chains of a group (``G.sum(axis=1)``, ``G.prod(axis=1)``,
   ``np.cumsum(G, axis=1)[:, -1]``, ``np.argmax(G, axis=1)``, ``np.sort(G)[:, 0]``, ``np.mean(G, axis=0)``,
   ``np.var(G, axis=1)``, ``np.median(G, axis=1)``, ``np.linalg.norm(G, ord, axis=1)``,
-  ``np.diff(G, n, axis=1)`` summed, a square grid's reductions along an axis known only at
-  run time (``G.sum(axis=n % 2)``, ``np.argmax(G, n % 5 - 2)``: numpy's AxisError out of range), the
+  ``np.diff(G, n, axis=1)`` summed (``n`` known only at run time too), traces and
+  diagonals at offsets (small, known only at run time, outside a C int: numpy's
+  OverflowError), a square grid's reductions along an axis known only at run time
+  (``G.sum(axis=n % 2)``, ``np.argmax(G, n % 5 - 2)``: numpy's AxisError out of range), the
   rows or columns of two grids joined (``np.concatenate``, ``np.append(G, H, axis=0)``)
   and summed,
   ``G @ c``, ``G.dot(c)``, ``c @ G``, ``G.T @ c``, a row ``G[0]``, a column ``G[:, -1]``) and as
@@ -35,9 +37,9 @@ local set to its reduction, an element or the sum of a selection.
 A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
 dimension ValueError; an empty group numpy's IndexError or empty reductions.  Float
 products are compared with son's documented sums in index order (the oracle's
-son/fuzz/products.py).  Transposes (``.T``, ``np.transpose``) are read only by products
-(son refuses an escaping result of transposed operands at run time, numpy giving it
-another memory order).
+son/fuzz/products.py).  Transposes (``.T``, ``np.transpose``, ``np.swapaxes``/``np.moveaxis``
+at run-time axes) are read only by products (son refuses an escaping result of transposed
+operands at run time, numpy giving it another memory order).
 O(size of the program)."""
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ class GridPrograms:
                 return r.choice([f"np.cumsum({grid}, axis=1)[:, -1]", f"np.argmax({grid}, axis=1)",
                                  f"np.diff({grid}, axis=1).sum(axis=1)", f"np.sort({grid})[:, 0]",
                                  f"np.diff({grid}, {r.choice([0, 2, 3])}, axis=1).sum(axis=1)",
+                                 f"np.diff({grid}, ({self.scalar(fn, 'int')}) % 4, axis=1).sum(axis=1)",
                                  f"np.concatenate(({grid}, {self.grid(fn, dt, g, other, d)}), 1).sum(1)"])
             if r.random() < 0.2:  # a square grid along a run-time axis (AxisError out of range)
                 sq = self.grid(fn, dt, g, g, d)
@@ -148,8 +151,12 @@ class GridPrograms:
             x, a = self.chain(fn, dt, other, d), self.grid(fn, dt, other, g, d)
             return f"np.einsum('j,ji', {x}, {a})" if r.random() < 0.15 else f"({x} @ {a})"
         if form == "transposed":
-            t = r.choice(["({}).T", "np.transpose({})", "({}).transpose()", "np.transpose({}, (1, 0))"])
-            return f"np.dot({t.format(self.grid(fn, dt, other, g, d))}, {self.chain(fn, dt, other, d)})"
+            ax = f"({self.scalar(fn, 'int')}) % {r.choice(['2', '5 - 3', '3'])}"  # 2: numpy's AxisError
+            t = r.choice([lambda x: f"({x}).T", lambda x: f"np.transpose({x})",
+                          lambda x: f"({x}).transpose()", lambda x: f"np.transpose({x}, (1, 0))",
+                          lambda x: f"np.swapaxes({x}, 0, {ax})", lambda x: f"np.moveaxis({x}, {ax}, 0)",
+                          lambda x: f"np.transpose({x}, ({ax}, 1 - {ax}))"])
+            return f"np.dot({t(self.grid(fn, dt, other, g, d))}, {self.chain(fn, dt, other, d)})"
         if form == "row":
             return f"({self.grid(fn, dt, other, g, d)})[{r.choice(['0', '-1'])}]"
         return f"({self.grid(fn, dt, g, other, d)})[:, {r.choice(['0', '-1'])}]"
@@ -176,6 +183,11 @@ class GridPrograms:
                              f"{self.grid(fn, dt, g, other, d)})",
                              f"np.einsum('ij->', {self.grid(fn, dt, g, other, d)})"])
         x = self.grid(fn, dt, g, other, d)
+        if r.random() < 0.05:  # a diagonal at an offset: small, known at run time, or past a C int
+            off = r.choice(["0", "1", "-2", f"({self.scalar(fn, 'int')}) % 7 - 3", "2**31", "-2**31 - 1",
+                            "2**40"])
+            return r.choice([f"np.trace({x}, {off})", f"np.sum(np.diagonal({x}, {off}))",
+                             f"len(({x}).diagonal({off}))"])
         if kind == "float":
             return r.choice([f"np.sum({x})", f"({x}).mean()", f"np.max({x})", f"({x}).min()", f"np.var({x})",
                              f"({x})[0, -1]", f"np.sum(({x}) * ({self.grid(fn, dt, g, other, d)}))",
