@@ -30,6 +30,27 @@ def test_round_is_numpys_half_to_even_with_scaling():
                       st.tuples(FLOAT_ARRAYS, FLOATS, st.integers(-3, 25)), max_examples=80)
 
 
+def rounding_ints(a, n: int, d: int):
+    return np.round(a, d), np.around(n, d), np.round(n), a.round(), np.round(a)
+
+
+def test_round_of_ints_to_non_negative_decimals_is_numpys():
+    """The value itself (a new array); a negative ``d`` is son's run-time refusal."""
+    check_every_stage(rounding_ints, ["int64[]", "int", "int"],
+                      st.tuples(INT_ARRAYS, INTS, st.integers(0, 20)))
+    with pytest.raises(NotImplementedError, match="negative decimals"):
+        son.jit(rounding_ints, fallback="error")(np.arange(3), 125, -1)
+
+
+def to_tens(a):
+    return np.round(a, -1)
+
+
+def test_round_of_ints_to_a_negative_constant_is_a_located_refusal():
+    with pytest.raises(SonSyntaxError, match="negative decimals"):
+        son.parse(to_tens, argtypes=["int64[]"])
+
+
 def elementwise(a, x: float, n: int):
     return np.square(a), np.negative(a), np.sign(a), np.sign(x), np.square(n), np.sign(n), np.negative(x)
 

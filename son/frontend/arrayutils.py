@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from ..nodes import NewArray, Node, kept
+from ..nodes import LT, NewArray, Node, kept
 from .arrayfns import fill_bool, fill_float, fill_int
 from .core import BOOL_SUBTRACT, dtype_of, is_array_value
 from .scope import Grid
@@ -48,8 +48,6 @@ class ArrayUtilities:
         if not (isinstance(f, ast.Attribute) and f.attr in ("fill", "dot") and self.is_value(f.value)):
             return super().array_method(e, a)
         a = self.expr(f.value) if a is None else a
-        if isinstance(a, Grid) and f.attr == "fill":
-            self._refuse_nd(e, f.attr)
         if not (is_array_value(a) or isinstance(a, Grid)):
             return None
         if len(e.args) != 1 or e.keywords:
@@ -59,7 +57,10 @@ class ArrayUtilities:
             with kept(v):
                 if f.attr == "dot":
                     return self.matmul(e, [a, v], "dot", "dot")
-                self.inline(e, _FILL[dtype_of(a)], [a, self.cast_value(e, v, dtype_of(a))])
+                dtype = dtype_of(a.base if isinstance(a, Grid) else a)
+                x = self.cast_value(e, v, dtype)  # converted once, before any element is written
+                with kept(x):
+                    self.inline(e, fill_rows if isinstance(a, Grid) else _FILL[dtype], [a, x])
         return self.con(None)
 
     def _refuse_nd(self, e: ast.AST, name: str):
@@ -100,13 +101,31 @@ class ArrayUtilities:
             with kept(decimals):
                 if isinstance(x, Grid):
                     self._refuse_nd(e, name)
+                if (is_array_value(x) and dtype_of(x) == "int64") or x.type.kind == "int":
+                    return self.round_ints(e, name, x, decimals)
                 if is_array_value(x):
                     if dtype_of(x) != "float64":
-                        raise self.unsupported(e, f"{name}() of an int or bool array")
+                        raise self.unsupported(e, f"{name}() of a bool array (numpy's result is float16)")
                     return self.inline(e, round_floats, [x, decimals])
                 if x.type.kind != "float":
                     raise self.unsupported(e, f"{name}() of a {x.type.widen()} value (son rounds floats)")
                 return self.inline(e, round_float, [x, decimals])
+
+    def round_ints(self, e: ast.Call, name: str, x: Node, decimals: Node) -> Node:
+        """``np.round`` of an int or an int array to ``decimals >= 0``: the value itself (a
+        copy of the array).  numpy rounds ints to negative decimals through floats
+        (``np.round(2**62 + 1, -1)`` is ``2**62``): refused while parsing for a constant,
+        NotImplementedError where the call runs for one known only then."""
+        if decimals.type.is_constant:
+            if decimals.type.con < 0:
+                raise self.unsupported(e, f"{name}() of ints to negative decimals (numpy rounds them "
+                                          "through floats)")
+        else:
+            with kept(x):
+                self.guard(self.op(e, LT, decimals, self.con(0)), NotImplementedError,
+                           f"{name}() of ints to negative decimals: numpy rounds them through floats "
+                           "(son refuses it)")
+        return x if x.type.kind == "int" else self.inline(e, copied, [x])
 
     def call_with_helper(self, e: ast.Call, name: str, fn, arity: int = 1, flat: bool = False) -> Node:
         vals = self.one_operand(e, name, arity, arity)
@@ -242,6 +261,16 @@ def round_floats(a, decimals):
     for i in range(len(a)):
         out[i] = round_float(a[i], decimals)
     return out
+
+
+def fill_rows(a, x):
+    """``a.fill(x)`` of an n-D array: each row (a view) filled."""
+    for row in a:
+        row.fill(x)
+
+
+def copied(a):
+    return a.copy()
 
 
 def cumprod(a, one):
