@@ -230,7 +230,6 @@ def test_arange_of_large_ints_as_floats_rounds_as_numpy():
     ("def f(a: np.ndarray):\n    return np.quantile(a > 0, 0.5)\n", "of bools"),
     ("def f(a: np.ndarray):\n    return np.arange(3, dtype=bool)\n", "of bools"),
     ("def f(a: np.ndarray):\n    return np.arange(0.5, 3, dtype=int)\n", "floats as ints"),
-    ("def f(a: np.ndarray):\n    return np.argwhere(a.reshape(1, -1))\n", "2-D array"),
 ])
 def test_what_son_does_not_build_is_refused_where_it_is_written(tmp_path, text, where):
     fn = function_from_text(tmp_path, text)

@@ -1,7 +1,9 @@
 """numpy's rearrangements of arrays (son/frontend/arrayops.py): ``np.concatenate`` and
 ``np.append`` (of n-D arrays too, along an axis or flattened),
 ``np.argsort`` (stable kinds exact; the default kind refused where keys tie),
-``np.nonzero`` and ``np.flatnonzero``.  numpy is the oracle in every stage."""
+``np.nonzero`` and ``np.flatnonzero`` (of n-D arrays too), ``np.argwhere`` (a Fortran-order
+view, as numpy's), ``a.fill`` of n-D arrays, ``np.atleast_*d`` of a number.  numpy is the
+oracle in every stage."""
 
 from __future__ import annotations
 
@@ -48,7 +50,27 @@ def joined_n_d(a, c, i):
             np.append(c[0], 7, axis=None))
 
 
+def nonzeros_n_d(a, c, b, v: float):
+    """The true elements' indices in C order (NaN is true, -0.0 false), per axis and
+    flat; argwhere's rows; n-D fills with the value cast once, as numpy's."""
+    c2 = c.copy()
+    c2.fill(v)
+    a2 = a[::-1].copy()
+    a2.fill(v > 0)
+    return (np.nonzero(a), c.nonzero(), np.flatnonzero(c), np.argwhere(b), np.argwhere(c).copy(),
+            np.where(a.T), c2, a2, np.atleast_2d(v), np.atleast_3d(b[0, 0]), np.atleast_1d(len(a)))
+
+
+N_D_VALUES = FLOATS | st.sampled_from([0.0, -0.0, np.nan])
+
+
 CASES = [
+    (nonzeros_n_d, ["float64[:, :]", "float64[:, :, :]", "bool[:, :]", "float"],
+     st.tuples(st.integers(0, 3), st.integers(1, 3)).flatmap(lambda s: st.tuples(
+         hnp.arrays(np.float64, s, elements=N_D_VALUES),
+         st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 2)).flatmap(
+             lambda t: hnp.arrays(np.float64, t, elements=N_D_VALUES)),
+         hnp.arrays(np.bool_, (s[0] + 1, s[1])), FLOATS))),
     (joined_n_d, ["float64[:, :]", "float64[:, :, :]", "int64[:, :]"],
      st.tuples(st.integers(0, 3), st.integers(0, 3)).flatmap(lambda s: st.tuples(
          hnp.arrays(np.float64, s, elements=FLOATS),

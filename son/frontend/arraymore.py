@@ -57,7 +57,7 @@ import numpy as np
 from ..nodes import IEEEDiv, Node, kept
 from ..nodes.types import TOP
 from .arrayfns import arange_filled
-from .arrayops import flatnonzero
+from .arrayops import flatnonzero, nonzero2, nonzero3, stacked2, stacked3
 from .core import _kind, dtype_of, is_array_value, promoted
 from .scope import Grid
 from .sorting import _zeros_of_both_signs, index_order, sort_bool, sort_float, sort_int
@@ -223,6 +223,10 @@ class ArrayMore:
         self.no_keywords(e, name, 1, 1, "one array")
         a = self.expr(e.args[0])
         with kept(a):
+            if isinstance(a, Grid):  # numpy's transpose(nonzero(a)): a view in Fortran order
+                idx = self.inline(e, nonzero2 if a.ndim == 2 else nonzero3, [a])
+                with kept(idx):
+                    return self.inline(e, stacked2 if a.ndim == 2 else stacked3, list(idx.elems))
             self.one_d(e.args[0], a, name)
             idx = self.inline(e, flatnonzero, [a])
         with kept(idx):

@@ -171,13 +171,21 @@ class ArrayOps:
             return self.inline(e, index_order, [a, self.con(kind in _STABLE)])
 
     def call_nonzero(self, e: ast.Call, name: str, flat: bool) -> Node:
+        """``np.nonzero(a)`` (``np.where(a)``): a tuple of one int64 array of indices per
+        axis, the true elements in C order; ``np.flatnonzero(a)``: their C-order
+        positions.  O(size) time, two passes (count, then fill)."""
         if len(e.args) != 1 or e.keywords:
             raise self.error(e, f"{name}() takes one array", name)
         a = self.expr(e.args[0])
-        if isinstance(a, Grid) or not is_array_value(a):
-            raise self.unsupported(e.args[0], f"{name}() of anything but a 1-D array")
+        if not (isinstance(a, Grid) or is_array_value(a)):
+            raise self.unsupported(e.args[0], f"{name}() of anything but an array")
         with kept(a):
-            idx = self.inline(e, flatnonzero, [a])
+            if isinstance(a, Grid) and flat:  # numpy's nonzero(ravel(a)): C order, whatever the layout
+                a = self.flat_view(e, a, name, any_order=True)
+            elif isinstance(a, Grid):
+                return self.inline(e, nonzero2 if a.ndim == 2 else nonzero3, [a])
+            with kept(a):
+                idx = self.inline(e, flatnonzero, [a])
         return idx if flat else self.pack([idx])
 
 
@@ -202,6 +210,64 @@ def flatnonzero(a):
             out[j] = i
             j += 1
     return out
+
+
+def nonzero2(a):
+    n = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j]:
+                n += 1
+    r = np.empty(n, dtype=np.int64)
+    c = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            if a[i, j]:
+                r[k] = i
+                c[k] = j
+                k += 1
+    return r, c
+
+
+def nonzero3(a):
+    n = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for m in range(a.shape[2]):
+                if a[i, j, m]:
+                    n += 1
+    r = np.empty(n, dtype=np.int64)
+    c = np.empty(n, dtype=np.int64)
+    d = np.empty(n, dtype=np.int64)
+    k = 0
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for m in range(a.shape[2]):
+                if a[i, j, m]:
+                    r[k] = i
+                    c[k] = j
+                    d[k] = m
+                    k += 1
+    return r, c, d
+
+
+def stacked2(r, c):
+    """numpy's ``argwhere``: ``transpose(nonzero(a))``, a view of the stacked indices."""
+    out = np.empty((2, len(r)), dtype=np.int64)
+    for k in range(len(r)):
+        out[0, k] = r[k]
+        out[1, k] = c[k]
+    return out.T
+
+
+def stacked3(r, c, d):
+    out = np.empty((3, len(r)), dtype=np.int64)
+    for k in range(len(r)):
+        out[0, k] = r[k]
+        out[1, k] = c[k]
+        out[2, k] = d[k]
+    return out.T
 
 
 ARRAY_OPS = {
