@@ -327,3 +327,20 @@ def krons(a, i):
 
 def test_kron_of_1_d_arrays_is_numpys():
     check_every_stage(krons, [F, I64], st.tuples(FLOAT_ARRAYS, INT_ARRAYS), max_examples=30)
+
+
+def krons_2d(m, k, a):
+    """2-D operands (a 1-D one seen as a row): each element one product, numpy's dtype;
+    np.outer of n-D operands flattens them in C order, whatever their layout."""
+    return (np.kron(m, k), np.kron(k, a), np.kron(a, m > 0), np.kron(m > 0, k < 2), np.outer(m, k),
+            np.outer(m.T, a), np.outer(k[::-1], m))
+
+
+def test_kron_of_2_d_arrays_and_outer_of_n_d_arrays_are_numpys():
+    shapes = st.tuples(st.integers(0, 3), st.integers(1, 3))
+    check_every_stage(krons_2d, ["float64[:, :]", "int64[:, :]", F], st.tuples(
+        shapes.flatmap(lambda s: st.lists(FLOATS, min_size=s[0] * s[1], max_size=s[0] * s[1]).map(
+            lambda xs: np.array(xs, dtype=np.float64).reshape(s))),
+        shapes.flatmap(lambda s: st.lists(st.integers(-3, 3), min_size=s[0] * s[1], max_size=s[0] * s[1]).map(
+            lambda xs: np.array(xs, dtype=np.int64).reshape(s))),
+        FLOAT_ARRAYS), max_examples=25)

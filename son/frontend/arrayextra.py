@@ -251,10 +251,18 @@ class ArrayExtra:
         a, b = self.exprs(e.args)
         with kept(a, b):
             for v, at in ((a, e.args[0]), (b, e.args[1])):
-                if not is_array_value(v):
+                if not (is_array_value(v) or (isinstance(v, Grid) and v.ndim == 2)):
                     what = f"a {v.ndim}-D array" if isinstance(v, Grid) else f"a {v.type.widen()} value"
-                    raise self.unsupported(at, f"{name}() of {what} (son takes 1-D arrays)")
-            return self.inline(e, kron_1d, [a, b])
+                    raise self.unsupported(at, f"{name}() of {what} (son takes 1-D and 2-D arrays)")
+            if not (isinstance(a, Grid) or isinstance(b, Grid)):
+                return self.inline(e, kron_1d, [a, b])
+            grids: list[Grid] = []
+            for v in (a, b):
+                with kept(*grids):
+                    grids.append(v if isinstance(v, Grid) else self.as_2d(e, v, column=False))
+            dtype = promoted(dtype_of(grids[0].base), dtype_of(grids[1].base))
+            with kept(*grids):
+                return self.inline(e, kron_2d, [*grids, self.con(_ZERO[dtype])])
 
 
 EXTRA_CALLS = {
@@ -450,3 +458,16 @@ def triangle(a, k, zero, lower):
 def kron_1d(a, b):
     """``np.kron`` of 1-D arrays."""
     return np.outer(a, b).ravel()
+
+
+def kron_2d(a, b, zero):
+    """``np.kron`` of 2-D arrays (a 1-D one seen as one row): block ``(i, j)`` is
+    ``a[i, j] * b``, each element one product (a bool's: numpy's logical and)."""
+    m, n = b.shape
+    out = np.full((a.shape[0] * m, a.shape[1] * n), zero)
+    for i in range(a.shape[0]):
+        for j in range(a.shape[1]):
+            for k in range(m):
+                for q in range(n):
+                    out[i * m + k, j * n + q] = a[i, j] * b[k, q]
+    return out

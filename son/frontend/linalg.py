@@ -123,6 +123,11 @@ class LinearAlgebra:
         if rule in ("matmul", "dot"):
             return self.materialized(e, self.matmul(e, vals, name, rule))
         a, b = self.product_operands(e, vals)
+        if rule == "outer":  # numpy flattens n-D operands (C order)
+            with kept(a, b):
+                a = self.flat_view(e, a, name, any_order=True) if isinstance(a, Grid) else a
+                with kept(a):
+                    b = self.flat_view(e, b, name, any_order=True) if isinstance(b, Grid) else b
         for v, at in zip((a, b), e.args):
             if _ndim(v) != 1:
                 raise self.unsupported(at, f"{name}() of anything but 1-D arrays")
