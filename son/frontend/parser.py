@@ -96,10 +96,10 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, SetOps, ArrayMethods, ArrayMore,
-                     ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
-                     Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion,
-                     Calls, Builtins, ParserCore):
+                     Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
+                     SetOps, ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps,
+                     LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes,
+                     Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

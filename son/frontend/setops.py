@@ -198,8 +198,8 @@ class SetOps:
         with kept(x):
             if not is_array_value(x):
                 what = f"a {x.ndim}-D array" if isinstance(x, Grid) else f"a {x.type.widen()} value"
-                raise self.unsupported(got["element"], f"{name}() of {what} (son takes a 1-D array of elements; "
-                                                       "numpy's result has their shape)")
+                raise self.unsupported(got["element"], f"{name}() of {what} (son takes a 1-D array of "
+                                                       "elements; numpy's result has their shape)")
             t = self.flat_operand(got["test_elements"], self.expr_any(got["test_elements"]), name)
             with kept(t):
                 return self.membership(e, x, t, invert)
