@@ -486,17 +486,25 @@ def count_along(a, axis, keepdims):
     return np.sum(a != 0, axis=axis, keepdims=keepdims)
 
 
+def _deleted_at(keep, i):
+    """numpy's IndexError outside ``-n <= i < n`` (checked here, not left to the bounds
+    checks a kernel may be compiled without)."""
+    n = len(keep)
+    if i < -n or i >= n:
+        raise IndexError("index is out of bounds for axis 0")
+    keep[i if i >= 0 else i + n] = False
+
+
 def delete_one(a, i):
-    """numpy's IndexError outside ``-n <= i < n`` is Python's index rule."""
     keep = np.ones(len(a), dtype=np.bool_)
-    keep[i] = False
+    _deleted_at(keep, i)
     return a[keep]
 
 
 def delete_many(a, idx):
     keep = np.ones(len(a), dtype=np.bool_)
     for j in range(len(idx)):
-        keep[idx[j]] = False
+        _deleted_at(keep, idx[j])
     return a[keep]
 
 
