@@ -3,7 +3,7 @@
 2-D arrays, and the
 method forms of numpy functions son compiles (``a.repeat(k)``, ``a.round()``,
 ``a.clip(lo, hi)``, ``a.cumprod()``, ``a.nonzero()``, ``a.searchsorted(v)``,
-``a.trace()``), each with numpy's values, dtypes and errors.
+``a.trace()``, ``a.take(i)``), each with numpy's values, dtypes and errors.
 
 Of 1-D arrays and views (n-D arrays are refused where written):
 
@@ -42,7 +42,7 @@ Of 1-D arrays and views (n-D arrays are refused where written):
   both occur (which one ``a.max()`` returns depends on numpy's kernels; it is the last
   edge).
 - Methods: ``a.repeat``, ``a.round``, ``a.clip``, ``a.cumprod``, ``a.nonzero``,
-  ``a.searchsorted`` and ``a.trace`` are the numpy functions they name, ``a`` first
+  ``a.searchsorted``, ``a.trace`` and ``a.take`` are the numpy functions they name, ``a`` first
   (evaluated once), the other arguments and keywords as written.
 
 Refused with a located error: keywords son does not read (``axis=``, ``density=``,
@@ -74,7 +74,8 @@ _ZERO = {"float64": 0.0, "int64": 0, "bool": False}
 _MODES = {"valid": 0, "same": 1, "full": 2}
 #: array methods that are the numpy function of the same name, the array first
 _AS_FUNCTIONS = {"repeat": np.repeat, "round": np.round, "clip": np.clip, "cumprod": np.cumprod,
-                 "nonzero": np.nonzero, "searchsorted": np.searchsorted, "trace": np.trace}
+                 "nonzero": np.nonzero, "searchsorted": np.searchsorted, "trace": np.trace,
+                 "take": np.take}
 
 
 class ArrayExtra:

@@ -66,6 +66,7 @@ from .lists import LIST_CALLS
 from .norms import NORM_CALLS
 from .recursion import SEPARATE
 from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList
+from .setops import SETOPS_CALLS
 from .solvers import SOLVER_CALLS
 from .source import source_of
 
@@ -506,5 +507,6 @@ _CALLS: dict = {
     **LIST_CALLS,
     **MORE_CALLS,  # after NUMPY_CALLS: np.arange with dtype=
     **EXTRA_CALLS,
-    **BUILD_CALLS,  # last: np.vstack/hstack/average of more than the tables above take
+    **BUILD_CALLS,  # np.vstack/hstack/average of more than the tables above take
+    **SETOPS_CALLS,  # last: np.count_nonzero with axis= (without: SEARCH_CALLS' own)
 }

@@ -83,6 +83,7 @@ from .recursion import (
 from .regions import OPAQUE, Regions, parse_with_regions
 from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList, View
 from .selection import Selection
+from .setops import SetOps
 from .signature import NDArraySpec, RowsSpec, ViewSpec, function_defaults, param_types, type_from_spec
 from .solvers import Solvers
 from .source import FunctionSource, parameter_names
@@ -96,9 +97,9 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
                      Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
-                     ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
-                     Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion,
-                     Calls, Builtins, ParserCore):
+                     SetOps, ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps,
+                     LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes,
+                     Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

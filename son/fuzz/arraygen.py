@@ -353,6 +353,8 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
             return self.more_reduced(fn, kind, g, depth)
         if kind in ("float", "int") and r.random() < 0.04:  # son/frontend/arrayextra.py's functions
             return self.extra_reduced(fn, kind, g, depth)
+        if kind in ("float", "int") and r.random() < 0.04:  # son/frontend/setops.py's functions
+            return self.setops_reduced(fn, kind, g, depth)
         if kind in ("float", "int") and r.random() < 0.04:  # an array of the program's numbers
             kinds = [r.choice([kind, kind, "int", "bool"]) for _ in range(r.randint(1, 4))]
             items = ", ".join(self.scalar(fn, k) for k in kinds)
@@ -430,6 +432,33 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
         else:
             picks += [f"len(np.unique({other}))", f"np.sum(np.unique({c}))", f"np.sum(np.argwhere({other}))",
                       f"len(np.argwhere({c}))", f"np.quantile({c}, {r.choice(['0', '1'])})"]
+        return r.choice(picks)
+
+    def setops_reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
+        """A scalar of ``kind`` from numpy's set routines and array edits (``np.isin``,
+        ``np.union1d``, ``np.intersect1d``, ``np.setdiff1d``, ``np.ediff1d``, ``np.extract``,
+        ``np.array_equal``, ``np.delete``, ``np.insert``, ``np.count_nonzero(axis=)``,
+        ``a.take``) of chains of group ``g``."""
+        r = self.rng
+        dt = {"float": "float64", "int": "int64"}[kind]
+        c = self.chain(fn, dt, g, depth)
+        other = self.chain(fn, r.choice(["int64", "bool", dt, "float64"]), g, depth)
+        i = r.choice(["0", "-1", "1", f"abs({self.scalar(fn, 'int')}) % 3"])
+        picks = [f"np.sum(np.union1d({c}, {other}))", f"np.sum(np.intersect1d({c}, {other}))",
+                 f"np.sum(np.setdiff1d({c}, {other}))", f"np.sum(np.ediff1d({c}))",
+                 f"np.sum(np.extract({other}, {c}))", f"np.sum(np.delete({c}, {i}))",
+                 f"np.sum(np.delete({c}, slice({i}, None, {r.choice(['1', '2', '-1'])})))",
+                 f"np.sum(np.insert({c}, {i}, {self.scalar(fn, 'int' if kind == 'int' else 'float')}))",
+                 f"np.sum(({c}).take(np.arange(len({c})) % 2))"]
+        if kind == "int":
+            picks += [f"np.count_nonzero(np.isin({c}, {other}, invert={r.choice(['True', 'False'])}))",
+                      f"int(np.array_equal({c}, {other}))", f"len(np.union1d({other}, {c}))",
+                      f"np.count_nonzero(({other}).reshape(-1, 1), axis=0)[0]",
+                      f"np.sum(np.ediff1d({c}, to_end={other}, to_begin=[1]))"]
+        else:
+            picks += [f"np.sum(np.ediff1d({c}, to_begin={self.scalar(fn, 'float')}, to_end={other}))",
+                      f"np.sum(np.insert({c}, {i}, {other}))",
+                      f"float(np.array_equal({c}, ({c})[::-1], equal_nan=True))"]
         return r.choice(picks)
 
     def extra_reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
