@@ -103,19 +103,6 @@ class Calls:
             raise self.error(e, f"{what} has no method {e.func.attr}() in son", ast.unparse(e.func))
         return self.call_object(e, self.resolve(e.func), ast.unparse(e.func))
 
-    def tuple_search(self, e: ast.Call, t: Pack) -> Node:
-        """``t.index(x)`` (CPython's ValueError where no item is equal) and ``t.count(x)``:
-        each item compared with ``==`` in order (the loop unrolled: a tuple's length is
-        known)."""
-        name = ast.unparse(e.func)
-        if len(e.args) != 1 or e.keywords:
-            raise self.unsupported(e, f"{name}() with arguments other than the value (son reads no start or "
-                                      "stop)")
-        with kept(t):
-            x = self.expr_any(e.args[0])
-        with kept(x):
-            return self.inline(e, pylib.tuple_index if e.func.attr == "index" else pylib.tuple_count, [t, x])
-
     def call_object(self, e: ast.Call, fn, name: str) -> Node:
         """The call ``e`` of the Python object ``fn`` (a global, a module attribute, the
         target of a function value), written ``name``."""

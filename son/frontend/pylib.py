@@ -188,29 +188,6 @@ def nextafter(x, y):
 _INT64_MAX = 9223372036854775807
 
 
-def tuple_index(t, x):
-    """CPython's ``x is y or x == y`` per item: two NaNs are equal only if one object,
-    which son cannot tell (NotImplementedError, son's refusal where the call runs)."""
-    for i, y in enumerate(t):
-        if y == x:
-            return i
-        if y != y and x != x:
-            raise NotImplementedError("son cannot tell whether two NaNs in a tuple comparison are one object "
-                                      "(CPython's answer)")
-    raise ValueError("tuple.index(x): x not in tuple")
-
-
-def tuple_count(t, x):
-    n = 0
-    for y in t:
-        if y == x:
-            n += 1
-        elif y != y and x != x:
-            raise NotImplementedError("son cannot tell whether two NaNs in a tuple comparison are one object "
-                                      "(CPython's answer)")
-    return n
-
-
 def _range_length(start, stop, step):
     """(the length modulo 2**64, whether it is past int64)"""
     if step > 0:

@@ -319,6 +319,19 @@ class Tuples:
                 self.stmts(s.orelse)
         self.scope = self.merge([self.scope, *breaks])
 
+    def tuple_search(self, e: ast.Call, t: Pack) -> Node:
+        """``t.index(x)`` (CPython's ValueError where no item is equal) and ``t.count(x)``:
+        each item compared with ``==`` in order (the loop unrolled: a tuple's length is
+        known)."""
+        name = ast.unparse(e.func)
+        if len(e.args) != 1 or e.keywords:
+            raise self.unsupported(e, f"{name}() with arguments other than the value (son reads no start or "
+                                      "stop)")
+        with kept(t):
+            x = self.expr_any(e.args[0])
+        with kept(x):
+            return self.inline(e, tuple_index if e.func.attr == "index" else tuple_count, [t, x])
+
 
 def _name(v: Node) -> str:
     return f"tuple of {len(v.elems)}" if isinstance(v, Pack) else str(v.type.widen())
@@ -333,3 +346,25 @@ def _not_nan(x: Node) -> bool:
     return x.type.is_constant and not (isinstance(x.type.con, float) and math.isnan(x.type.con))
 
 
+# ---------------------------------------------------------------- inlined (son's Python)
+def tuple_index(t, x):
+    """CPython's ``x is y or x == y`` per item: two NaNs are equal only if one object,
+    which son cannot tell (NotImplementedError, son's refusal where the call runs)."""
+    for i, y in enumerate(t):
+        if y == x:
+            return i
+        if y != y and x != x:
+            raise NotImplementedError("son cannot tell whether two NaNs in a tuple comparison are one object "
+                                      "(CPython's answer)")
+    raise ValueError("tuple.index(x): x not in tuple")
+
+
+def tuple_count(t, x):
+    n = 0
+    for y in t:
+        if y == x:
+            n += 1
+        elif y != y and x != x:
+            raise NotImplementedError("son cannot tell whether two NaNs in a tuple comparison are one object "
+                                      "(CPython's answer)")
+    return n
