@@ -661,3 +661,21 @@ def test_sort_takes_reverse_as_an_integer_as_cpython_does():
                       max_examples=20)
     with pytest.raises(TypeError, match="'float' object cannot be interpreted as an integer"):
         son.interpret(son.parse(sorts_with_reverse), 0.0, 7)
+
+
+def bounded_search(a, x: float, s: int, t: int):
+    xs = list(a)
+    return xs.index(x, s, t)
+
+
+def bounded_from(n: int, x: int, s: int):
+    return [i % 4 for i in range(n)].index(x, s)
+
+
+def test_index_between_bounds_is_cpythons():
+    """A negative bound counts from the end, then at least 0; ValueError where no item
+    between them is equal."""
+    check_every_stage(bounded_search, [F, "float", "int", "int"],
+                      st.tuples(FARR, FLOATS, st.integers(-9, 9), st.integers(-9, 9)), max_examples=40)
+    check_every_stage(bounded_from, ["int", "int", "int"],
+                      st.tuples(st.integers(0, 9), st.integers(0, 4), st.integers(-12, 12)), max_examples=30)

@@ -481,7 +481,16 @@ class Lists:
         return lst.dtype if isinstance(lst, TupleList) else lst.type.dtype
 
     def _list_index(self, e, lst):
-        return self._search(e, lst, "index")
+        if len(e.args) <= 1 or isinstance(lst, TupleList):
+            return self._search(e, lst, "index")
+        x, *bounds = self.exprs(self._arity_checked(e, 2, 3))
+        with kept(x, *bounds):
+            if _kind(x) not in ("int", "float", "bool", "number"):
+                raise self.unsupported(e, "index() of a value that is not a number")
+            bounds = [self.as_int_argument(at, b) for at, b in zip(e.args[1:], bounds)]
+        with kept(x, *bounds):
+            stop = bounds[1] if len(bounds) == 2 else self.con(2**63 - 1)
+            return self.inline(e, list_index_between, [lst, x, bounds[0], stop])
 
     def _list_count(self, e, lst):
         return self._search(e, lst, "count")
@@ -715,3 +724,21 @@ def _origins(lst: Node) -> list[Node]:
 
 
 LIST_CALLS = {list: Lists.call_list, sorted: Lists.call_sorted}
+
+
+def list_index_between(xs, x, start, stop):
+    """``xs.index(x, start, stop)``: CPython's bounds (a negative one counts from the end,
+    then at least 0), its identity-or-equality per item (two NaNs: son's refusal where
+    the call runs, as ``element_equal``)."""
+    n = len(xs)
+    if start < 0:
+        start = max(start + n, 0)
+    if stop < 0:
+        stop = max(stop + n, 0)
+    for i in range(start, min(stop, len(xs))):
+        if xs[i] == x:
+            return i
+        if xs[i] != xs[i] and x != x:
+            raise NotImplementedError("son cannot tell whether two NaNs in a list comparison are one object "
+                                      "(CPython's answer)")
+    raise ValueError("x is not in list")
