@@ -1,7 +1,7 @@
 """Iterating an n-D array's elements and index tuples (son/frontend/iteration.py,
 son/frontend/ndarrays.py): ``for x in a.flat``, ``for idx, x in np.ndenumerate(a)``,
-``for idx in np.ndindex(*shape)`` / ``np.ndindex(a.shape)``, and ``a[idx]`` with ``idx``
-a tuple value.  Items come in C order, each read when the loop reaches it (a write in the
+``for idx in np.ndindex(*shape)`` / ``np.ndindex(a.shape)``, ``a[idx]`` with ``idx`` a
+tuple value, and ``x in a``.  Items come in C order, each read when the loop reaches it (a write in the
 body is seen by a later step), as numpy's iterators do.  CPython is the oracle in every
 stage and the kernel, on C-order arrays, transposed and reversed views and empty ones."""
 
@@ -109,3 +109,15 @@ def test_a_tuple_value_longer_than_the_rank_is_a_located_error():
         son.parse(too_many, argtypes=["float64[:, :]", ("int", "int", "int")])
     with pytest.raises(son.SonSyntaxError, match="items for a 1-D array"):
         son.parse(too_many, argtypes=["float64[:]", ("int", "int")])
+
+
+def members(a, x: float):
+    return x in a, (x + 1.0) not in a, x in a.T
+
+
+@pytest.mark.parametrize("views", [False, True], ids=["c-order", "views"])
+def test_membership_in_an_n_d_array_is_numpys(views):
+    """numpy's ``(a == x).any()``: every element, whatever the layout (NaN never equal)."""
+    check_every_stage(members, [spec(2, views), "float"],
+                      st.tuples(arrays(2, views), st.sampled_from([0.0, -0.0, 3.0, np.nan, 8.5])),
+                      max_examples=15)

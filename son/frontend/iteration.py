@@ -404,9 +404,14 @@ class Iteration:
         scalars) or a range: a loop that stops at the first equal element."""
         if is_list(container):
             return self.list_contains(at, x, container)
+        if isinstance(container, Grid):  # every element, in any order: a C-order view (a copy)
+            with kept(x):
+                flat = self.flat_view(at, container, "'in'", any_order=True)
+            with kept(flat):
+                return self.contained(at, x, flat)
         if not (is_array_value(container) or isinstance(container, Rng)):
             raise self.unsupported(at, f"'in' on a {container.type.widen()} value (son tests "
-                                       "membership in tuples, ranges and 1-D arrays)")
+                                       "membership in tuples, ranges and arrays)")
         if _kind(x) is None:
             raise self.unsupported(at, "'in' of a value that is not a number")
         if isinstance(container, Rng) and _kind(x) in ("int", "bool"):  # arithmetic, as CPython
