@@ -267,3 +267,15 @@ def test_one_count_for_all_is_numpys_scalar_count():
                     k(a, counts)
                 continue
             assert k(a, counts).tolist() == want.tolist()
+
+
+def repeated_n_d(m, k: int):
+    """numpy repeats an n-D array flattened in C order, whatever its layout."""
+    return np.repeat(m, k), m.T.repeat(2), np.repeat(m > 0, k)
+
+
+def test_repeat_of_an_n_d_array_is_numpys():
+    shapes = st.tuples(st.integers(0, 3), st.integers(1, 3))
+    check_every_stage(repeated_n_d, ["float64[:, :]", "int"], st.tuples(
+        shapes.flatmap(lambda s: st.lists(st.floats(-9, 9), min_size=s[0] * s[1], max_size=s[0] * s[1]).map(
+            lambda xs: np.array(xs, dtype=np.float64).reshape(s))), st.integers(-1, 3)), max_examples=25)

@@ -2,12 +2,12 @@
 ``np.tile``, ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``,
 ``np.percentile``/``np.quantile`` and ``np.arange(..., dtype=)``.
 
-Of 1-D arrays and views (n-D arrays are refused where written):
+Of 1-D arrays and views (n-D arrays are refused where written, but by ``np.repeat``):
 
-- ``np.repeat(a, k)``: each element ``k`` times, ``k`` an int or an int or bool array of
-  one count per element (or of one count for all); numpy's ValueError for a negative
-  count (none for an empty ``a`` and a negative number) and for a count array of
-  another length.  ``np.tile(a, k)``: ``a`` ``k`` times; numpy's ValueError for a
+- ``np.repeat(a, k)``: each element ``k`` times (an n-D ``a`` flattened in C order), ``k``
+  an int or an int or bool array of one count per element (or of one count for all);
+  numpy's ValueError for a negative count (none for an empty ``a`` and a negative
+  number) and for a count array of another length.  ``np.tile(a, k)``: ``a`` ``k`` times; numpy's ValueError for a
   negative ``k`` unless ``a`` is empty.  A total past int64 is ValueError (numpy's
   "array is too big", or its wrapped "negative dimensions").
 - ``np.unique(a)``: the sorted distinct elements (son/frontend/sorting.py's sort) of ``a``
@@ -99,6 +99,9 @@ class ArrayMore:
                                              "arrays by a number)")
             reps = reps.elts[0]
         a, k = self.exprs([e.args[0], reps])
+        if isinstance(a, Grid) and not tile:  # numpy repeats the flattened array (C order)
+            with kept(k):
+                a = self.flat_view(e, a, name, any_order=True)
         with kept(a, k):
             self.one_d(e.args[0], a, name)
             zero = self.con(_ZERO[dtype_of(a)])
