@@ -6,10 +6,10 @@ Of 1-D arrays and views (n-D arrays are refused where written, but by ``np.repea
 
 - ``np.repeat(a, k)``: each element ``k`` times (an n-D ``a`` flattened in C order), ``k``
   an int or an int or bool array of one count per element (or of one count for all);
-  numpy's ValueError for a negative count (none for an empty ``a`` and a negative
-  number) and for a count array of another length.  ``np.tile(a, k)``: ``a`` ``k``
-  times; numpy's ValueError for a negative ``k`` unless ``a`` is empty.  A total past int64 is ValueError (numpy's
-  "array is too big", or its wrapped "negative dimensions").
+  numpy's ValueError for a negative count (none for an empty ``a`` and a negative number)
+  and for a count array of another length.  ``np.tile(a, k)``: ``a`` ``k`` times; numpy's
+  ValueError for a negative ``k`` unless ``a`` is empty.  A total past int64 is ValueError
+  (numpy's "array is too big", or its wrapped "negative dimensions").
 - ``np.unique(a)``: the sorted distinct elements (son/frontend/sorting.py's sort) of ``a``
   flattened (an n-D array's elements in C order; numpy 2 gives the inverse its shape), one
   NaN for all of them (numpy's ``equal_nan``); where ``0.0`` and ``-0.0`` both occur,
