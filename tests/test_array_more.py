@@ -279,3 +279,18 @@ def test_repeat_of_an_n_d_array_is_numpys():
     check_every_stage(repeated_n_d, ["float64[:, :]", "int"], st.tuples(
         shapes.flatmap(lambda s: st.lists(st.floats(-9, 9), min_size=s[0] * s[1], max_size=s[0] * s[1]).map(
             lambda xs: np.array(xs, dtype=np.float64).reshape(s))), st.integers(-1, 3)), max_examples=25)
+
+
+def crossed_rows(m, v):
+    """Rows of 3-vectors, a 1-D vector broadcast down them (numpy's ValueError for rows
+    that do not broadcast or vectors that are not 3 long)."""
+    return np.cross(m, v), np.cross(v, m), np.cross(m, m[::-1]), np.cross(m[:1], m)
+
+
+def test_cross_of_rows_of_vectors_is_numpys():
+    rows = st.integers(0, 3).flatmap(lambda n: st.lists(st.floats(-9, 9), min_size=3 * n,
+                                                          max_size=3 * n).map(
+        lambda xs: np.array(xs, dtype=np.float64).reshape(-1, 3)))
+    vectors = st.lists(st.floats(-9, 9), min_size=3, max_size=4).map(
+        lambda xs: np.array(xs, dtype=np.float64))
+    check_every_stage(crossed_rows, ["float64[:, :]", "float64[]"], st.tuples(rows, vectors), max_examples=25)

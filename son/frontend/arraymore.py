@@ -29,6 +29,8 @@ Of 1-D arrays and views (n-D arrays are refused where written, but by ``np.repea
 - ``np.cross(a, b)`` of 3-vectors: ``a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0`` in
   numpy's result dtype (ints wrap); numpy's ValueError for lengths other than 2 or 3;
   2-vectors (deprecated by numpy, a 0-D result for two of them) are NotImplementedError.
+  Of 2-D arrays, the rows' cross products, a 1-D vector or a single row broadcast down
+  the other's rows (numpy's ValueError where the rows do not broadcast).
 - ``np.percentile(a, q)`` and ``np.quantile(a, q)`` of a number ``q``, numpy's default
   "linear" method as its ``_quantile`` computes it: the virtual index ``(n - 1) * q``,
   the two neighbours of the sorted array, ``_lerp`` (``a + d*t``, ``b - d*(1 - t)`` from
@@ -240,10 +242,23 @@ class ArrayMore:
         a, b = self.exprs(e.args)
         with kept(a, b):
             for v, at in zip((a, b), e.args):
-                self.one_d(at, v, name)
-                if dtype_of(v) == "bool":
+                if isinstance(v, Grid) and v.ndim != 2:
+                    raise self.unsupported(at, f"{name}() of a {v.ndim}-D array (son takes 1-D and 2-D "
+                                               "arrays)")
+                if not isinstance(v, Grid):
+                    self.one_d(at, v, name)
+                if dtype_of(v.base if isinstance(v, Grid) else v) == "bool":
                     raise self.unsupported(at, f"{name}() of bools (numpy's TypeError)")
-            return self.inline(e, cross3, [a, b, self.con(_ZERO[promoted(dtype_of(a), dtype_of(b))])])
+            dtypes = [dtype_of(v.base if isinstance(v, Grid) else v) for v in (a, b)]
+            zero = self.con(_ZERO[promoted(*dtypes)])
+            if not (isinstance(a, Grid) or isinstance(b, Grid)):
+                return self.inline(e, cross3, [a, b, zero])
+            grids: list[Grid] = []  # rows of vectors, a 1-D one a single row, broadcast as numpy's
+            for v in (a, b):
+                with kept(zero, *grids):
+                    grids.append(v if isinstance(v, Grid) else self.as_2d(e, v, column=False))
+            with kept(zero, *grids):
+                return self.inline(e, cross_rows, [*grids, zero])
 
     # -- np.percentile, np.quantile ------------------------------------------------------
     def call_np_quantile(self, e: ast.Call, name: str, percent: bool) -> Node:
@@ -580,6 +595,23 @@ def cross3(a, b, zero):
     out[0] = a[1] * b[2] - a[2] * b[1]
     out[1] = a[2] * b[0] - a[0] * b[2]
     out[2] = a[0] * b[1] - a[1] * b[0]
+    return out
+
+
+def cross_rows(a, b, zero):
+    """numpy's cross product of the rows of ``a`` and ``b`` (n x 3 each, or 1 x 3 broadcast
+    down the other): numpy's dimension check first, then its broadcasting ValueError."""
+    if not (2 <= a.shape[1] <= 3 and 2 <= b.shape[1] <= 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if a.shape[1] != 3 or b.shape[1] != 3:
+        raise NotImplementedError("np.cross of 2-vectors (deprecated by numpy; son takes 3-vectors)")
+    n, m = a.shape[0], b.shape[0]
+    if n != m and n != 1 and m != 1:
+        raise ValueError("shape mismatch: objects cannot be broadcast to a single shape")
+    rows = max(n, m) if n and m else 0
+    out = np.full((rows, 3), zero)
+    for i in range(rows):
+        out[i] = cross3(a[i if n > 1 else 0], b[i if m > 1 else 0], zero)
     return out
 
 
