@@ -2,7 +2,8 @@
 ``np.tile``, ``np.unique``, ``np.interp``, ``np.argwhere``, ``np.cross``,
 ``np.percentile``/``np.quantile`` and ``np.arange(..., dtype=)``.
 
-Of 1-D arrays and views (n-D arrays are refused where written, but by ``np.repeat``):
+Of 1-D arrays and views (n-D arrays are refused where written, but by ``np.repeat``,
+``np.argwhere`` and ``np.cross``):
 
 - ``np.repeat(a, k)``: each element ``k`` times (an n-D ``a`` flattened in C order), ``k``
   an int or an int or bool array of one count per element (or of one count for all);
