@@ -26,7 +26,8 @@ Of 1-D arrays and views (n-D arrays are refused where written, but by ``np.repea
   gives numpy's answers too), ``fp[j]`` at a sample point, the slope the other way
   where one way gives NaN, NaN for NaN, IEEE division (``ieee_divide``); its ValueErrors
   for an empty ``xp`` and for ``fp`` of another length.  A number ``x`` gives a float.
-- ``np.argwhere(a)``: the indices of the true elements as a new ``(k, 1)`` int64 array.
+- ``np.argwhere(a)``: the indices of the true elements as a new ``(k, 1)`` int64 array;
+  of an n-D array numpy's ``transpose(nonzero(a))``, a ``(k, ndim)`` Fortran-order view.
 - ``np.cross(a, b)`` of 3-vectors: ``a1*b2 - a2*b1, a2*b0 - a0*b2, a0*b1 - a1*b0`` in
   numpy's result dtype (ints wrap); numpy's ValueError for lengths other than 2 or 3;
   2-vectors (deprecated by numpy, a 0-D result for two of them) are NotImplementedError.
