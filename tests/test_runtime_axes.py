@@ -129,3 +129,12 @@ def test_diff_of_a_run_time_order_agrees_with_cpython(dtype):
     arrays = matrices(2, np.int64 if dtype is np.bool_ else dtype, low=0).map(lambda m: m.astype(dtype))
     check_every_stage(differences, [f"{name}[:, :]", "int", "int"],
                       st.tuples(arrays, st.integers(-1, 5), st.integers(-3, 2)), max_examples=25)
+
+
+def counted_nonzero(a, k: int):
+    return np.count_nonzero(a, axis=k), np.count_nonzero(a, k, keepdims=True)
+
+
+def test_count_nonzero_along_a_run_time_axis_agrees_with_cpython():
+    check_every_stage(counted_nonzero, ["int64[:, :]", "int"],
+                      st.tuples(matrices(2, np.int64, low=0), st.integers(-3, 2)), max_examples=20)

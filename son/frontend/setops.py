@@ -36,7 +36,8 @@ read in C order (copied), a list or tuple made an array first (son/frontend/arra
 - ``np.insert(arr, obj, values, axis=None)`` of an int ``obj``: the values (a number, or each
   element of a 1-D array or list) before position ``obj`` (numpy's IndexError outside
   ``-n <= obj <= n``), in ``arr``'s dtype.
-- ``np.count_nonzero(a, axis=k, keepdims=False)``: ``np.sum(a != 0, axis=k)`` as numpy sums
+- ``np.count_nonzero(a, axis=k, keepdims=False)`` (``k`` known only at run time too):
+  ``np.sum(a != 0, axis=k)`` as numpy sums
   ``a.astype(bool)``, an int or int64 array (without ``axis``: son/frontend/arraymethods.py).
 
 Refused with a located error: operands that are not arrays, lists or tuples (numpy's 0-D
@@ -250,8 +251,12 @@ class SetOps:
             if axis_e is None or isinstance(axis_e, ast.Constant) and axis_e.value is None:
                 axis = self.con(None)
             else:
-                axis = self.con(self.axis_constant(axis_e, a.ndim if isinstance(a, Grid) else 1, name))
-            return self.inline(e, count_along, [a, axis, self.con(keepdims)])
+                axis = self.expr(axis_e)
+                if axis.type.is_constant or _kind(axis) != "int":  # one known only at run time: np.sum's
+                    axis = self.con(self.axis_constant(axis_e, a.ndim if isinstance(a, Grid) else 1, name,
+                                                       axis))
+            with kept(axis):
+                return self.inline(e, count_along, [a, axis, self.con(keepdims)])
 
     # -- np.delete, np.insert ------------------------------------------------------------
     def edited(self, e: ast.Call, name: str, got: dict) -> Node:
