@@ -44,3 +44,17 @@ def test_two_nans_are_refused_where_the_call_runs():
     nan = float("nan")
     with pytest.raises(NotImplementedError, match="NaNs"):
         son.jit(missing, fallback="error")((1.0, nan), nan)
+
+
+def joined(a, b, x: float):
+    s = 0.0
+    for v in a + b:
+        s += v
+    return len(a), bool(a), a + b, a == b, s + x, 1 if b else 2
+
+
+@pytest.mark.parametrize("n, m", [(0, 0), (0, 1), (2, 0)])
+def test_empty_tuple_arguments_agree_with_cpython(n, m):
+    """``()`` as an argument: a parameter of no values, the empty tuple where read."""
+    check_every_stage(joined, [("float",) * n, ("float",) * m, "float"],
+                      st.tuples(st.tuples(*[ITEMS] * n), st.tuples(*[ITEMS] * m), ITEMS), max_examples=10)

@@ -97,7 +97,7 @@ def type_from_spec(spec, where: str):
         return spec
     if spec is complex or spec == "complex":
         return "complex"
-    if type(spec) is tuple and spec:  # argtypes=[("float", "int")]: a tuple's element specs
+    if type(spec) is tuple:  # argtypes=[("float", "int")]: a tuple's element specs (none: ())
         return tuple(type_from_spec(x, where) for x in spec)
     if typing.get_origin(spec) is tuple:
         elems = typing.get_args(spec)
@@ -148,9 +148,7 @@ def type_from_spec(spec, where: str):
 def type_of_value(v, where: str):
     """The lattice type of an example argument (the spec of a tuple or complex one, as
     ``type_from_spec``)."""
-    if type(v) is tuple:
-        if not v:
-            raise SonError(f"{where}: an empty tuple argument")
+    if type(v) is tuple:  # the empty tuple too: a parameter of no values, () where read
         return tuple(type_of_value(x, where) for x in v)
     if v is None:  # a constant of the graph: one per call's kinds, as a function argument is
         return NONE
