@@ -32,6 +32,7 @@ from ..nodes import NE, Add, Mul, NewArray, Node, Store, kept
 from .core import _kind, dtype_of, is_array_value, promoted
 from .lists import DTYPE_OF_KIND
 from .scope import Grid, Pack, View
+from .selection import count_true_2d
 from .sorting import index_order
 
 _STABLE = ("stable", "mergesort")
@@ -213,11 +214,7 @@ def flatnonzero(a):
 
 
 def nonzero2(a):
-    n = 0
-    for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            if a[i, j]:
-                n += 1
+    n = count_true_2d(a)
     r = np.empty(n, dtype=np.int64)
     c = np.empty(n, dtype=np.int64)
     k = 0
@@ -233,10 +230,7 @@ def nonzero2(a):
 def nonzero3(a):
     n = 0
     for i in range(a.shape[0]):
-        for j in range(a.shape[1]):
-            for m in range(a.shape[2]):
-                if a[i, j, m]:
-                    n += 1
+        n += count_true_2d(a[i])
     r = np.empty(n, dtype=np.int64)
     c = np.empty(n, dtype=np.int64)
     d = np.empty(n, dtype=np.int64)

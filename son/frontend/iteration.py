@@ -2,7 +2,7 @@
 ``reversed`` of them; over an n-D array's elements in C order (``a.flat``,
 ``np.ndenumerate(a)`` with their index tuples) and over index tuples (``np.ndindex``:
 numpy's ValueError for a negative dimension), each the k-th item of one counted loop,
-its indices ``k``'s C-order digits (``unravelled``); ``sum``, ``min``, ``max``, ``any``,
+its indices ``k``'s C-order digits (``Axes.unravel``); ``sum``, ``min``, ``max``, ``any``,
 ``all`` and ``math.prod`` of an array, a range or a generator expression; ``min``/``max`` with ``key=`` and
 ``default=``.
 

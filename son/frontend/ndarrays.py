@@ -463,19 +463,6 @@ class NDArrays:
 
         return Counted(n, row, [a, n])
 
-    def unravelled(self, at: ast.AST, k: Node, dims: list[Node]) -> list[Node]:
-        """The index tuple of C-order position ``k`` (``0 <= k < prod(dims)``) of an array
-        of ``dims``: ``k % d`` for each axis from the last, ``k // d`` passed on."""
-        idx: list[Node] = []
-        rest = k
-        for d in reversed(dims[1:]):
-            with kept(rest, *idx):
-                i = self.op(at, Mod, rest, d)
-                with kept(i):
-                    rest = self.op(at, FloorDiv, rest, d)
-            idx.insert(0, i)
-        return [rest] + idx
-
     def flat_items(self, at: ast.AST, g: Grid, enumerated: bool = False) -> Counted:
         """``for x in a.flat`` (``a`` n-D): its elements in C order, each read when the loop
         reaches it; ``np.ndenumerate(a)``: ``(index tuple, element)`` pairs."""
@@ -484,7 +471,7 @@ class NDArrays:
 
         def item(k):
             with kept(k):
-                idx = self.unravelled(at, k, g.dims)
+                idx = self.unravel(self, at, k, g.dims)
             with kept(*idx):
                 offset = self.offset(at, g.start, idx, g.strides)
                 with kept(offset):
@@ -516,7 +503,7 @@ class NDArrays:
 
         def item(k):
             with kept(k):
-                return self.pack(self.unravelled(at, k, dims) if dims else [])
+                return self.pack(self.unravel(self, at, k, dims) if dims else [])
 
         return Counted(n, item, [n, *dims])
 

@@ -61,6 +61,7 @@ from ..nodes import Node, kept
 from .arraymore import unique_order, unique_runs, unique_values
 from .core import BOOL_SUBTRACT, _kind, dtype_of, is_array_value, is_list, promoted
 from .scope import Grid, Pack
+from .selection import take_masked
 from .sorting import index_order
 
 #: a dtype -> the zero of its kind (``np.full(n, zero)`` makes an array of that dtype)
@@ -383,13 +384,7 @@ def extract(condition, arr, zero):
             if i >= len(arr):
                 raise IndexError("index is out of bounds for axis 0")
             k += 1
-    out = np.full(k, zero)
-    k = 0
-    for i in range(len(condition)):
-        if condition[i]:
-            out[k] = arr[i]
-            k += 1
-    return out
+    return take_masked(np.full(k, zero), arr, condition)
 
 
 def array_equal(a, b, equal_nan):
