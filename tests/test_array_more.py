@@ -225,7 +225,7 @@ def test_arange_of_large_ints_as_floats_rounds_as_numpy():
     ("def f(a: np.ndarray):\n    return np.interp(1.0, a, a, period=2.0)\n", "period="),
     ("def f(a: np.ndarray):\n    return np.cross(a > 0, a > 1)\n", "of bools"),
     ("def f(a: np.ndarray):\n    return np.vstack(a)\n", "tuple or list of arrays"),
-    ("def f(a: np.ndarray):\n    return np.percentile(a, a)\n", "not a number"),
+    ("def f(a: np.ndarray):\n    return np.percentile(a, a > 0)\n", "neither a number"),
     ("def f(a: np.ndarray):\n    return np.percentile(a, 50, method='lower')\n", "method="),
     ("def f(a: np.ndarray):\n    return np.quantile(a > 0, 0.5)\n", "of bools"),
     ("def f(a: np.ndarray):\n    return np.arange(3, dtype=bool)\n", "of bools"),
@@ -294,3 +294,18 @@ def test_cross_of_rows_of_vectors_is_numpys():
     vectors = st.lists(st.floats(-9, 9), min_size=3, max_size=4).map(
         lambda xs: np.array(xs, dtype=np.float64))
     check_every_stage(crossed_rows, ["float64[:, :]", "float64[]"], st.tuples(rows, vectors), max_examples=25)
+
+
+def quantile_arrays(a, q, k):
+    """One number per q, numpy's errors first (a q out of range, then an empty array)."""
+    return np.percentile(a, q * 100.0), np.quantile(a, q), np.quantile(k, k % 2), np.percentile(k, k)
+
+
+def test_percentile_and_quantile_of_an_array_of_q_are_numpys():
+    values = st.floats(-9, 9) | st.sampled_from([np.nan, np.inf, 1.0])
+    check_every_stage(quantile_arrays, ["float64[]", "float64[]", "int64[]"], st.tuples(
+        st.lists(values.filter(lambda x: x != 0), max_size=5).map(lambda xs: np.array(xs, dtype=np.float64)),
+        st.lists(st.sampled_from([0.0, 0.25, 0.5, 1.0, 1.5, -0.1]), max_size=3).map(
+            lambda xs: np.array(xs, dtype=np.float64)),
+        st.lists(st.integers(0, 100), min_size=1, max_size=4).map(lambda xs: np.array(xs, dtype=np.int64))),
+        max_examples=30)

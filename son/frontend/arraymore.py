@@ -41,6 +41,8 @@ Of 1-D arrays and views (n-D arrays are refused where written, but by ``np.repea
   ``q`` is the element itself (numpy's "take" path, the array's dtype).  numpy's
   ValueError for ``q`` outside its range, IndexError for an empty array;
   NotImplementedError where a chosen element is a zero and the array holds both zeros.
+  A 1-D array of int or float ``q`` gives one number per ``q`` (float64, or the array's
+  dtype for ``np.quantile`` of int ``q``), every ``q`` checked before any is taken.
 - ``np.arange(..., dtype=)``: ``int`` of ints is ``np.arange``; ``float`` of floats too,
   and of ints numpy's float fill from its length ``ceil((stop - start) / step)``.
 
@@ -270,11 +272,15 @@ class ArrayMore:
             self.one_d(e.args[0], a, name)
             if dtype_of(a) == "bool":
                 raise self.unsupported(e.args[0], f"{name}() of bools (numpy's TypeError)")
+            floats = dtype_of(a) == "float64"
+            if is_array_value(q) and dtype_of(q) != "bool":  # one number per q, as numpy's
+                if percent or dtype_of(q) == "float64":
+                    return self.inline(e, quantiles_lerp, [a, q, self.con(percent), self.con(floats)])
+                return self.inline(e, quantiles_taken, [a, q, self.con(_ZERO[dtype_of(a)]), self.con(floats)])
             if isinstance(q, Grid) or is_array_value(q) or (q.type is not TOP and _kind(q) not in
                                                                ("int", "float", "bool")):
-                raise self.unsupported(e.args[1], f"{name}() of a q that is not a number (son returns one "
-                                                  "number)")
-            floats = dtype_of(a) == "float64"
+                raise self.unsupported(e.args[1], f"{name}() of a q that is neither a number nor a 1-D "
+                                                  "array of ints or floats")
             if not percent and q.type is not TOP and _kind(q) != "float":  # numpy's take: the element
                 return self.inline(e, quantile_element, [a, q, self.con(floats)])
             return self.inline(e, quantile_lerp, [a, q, self.con(percent), self.con(floats)])
@@ -597,6 +603,36 @@ def cross3(a, b, zero):
     out[0] = a[1] * b[2] - a[2] * b[1]
     out[1] = a[2] * b[0] - a[0] * b[2]
     out[2] = a[0] * b[1] - a[1] * b[0]
+    return out
+
+
+def _check_quantiles(a, qs, percent):
+    """numpy's errors before any quantile is taken: each q in range, then ``a`` not empty."""
+    for i in range(len(qs)):
+        if percent and not 0.0 <= float(qs[i]) / 100.0 <= 1.0:
+            raise ValueError("Percentiles must be in the range [0, 100]")
+        if not percent and not 0.0 <= float(qs[i]) <= 1.0:
+            raise ValueError("Quantiles must be in the range [0, 1]")
+    if len(a) == 0:
+        raise IndexError("index -1 is out of bounds for axis 0 with size 0")
+
+
+def quantiles_lerp(a, qs, percent, floats):
+    """``np.percentile``/``np.quantile`` of a 1-D array of q: each q's number (float64)."""
+    _check_quantiles(a, qs, percent)
+    out = np.empty(len(qs))
+    for i in range(len(qs)):
+        out[i] = quantile_lerp(a, qs[i], percent, floats)
+    return out
+
+
+def quantiles_taken(a, qs, zero, floats):
+    """``np.quantile`` of an int array of q: each q's element (numpy's take), in ``a``'s
+    dtype (``zero``'s)."""
+    _check_quantiles(a, qs, False)
+    out = np.full(len(qs), zero)
+    for i in range(len(qs)):
+        out[i] = quantile_element(a, qs[i], floats)
     return out
 
 
