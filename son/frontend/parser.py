@@ -48,6 +48,7 @@ from .arrayconv import ArrayConversions
 from .arrayextra import ArrayExtra
 from .arrayfns import ArrayFunctions
 from .arraymethods import ArrayMethods
+from .arraymisc import ArrayMisc
 from .arraymore import ArrayMore
 from .arrayops import ArrayOps
 from .arrays import Arrays
@@ -96,9 +97,9 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
                      Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
-                     ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
-                     Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion,
-                     Calls, Builtins, ParserCore):
+                     ArrayExtra, ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps,
+                     LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes,
+                     Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
