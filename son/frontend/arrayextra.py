@@ -1,4 +1,4 @@
-"""numpy's ``np.convolve``, ``np.gradient`` and ``np.histogram`` of 1-D arrays,
+"""numpy's ``np.convolve``, ``np.correlate``, ``np.gradient`` and ``np.histogram`` of 1-D arrays,
 ``np.kron`` of 1-D arrays, ``np.triu``/``np.tril`` of
 2-D arrays, and the
 method forms of numpy functions son compiles (``a.repeat(k)``, ``a.round()``,
@@ -6,6 +6,12 @@ method forms of numpy functions son compiles (``a.repeat(k)``, ``a.round()``,
 ``a.trace()``, ``a.take(i)``), each with numpy's values, dtypes and errors.
 
 Of 1-D arrays and views (n-D arrays are refused where written):
+
+- ``np.correlate(a, v, mode='valid')``: numpy's ``correlate2``, ``np.convolve``'s loops
+  (below) on ``v[::-1]``; where ``v`` is longer numpy correlates ``v`` with ``a`` and
+  reverses the result, so each element is summed in the order of the longer operand's
+  indices, as numpy's dot loops; its ValueErrors "first (second) array argument cannot
+  be empty".  Float elements of two terms or more: BLAS's order, as ``np.convolve``.
 
 - ``np.convolve(a, v, mode='full')``, ``mode`` ``'full'``, ``'same'`` or ``'valid'`` (a
   string constant): numpy swaps ``a`` and ``v`` where ``v`` is longer, then its
@@ -99,7 +105,10 @@ class ArrayExtra:
         return v
 
     # -- np.convolve ---------------------------------------------------------------------
-    def call_np_convolve(self, e: ast.Call, name: str) -> Node:
+    def call_np_convolve(self, e: ast.Call, name: str, correlate: bool = False) -> Node:
+        """``np.convolve(a, v, mode='full')``, or with ``correlate`` ``np.correlate(a, v,
+        mode='valid')``: numpy's ``correlate2``, the same loops on ``v`` reversed (the
+        operands swapped where ``v`` is longer, the result then reversed)."""
         if len(e.args) == 3 and not e.keywords:
             mode = e.args[2]
         elif len(e.args) == 2 and len(e.keywords) <= 1 and all(k.arg == "mode" for k in e.keywords):
@@ -107,7 +116,7 @@ class ArrayExtra:
         else:
             raise self.error(e, f"{name}() takes two arrays and mode=", name)
         if mode is None:
-            code = _MODES["full"]
+            code = _MODES["valid" if correlate else "full"]
         elif isinstance(mode, ast.Constant) and mode.value in _MODES:
             code = _MODES[mode.value]
         else:
@@ -119,11 +128,13 @@ class ArrayExtra:
                 self.one_d(at, x, name)
             out = promoted(dtype_of(a), dtype_of(v))
             if out == "bool":
-                return self.inline(e, convolved_bools, [a, v, self.con(code)])
+                helper = correlated_bools if correlate else convolved_bools
+                return self.inline(e, helper, [a, v, self.con(code)])
             # numpy reads both operands in the result's dtype first (PyArray_Correlate)
             a, v = (x if dtype_of(x) == out else self.converted(at, x, out) for x, at in zip((a, v), e.args))
             with kept(a, v):
-                return self.inline(e, convolved, [a, v, self.con(code), self.con(_ZERO[out])])
+                return self.inline(e, correlated if correlate else convolved,
+                                   [a, v, self.con(code), self.con(_ZERO[out])])
 
     # -- np.gradient ---------------------------------------------------------------------
     def call_np_gradient(self, e: ast.Call, name: str) -> Node:
@@ -271,6 +282,7 @@ EXTRA_CALLS = {
     np.triu: lambda p, e, n: p.call_np_triangle(e, n, lower=False),
     np.tril: lambda p, e, n: p.call_np_triangle(e, n, lower=True),
     np.convolve: lambda p, e, n: p.call_np_convolve(e, n),
+    np.correlate: lambda p, e, n: p.call_np_convolve(e, n, correlate=True),
     np.gradient: lambda p, e, n: p.call_np_gradient(e, n),
     np.histogram: lambda p, e, n: p.call_np_histogram(e, n),
 }
@@ -325,6 +337,37 @@ def convolved_bools(a, v, mode):
                 out[o] = True
                 break
     return out
+
+
+def _correlate_nonempty(na, nv):
+    if na == 0:
+        raise ValueError("first array argument cannot be empty")
+    if nv == 0:
+        raise ValueError("second array argument cannot be empty")
+
+
+def _reversed_copy(r):
+    n = len(r)
+    out = r.copy()
+    for i in range(n):
+        out[i] = r[n - 1 - i]
+    return out
+
+
+def correlated(a, v, mode, zero):
+    """numpy's ``correlate(a, v, mode)``: ``convolve(a, v[::-1])``; where ``v`` is longer,
+    numpy correlates ``v`` with ``a`` and reverses the result (a new array)."""
+    _correlate_nonempty(len(a), len(v))
+    if len(v) > len(a):
+        return _reversed_copy(convolved(v, a[::-1], mode, zero))
+    return convolved(a, v[::-1], mode, zero)
+
+
+def correlated_bools(a, v, mode):
+    _correlate_nonempty(len(a), len(v))
+    if len(v) > len(a):
+        return _reversed_copy(convolved_bools(v, a[::-1], mode))
+    return convolved_bools(a, v[::-1], mode)
 
 
 def gradient(f, h):

@@ -51,6 +51,7 @@ from .arrayconv import CONVERSION_CALLS
 from .arrayextra import EXTRA_CALLS
 from .arrayfns import NUMPY_CALLS
 from .arraymethods import SEARCH_CALLS
+from .arraymisc import MISC_CALLS
 from .arraymore import MORE_CALLS
 from .arrayops import ARRAY_OPS
 from .arrayutils import UTILITY_CALLS
@@ -494,6 +495,7 @@ _CALLS: dict = {
     **LIST_CALLS,
     **MORE_CALLS,  # after NUMPY_CALLS: np.arange with dtype=
     **EXTRA_CALLS,
+    **MISC_CALLS,
     **BUILD_CALLS,  # np.vstack/hstack/average of more than the tables above take
     **SETOPS_CALLS,  # last: np.count_nonzero with axis= (without: SEARCH_CALLS' own)
 }

@@ -48,6 +48,7 @@ from .arrayconv import ArrayConversions
 from .arrayextra import ArrayExtra
 from .arrayfns import ArrayFunctions
 from .arraymethods import ArrayMethods
+from .arraymisc import ArrayMisc
 from .arraymore import ArrayMore
 from .arrayops import ArrayOps
 from .arrays import Arrays
@@ -97,7 +98,7 @@ __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
                      Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
-                     SetOps, ArrayExtra, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps,
+                     SetOps, ArrayExtra, ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps,
                      LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes,
                      Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""

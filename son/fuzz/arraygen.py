@@ -462,9 +462,10 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
         return r.choice(picks)
 
     def extra_reduced(self, fn: Func, kind: str, g: str, depth: int) -> str:
-        """A scalar of ``kind`` from ``np.convolve`` (of ints: numpy's float convolution is
-        BLAS's order, docs/decisions.md), ``np.gradient``, ``np.histogram`` or a numpy
-        function's method form (``c.repeat(k)``...) of chains of group ``g``."""
+        """A scalar of ``kind`` from ``np.convolve``/``np.correlate`` (of ints: numpy's float
+        convolution is BLAS's order, docs/decisions.md), ``np.gradient``, ``np.histogram``, a
+        numpy function's method form (``c.repeat(k)``...) or son/frontend/arraymisc.py's
+        functions (``np.nanvar``, ``np.tri``...) of chains of group ``g``."""
         r = self.rng
         number = r.choice(["int64", "float64"])
         c = self.chain(fn, number, g, depth)
@@ -492,7 +493,14 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
                              f"np.sum(np.unique({ints}, return_inverse=True)[1])",
                              f"np.sum(np.{split}({ints}, [{k}])[{r.randint(0, 1)}])",
                              f"len(np.array_split({c}, {r.choice([1, 2, 3])})[0])",
-                             f"np.sum(np.vander({ints}, {r.choice(['2', '4', k])}))"])
+                             f"np.sum(np.vander({ints}, {r.choice(['2', '4', k])}))",
+                             # son/frontend/arraymisc.py's functions (correlate: arrayextra.py)
+                             f"np.sum(np.correlate({ints}, {other}{mode}))",
+                             f"np.correlate({other}, {ints}{mode})[-1]", f"np.nancumsum({other})[-1]",
+                             f"np.sum(np.diagflat({other}, {k}))", f"np.sum(np.resize({ints}, ({k}, 2)))",
+                             f"np.sum(np.tri(abs({self.scalar(fn, 'int')}) % 5, {r.choice(['3', 'None'])}, "
+                             f"{r.choice(['0', '-1', k])}, dtype=int))",
+                             f"np.sum(np.broadcast_to({ints}, (2, len({ints})))[1])"])
         h = self.scalar(fn, r.choice(["float", "int"]))
         floats = self.chain(fn, "float64", g, depth)
         return r.choice([f"np.sum(np.gradient({c}))", f"np.gradient({c}, {h})[-1]",
@@ -506,7 +514,15 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
                          f"np.linalg.norm({floats}, {r.choice(['1', '0', 'np.inf', '-np.inf'])})",
                          f"np.sum(np.array_split({floats}, {r.choice([2, 3])})[-1])",
                          f"np.vander({c}, {r.choice(['3', 'None'])}, "
-                         f"increasing={r.choice(['True', 'False'])})[0, -1]"])
+                         f"increasing={r.choice(['True', 'False'])})[0, -1]",
+                         # son/frontend/arraymisc.py's functions
+                         f"np.nanvar({floats})", f"np.nanstd({c}, ddof={r.choice([0, 1, 2])})",
+                         f"np.nancumsum({floats})[-1]", f"np.nancumprod({c})[0]",
+                         f"np.sum(np.unwrap({floats}))",
+                         f"np.sum(np.logspace(-1.0, {h}, {r.choice(['0', '3', '5'])}, "
+                         f"base={r.choice(['10.0', '2', '0.5'])}))",
+                         f"np.sum(np.diagflat({floats}, -1))", f"np.sum(np.resize({c}, 5))",
+                         f"np.sum(np.tri(3, 4, {r.choice(['0', '-2', '1'])}))"])
 
     def selection(self, fn: Func, dt: str, g: str, depth: int) -> str:
         """A chain indexed by a mask of its group (``(a * 2)[b > 0]``) or by indices made

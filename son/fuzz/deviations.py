@@ -440,7 +440,8 @@ _NP_SCALARS = ("np.sum", "np.argmax", "np.argmin", "np.any", "np.all", "np.mean"
                "np.amax", "np.amin", "np.prod", "np.var", "np.std", "np.median", "np.count_nonzero",
                "np.searchsorted", "np.trace", "np.ptp", "np.average", "np.polyval", "np.isclose",
                "np.allclose", "np.round", "np.around", "np.sign", "np.square", "np.negative",
-               "np.linalg.norm", "np.interp", "np.percentile", "np.quantile")
+               "np.linalg.norm", "np.interp", "np.percentile", "np.quantile", "np.nanvar", "np.nanstd",
+               "np.nansum", "np.nanmean", "np.nanmax", "np.nanmin", "np.trapezoid", "np.take")
 _NP_METHODS = ("sum", "argmax", "argmin", "any", "all", "mean", "max", "min", "prod", "var", "std", "dot",
                "searchsorted", "trace")
 
