@@ -300,3 +300,15 @@ def test_gradients_refuse_a_tuple_argnum_and_a_tangent_of_another_shape():
         son.grad(f, argnums=1)(a, (2.0, 3))
     with pytest.raises(SonError, match="tangent of a"):
         son.jvp(f, argnums=(0,))((a, (2.0, 3)), (np.ones(4),))
+
+
+def allocated(n: int, m: int):
+    return np.zeros((n, m)).shape, np.ones((m, n, 2), dtype=bool).size, np.full((n, 2, m), 1.5).size
+
+
+def test_new_arrays_check_their_size_as_numpy():
+    """numpy's ValueErrors axis by axis: a negative dimension, and bytes past int64 for the
+    non-zero dimensions so far (a wrapped element count allocated too little before)."""
+    dims = st.sampled_from([0, 1, 3, -1, 2**31, 2**33, 2**61, 2**63 // 3])
+    check_every_stage(allocated, ["int", "int"], st.tuples(dims, dims).filter(
+        lambda d: max(d) < 2**20 or min(d) <= 0 or d[0] * d[1] * 16 >= 2**63), max_examples=40)

@@ -67,11 +67,22 @@ class NDArrays:
 
     # -- making ---------------------------------------------------------------------
     def new_grid(self, at: ast.AST, dims: list[Node], dtype: str, fill: str) -> Grid:
-        """``np.zeros((n, m, ...))`` and its kin: a new C-order array (ValueError for a
-        negative dimension, as numpy)."""
+        """``np.zeros((n, m, ...))`` and its kin: a new C-order array.  numpy's checks, axis
+        by axis: ValueError for a negative dimension, and "array is too big" where the
+        bytes of the non-zero dimensions so far pass int64 (so the element count, their
+        product, cannot wrap: without the check a wrapped count allocated too little)."""
         with kept(*dims):
+            nbytes = self.con(1 if dtype == "bool" else 8)
             for d in dims:
-                self.guard(self.op(at, LT, d, self.con(0)), ValueError, "negative dimensions are not allowed")
+                with kept(nbytes):
+                    self.guard(self.op(at, LT, d, self.con(0)), ValueError,
+                               "negative dimensions are not allowed")
+                    step = self.op(at, Max, d, self.con(1)).keep()  # numpy skips a zero dimension
+                    room = self.op(at, FloorDiv, self.con(2**63 - 1), step)
+                    self.guard(self.op(at, GT, nbytes, room), ValueError,
+                               "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                               "possible size.")
+                nbytes = self.op(at, Mul, nbytes, step.unkeep())
             size = dims[0]
             for d in dims[1:]:
                 size = self.op(at, Mul, size, d)

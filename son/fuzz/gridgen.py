@@ -19,7 +19,8 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
   ``np.var(G, axis=1)``, ``np.median(G, axis=1)``, ``np.linalg.norm(G, ord, axis=1)``,
   ``np.diff(G, n, axis=1)`` summed (``n`` known only at run time too), traces and
   diagonals at offsets (small, known only at run time, outside a C int: numpy's
-  OverflowError), a square grid's reductions along an axis known only at run time
+  OverflowError), new arrays of run-time dimensions (numpy's ValueErrors for a negative one
+  and for too many bytes), a square grid's reductions along an axis known only at run time
   (``G.sum(axis=n % 2)``, ``np.argmax(G, n % 5 - 2)``: numpy's AxisError out of range), the
   rows or columns of two grids joined (``np.concatenate``, ``np.append(G, H, axis=0)``)
   and summed,
@@ -183,6 +184,11 @@ class GridPrograms:
                              f"{self.grid(fn, dt, g, other, d)})",
                              f"np.einsum('ij->', {self.grid(fn, dt, g, other, d)})"])
         x = self.grid(fn, dt, g, other, d)
+        if kind == "int" and r.random() < 0.03:  # a new n-D array of run-time dims: numpy's ValueErrors
+            n = f"({self.scalar(fn, 'int')}) % 7 - 2"  # small, or negative: never a real allocation
+            m = r.choice(["2**63 // 3", "2**61", "2**33", "-1", "0", "3"])
+            return r.choice([f"np.zeros(({n}, {m})).size", f"np.ones(({m}, {n}, 2), dtype=bool).shape[0]",
+                             f"len(np.full(({n}, {m}), 1.5))"])
         if r.random() < 0.05:  # a diagonal at an offset: small, known at run time, or past a C int
             off = r.choice(["0", "1", "-2", f"({self.scalar(fn, 'int')}) % 7 - 3", "2**31", "-2**31 - 1",
                             "2**40"])
