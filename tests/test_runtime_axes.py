@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import KERNEL_IN_SLOW, check_every_stage
+from conftest import KERNEL_IN_SLOW, check_every_stage, run_python
 from hypothesis import strategies as st
 
 import son
@@ -138,3 +138,9 @@ def counted_nonzero(a, k: int):
 def test_count_nonzero_along_a_run_time_axis_agrees_with_cpython():
     check_every_stage(counted_nonzero, ["int64[:, :]", "int"],
                       st.tuples(matrices(2, np.int64, low=0), st.integers(-3, 2)), max_examples=20)
+
+
+def test_count_nonzero_of_an_axis_argument_that_is_none_counts_every_element():
+    a = np.arange(12).reshape(3, 4) % 3
+    want = run_python(counted_nonzero, (a, None))
+    assert run_python(son.jit(counted_nonzero, fallback="error"), (a, None)) == want

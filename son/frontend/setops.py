@@ -58,6 +58,7 @@ import ast
 import numpy as np
 
 from ..nodes import Node, kept
+from ..nodes.types import NONE
 from .arraymore import unique_order, unique_runs, unique_values
 from .core import BOOL_SUBTRACT, _kind, dtype_of, is_array_value, is_list, promoted
 from .scope import Grid, Pack
@@ -253,7 +254,7 @@ class SetOps:
                 axis = self.con(None)
             else:
                 axis = self.expr(axis_e)
-                if axis.type.is_constant or _kind(axis) != "int":  # one known only at run time: np.sum's
+                if axis.type is not NONE and (axis.type.is_constant or _kind(axis) != "int"):  # else np.sum's
                     axis = self.con(self.axis_constant(axis_e, a.ndim if isinstance(a, Grid) else 1, name,
                                                        axis))
             with kept(axis):
