@@ -704,8 +704,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                 fn.vars[k].append(name)
                 if r.random() < 0.3:
                     fn.mutable.append(name)
-        if self.nested:  # k9 is bound once, before the nested helpers that read it (so its
-            # value calls none of them: they are not defined yet)
+        if self.nested:  # k9: bound once, before the nested helpers that read it (calling none)
             helpers, self.helpers = self.helpers, []
             body.append(f"k9 = {self.expr(fn, 'int', 1)}")
             self.helpers = helpers
