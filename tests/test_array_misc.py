@@ -81,6 +81,7 @@ def nan_variance(a, d: int):
     return np.nanvar(a, ddof=d), np.nanstd(a)
 
 
+@pytest.mark.slow  # a minute of Numba compiles: the slow suite's (the stages above run by default)
 def test_nanvar_and_nanstd_kernels_are_numpys():
     check_every_stage(nan_variance, [F, "int"], st.tuples(FLOAT_ARRAYS, st.integers(-2, 4)), max_examples=60)
 

@@ -320,18 +320,6 @@ CATALOG = [
         def f(a):
             return a + (1, 2)
         """, [ARR], 2, 11, "operator", "unsupported operand"),
-    ("array_as_condition", """
-        def f(a):
-            if a:
-                return 1
-            return 0
-        """, [ARR], 2, 7, "condition", "truth value"),
-    ("array_in_while_condition", """
-        def f(a):
-            while a:
-                return 1
-            return 0
-        """, [ARR], 2, 10, "condition", "truth value"),
     ("float_range_bound", """
         def f(a):
             s = 0

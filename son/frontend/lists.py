@@ -331,7 +331,8 @@ class Lists:
 
     def _list_extend(self, e, lst):
         (it,) = self._arity_checked(e, 1, 1)
-        self.extend_by(e, lst, it)
+        if not (isinstance(it, ast.List) and not it.elts):  # xs.extend([]): nothing, of any kind
+            self.extend_by(e, lst, it)
         return self.con(None)
 
     def extend(self, at, lst: Node, src: Counted) -> None:
