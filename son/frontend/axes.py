@@ -173,14 +173,6 @@ class Axes:
                                     vals[i])
         return step(0, [])
 
-    def evaluated(self, items: list[ast.expr]) -> list[Node]:
-        """Each of ``items`` evaluated in order (kept while the next ones are)."""
-        vals: list[Node] = []
-        for x in items:
-            with kept(*vals):
-                vals.append(self.expr(x))
-        return vals
-
     def axis_values(self, e: ast.Tuple, ndim: int, what: str, distinct: bool = True,
                     vals: list[Node] | None = None, repeated: str = "repeated axis") -> list[int | Node]:
         """A tuple of axes, each constant or known only at run time, in numpy's order
@@ -190,7 +182,7 @@ class Axes:
         both are constants.  The run-time axes are nodes, kept: the caller unkeeps them.
         O(items²) nodes.  ``vals``: the items already evaluated (``e`` a tuple value's
         syntax, one item per element)."""
-        vals = [v.keep() for v in (self.evaluated(e.elts) if vals is None else vals)]
+        vals = [v.keep() for v in (self.exprs(e.elts) if vals is None else vals)]
         places = e.elts if isinstance(e, ast.Tuple) and len(e.elts) == len(vals) else [e] * len(vals)
         axes: list[int | Node] = []
         try:
@@ -234,7 +226,7 @@ class Axes:
                 return widened(self.axes_argument(axis, g.ndim + len(axis.elts), name))
             if g.ndim == 3:  # the result would have four axes, whatever the axis
                 raise self.unsupported(e, "an array of 4 dimensions (son takes 1-D to 3-D arrays)")
-            return self.by_axes(e, [axis], self.evaluated([axis]), [g.ndim + 1], name, widened)
+            return self.by_axes(e, [axis], self.exprs([axis]), [g.ndim + 1], name, widened)
 
     def call_atleast(self, e: ast.Call, name: str):
         """``np.atleast_1d/2d/3d(a)``: views with axes of length 1 added; a number is a new
@@ -284,7 +276,7 @@ class Axes:
         got = self.axis_call(e, name, names, given=a)
         g = self.grid_of(e, got[0], name)
         with kept(g):
-            vals = self.evaluated(got[1:])
+            vals = self.exprs(got[1:])
 
             def swapped(ij: list[int]):
                 order = list(range(g.ndim))
@@ -315,7 +307,7 @@ class Axes:
                 axes = None
         if axes is not None and not all(isinstance(x, ast.Constant) for x in axes):
             with kept(got[0]):
-                vals = self.evaluated(axes)
+                vals = self.exprs(axes)
             place = ast.copy_location(ast.Tuple(axes, ast.Load()), e)
             return self.transposed_at_run_time(e, name, got[0], place, vals)
         g = got[0]
@@ -365,7 +357,7 @@ class Axes:
         a, src, dst = self.axis_call(e, name, ["a", "source", "destination"])
         g = self.grid_of(e, a, name)
         with kept(g):
-            vals = self.evaluated([src, dst])
+            vals = self.exprs([src, dst])
 
             def moved(ij: list[int]):
                 order = [k for k in range(g.ndim) if k != ij[0]]
