@@ -115,6 +115,39 @@ STAGES = ("peephole", "sccp", "combined")
 #: suite (``python -m pytest -m slow``) the kernel too
 KERNEL_IN_SLOW = [pytest.param(False, id="stages"), pytest.param(True, id="kernel", marks=pytest.mark.slow)]
 
+#: The default run's heaviest tests (measured with ``--durations``: each over 45 s on one
+#: core of a 2-core machine, most of it Numba compiles and every stage's interpreter on
+#: 50 examples of 3-D arrays) run in the slow suite instead, so that the default run stays
+#: well inside CI's hour; what they check is checked there, by ``python -m pytest -m slow``.
+#: A node id, or a test's name for all its parameters.
+SLOW_BY_DURATION = {
+    "tests/test_axis_reductions.py::test_int_means_variances_and_truths_over_an_axis_are_numpys[stages]",
+    "tests/test_axis_reductions.py::test_numpys_1_d_functions_along_an_axis_are_numpys_in_every_stage[stages]",
+    "tests/test_axis_reductions.py::test_float_sums_and_means_over_an_axis_of_a_3_d_array_are_numpys_bit_for_bit"
+    "[stages]",
+    "tests/test_fuzz_regions.py::test_oracle_agrees_with_cpython_on_generated_programs_with_regions",
+    "tests/test_setops.py::test_union_intersection_and_difference_are_numpys[float64-int64]",
+    "tests/test_cov_norm.py::test_the_kernel_agrees",
+    "tests/test_ndarrays.py::test_gradients_of_n_d_arrays_have_their_shape[_assigned_views-shapes3-False]",
+    "tests/test_arrayfns.py::test_every_stage_agrees_with_cpython[with_dtypes-float64[]-int64[]-bool[]]",
+    "tests/test_ufuncs.py::test_whole_array_expressions_match_numpy_in_every_stage[reductions-float64[]]",
+    "tests/test_solvers.py::test_solve_inv_det_agree_with_numpy_in_every_stage",
+    "tests/test_fuzz.py::test_generator_makes_most_programs_gradient_comparable",
+    "tests/test_fuzz.py::test_generator_writes_recursive_helpers_that_return_arrays",
+    "tests/test_array_build.py::test_gradients_go_through_built_functions",
+    "tests/test_array_build.py::test_trapezoid_is_numpys",
+    "tests/test_tuple_lists.py::test_lists_of_tuples_agree_with_cpython_in_every_stage[sorting]",
+    "tests/test_array_misc.py::test_nanvar_and_nanstd_are_numpys[bool[]]",
+    "tests/test_scale.py::test_5000_sequential_ifs_and_loops",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``SLOW_BY_DURATION``'s tests slow (before ``-m`` deselects)."""
+    for item in items:
+        if item.nodeid in SLOW_BY_DURATION or item.nodeid.split("[")[0] in SLOW_BY_DURATION:
+            item.add_marker(pytest.mark.slow)
+
 
 def check_every_stage(fn, argtypes, strategy, max_examples: int = 40, expected=run_python, adjust=None,
                       kernel: bool = True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import KERNEL_IN_SLOW, check_every_stage, run_python
+from conftest import KERNEL_IN_SLOW, STAGES, check_every_stage, run_python, run_son
 from hypothesis import strategies as st
 
 import son
@@ -89,6 +89,20 @@ def test_transpose_with_a_tuple_of_run_time_axes_agrees_with_cpython():
     axes = st.tuples(*[st.integers(-4, 3)] * 3) | st.permutations([0, 1, 2]).map(tuple)
     check_every_stage(transposed, ["float64[:, :, :]", ("int", "int", "int")], st.tuples(matrices(3), axes),
                       max_examples=40)
+
+
+def test_transpose_checks_each_axis_then_its_repeat_before_the_next():
+    """numpy's order (``PyArray_Transpose``): axis ``i`` is range-checked, then compared
+    with those before it, before axis ``i + 1`` is looked at; ``(0, 0, 3)`` is a repeated
+    axis, ``(0, 3, 0)`` an AxisError (the stages found the first as an AxisError)."""
+    a = np.zeros((1, 2, 3))
+    for axes in [(0, 0, 3), (0, 3, 0), (3, 0, 0), (1, 1, -4), (-4, 1, 1), (2, 0, 1)]:
+        want = run_python(transposed, [a, axes])
+        argtypes = ["float64[:, :, :]", ("int", "int", "int")]
+        graphs = {p: son.optimize(son.parse(transposed, argtypes=argtypes), p)[0] for p in STAGES}
+        graphs["none"] = son.parse(transposed, argtypes=argtypes, peephole=False)
+        for stage, g in graphs.items():
+            assert run_son(g, [a, axes]) == want, (axes, stage)
 
 
 def diagonals(a, k: int):

@@ -174,14 +174,17 @@ class Axes:
         return step(0, [])
 
     def axis_values(self, e: ast.Tuple, ndim: int, what: str, distinct: bool = True,
-                    vals: list[Node] | None = None, repeated: str = "repeated axis") -> list[int | Node]:
+                    vals: list[Node] | None = None, repeated: str = "repeated axis",
+                    each_in_turn: bool = False) -> list[int | Node]:
         """A tuple of axes, each constant or known only at run time, in numpy's order
         (``normalize_axis_tuple``): every item evaluated, as CPython builds the tuple; then
         each checked in turn (``axis_value``: AxisError); then, if ``distinct``, numpy's
         ValueError "repeated axis" where two name the same axis, a located error where
-        both are constants.  The run-time axes are nodes, kept: the caller unkeeps them.
-        O(items²) nodes.  ``vals``: the items already evaluated (``e`` a tuple value's
-        syntax, one item per element)."""
+        both are constants.  ``each_in_turn``: an item is compared with those before it
+        as soon as it is checked, before the next is (``np.transpose``'s order, so
+        ``(0, 0, 3)`` is a repeated axis, not an AxisError).  The run-time axes are
+        nodes, kept: the caller unkeeps them.  O(items²) nodes.  ``vals``: the items
+        already evaluated (``e`` a tuple value's syntax, one item per element)."""
         vals = [v.keep() for v in (self.exprs(e.elts) if vals is None else vals)]
         places = e.elts if isinstance(e, ast.Tuple) and len(e.elts) == len(vals) else [e] * len(vals)
         axes: list[int | Node] = []
@@ -189,19 +192,27 @@ class Axes:
             for x, v in zip(places, vals):
                 with kept(*vals, *(k for k in axes if not isinstance(k, int))):
                     axes.append(self.axis_value(x, ndim, what, v))
+                    if distinct and each_in_turn:
+                        self._distinct(e, axes, len(axes) - 1, repeated)
         finally:
             for v in vals:
                 v.unkeep()
-        for j, b in enumerate(axes if distinct else []):
-            for a in axes[:j]:
-                if isinstance(a, int) and isinstance(b, int):
-                    if a == b:
-                        raise self.error(e, repeated, "axis")
-                    continue
-                with kept(*(k for k in axes if not isinstance(k, int))):
-                    same = self.op(e, EQ, *(self.con(k) if isinstance(k, int) else k for k in (a, b)))
-                    self.guard(same, ValueError, repeated)
+        for j in range(len(axes) if distinct and not each_in_turn else 0):
+            self._distinct(e, axes, j, repeated)
         return axes
+
+    def _distinct(self, e: ast.expr, axes: list[int | Node], j: int, repeated: str):
+        """numpy's ValueError ``repeated`` where ``axes[j]`` is one of ``axes[:j]`` (a
+        located error where both are constants).  O(j) nodes."""
+        b = axes[j]
+        for a in axes[:j]:
+            if isinstance(a, int) and isinstance(b, int):
+                if a == b:
+                    raise self.error(e, repeated, "axis")
+                continue
+            with kept(*(k for k in axes if not isinstance(k, int))):
+                same = self.op(e, EQ, *(self.con(k) if isinstance(k, int) else k for k in (a, b)))
+                self.guard(same, ValueError, repeated)
 
     def axes_argument(self, e: ast.expr, ndim: int, what: str) -> list[int]:
         """One constant axis or a tuple of them, distinct, made non-negative."""
@@ -341,7 +352,8 @@ class Axes:
             if any(_kind(v) != "int" for v in vals):
                 raise self.unsupported(place, f"{name}() with axes that are not ints")
         with kept(g):
-            axes = self.axis_values(place, g.ndim, name, vals=vals, repeated="repeated axis in transpose")
+            axes = self.axis_values(place, g.ndim, name, vals=vals, repeated="repeated axis in transpose",
+                                    each_in_turn=True)
         try:
             with kept(g):
                 nodes = [self.con(k) if isinstance(k, int) else k for k in axes]
