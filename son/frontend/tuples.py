@@ -11,8 +11,9 @@ interpreter, the scheduler or a kernel: what the issue calls pack/unpack folding
 by construction, the scalar replacement a later pass would otherwise have to do.
 
 CPython compares tuple elements by identity before ``==`` (``t = (math.nan,); t == t``
-is True), which son does not model: comparing two float elements is accepted only where
-one of them is a constant that is not NaN, where identity and ``==`` agree.
+is True), which son does not model: where CPython compares two floats that are both NaN,
+son raises NotImplementedError at run time (its documented refusal, as for lists); every
+other pair is equal exactly where ``==`` says so.
 
 O(elements) nodes per operation; a subscript with an index known only at run time is a
 chain of ``len - 1`` branches."""
@@ -221,8 +222,11 @@ class Tuples:
         raise self.error(at, f"unsupported operand type(s) for {sym}: {_name(a)} and {_name(b)}",
                          "operator")
 
-    def element_eq(self, at, x: Node, y: Node) -> Node:
-        """``x is y or x == y`` for two elements, as CPython compares tuple items."""
+    def element_eq(self, at, x: Node, y: Node, reached: Node | None = None) -> Node:
+        """``x is y or x == y`` for two elements, as CPython compares tuple items.  Two
+        floats that are both NaN are equal only if one object, which son does not model:
+        where ``reached`` (CPython compares this pair: every pair before it was equal, no
+        earlier item matched) holds and both are NaN, son's run-time refusal."""
         if isinstance(x, Pack) or isinstance(y, Pack):
             return self.tuple_compare(at, EQ, x, y)
         if any(isinstance(v, Opt) or v.type is NONE for v in (x, y)):
@@ -230,15 +234,19 @@ class Tuples:
         if _kind(x) is None or _kind(y) is None:
             raise self.error(at, f"unsupported comparison between {x.type.widen()} and "
                                  f"{y.type.widen()}", "comparison")
-        if _floaty(x) and _floaty(y) and not (_not_nan(x) or _not_nan(y)):
-            raise self.unsupported(at, "comparison of tuples (or 'in') on float elements: CPython "
-                                       "tests identity first, so a NaN may equal itself, which son "
-                                       "does not model")
-        return self.op(at, EQ, x, y)
+        with kept(x, y):
+            if _floaty(x) and _floaty(y) and not (_not_nan(x) or _not_nan(y)):
+                both = self.op(at, BitAnd, self.nan_test(at, x), self.nan_test(at, y))
+                if reached is not None:
+                    both = self.op(at, BitAnd, reached, both)
+                self.refuse_at_run_time(both, "son cannot tell whether two NaNs in a tuple comparison are "
+                                              "one object (CPython's answer)")
+            return self.op(at, EQ, x, y)
 
     def tuple_compare(self, at, cls, a: Node, b: Node) -> Node:
         """Tuple comparison: ``==``/``!=`` element-wise, orders lexicographic; a tuple is
-        never equal to a number."""
+        never equal to a number.  O(elements) nodes, and a run-time guard per pair of
+        floats (``element_eq``)."""
         if not (isinstance(a, Pack) and isinstance(b, Pack)):
             if cls in (EQ, NE) and (_kind(a) is not None or _kind(b) is not None):
                 return self.con(cls is NE)
@@ -254,29 +262,37 @@ class Tuples:
                 if len(xs) == len(ys):
                     for x, y in zip(xs, ys):
                         with kept(r):
-                            eq = self.element_eq(at, x, y)
+                            eq = self.element_eq(at, x, y, r)
                         r = self.op(at, BitAnd, r, eq)
                 return self.op(at, Not, r) if cls is NE else r
             if any(isinstance(v, Opt) or v.type is NONE for v in xs + ys):
                 raise self.unsupported(at, "order comparison of tuples holding None (CPython orders "
                                            "only the first pair that differs, which may raise)")
+            # the pairs in order (each reached where those before were the same), then
             # lexicographic: the first pair that differs decides, else the lengths do
-            r = self.con({LT: len(xs) < len(ys), LE: len(xs) <= len(ys), GT: len(xs) > len(ys),
-                          GE: len(xs) >= len(ys)}[cls])
-            for x, y in reversed(list(zip(xs, ys))):
-                with kept(r):
-                    same = self.element_eq(at, x, y).keep()
-                    order = self.compare(at, cls, x, y).keep()
-                    keep = self.op(at, BitAnd, same, r).keep()
-                    decide = self.op(at, BitAnd, self.op(at, Not, same), order).keep()
-                r = self.op(at, BitOr, keep, decide)
-                for v in (same, order, keep, decide):
+            sames, orders = [], []
+            reached = self.con(True)
+            try:
+                for x, y in zip(xs, ys):
+                    with kept(reached):
+                        sames.append(self.element_eq(at, x, y, reached).keep())
+                        orders.append(self.compare(at, cls, x, y).keep())
+                    reached = self.op(at, BitAnd, reached, sames[-1])
+                r = self.con({LT: len(xs) < len(ys), LE: len(xs) <= len(ys), GT: len(xs) > len(ys),
+                              GE: len(xs) >= len(ys)}[cls])
+                for same, order in reversed(list(zip(sames, orders))):
+                    with kept(r):
+                        keep = self.op(at, BitAnd, same, r).keep()
+                        decide = self.op(at, BitAnd, self.op(at, Not, same), order)
+                    r = self.op(at, BitOr, keep.unkeep(), decide)
+            finally:
+                for v in sames + orders:
                     v.unkeep()
             return r
 
     def contains(self, at, x: Node, p: Node, negate: bool) -> Node:
-        """``x in p`` for a tuple ``p``: any element equal to ``x``; for an array, a range
-        or a view, ``Iteration.contained``."""
+        """``x in p`` for a tuple ``p``: any element equal to ``x`` (each reached where
+        none before was); for an array, a range or a view, ``Iteration.contained``."""
         if not isinstance(p, Pack):
             r = self.contained(at, x, p)
             return self.op(at, Not, r) if negate else r
@@ -284,7 +300,7 @@ class Tuples:
         with kept(x, p):
             for y in p.elems:
                 with kept(r):
-                    eq = self.element_eq(at, x, y)
+                    eq = self.element_eq(at, x, y, self.op(at, Not, r))
                 r = self.op(at, BitOr, r, eq)
         return self.op(at, Not, r) if negate else r
 

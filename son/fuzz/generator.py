@@ -435,7 +435,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                            ("reduce", 1 if fn.arrays else 0)])
         if form == "reduce" and (got := self.reduction(fn, "bool", depth)):
             return got
-        exact = [(t, ks) for t, ks in fn.pairs if "float" not in ks]
+        pairs = fn.pairs  # float pairs too: two NaNs meeting are son's run-time refusal
         if form == "tuple" and r.random() < 0.25:  # complex: == and the cmath tests
             c = self.complex_expr(fn, depth)
             return r.choice([f"({c} {r.choice(['==', '!='])} {self.complex_expr(fn, depth)})",
@@ -445,8 +445,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
             return r.choice([f"({o} is None)", f"({o} is not None)", f"({o} == None)",
                              f"({o} is not None and {o} {r.choice(COMPARES)} {e(fn, k, depth)})",
                              f"({o} is None or {e(fn, k, depth)} {r.choice(COMPARES)} {o})"])
-        if form == "tuple" and exact and not (self.mixed or self.untyped):  # identity never matters
-            t, ks = r.choice(exact)
+        if form == "tuple" and pairs and not (self.mixed or self.untyped):
+            t, ks = r.choice(pairs)
             if r.random() < 0.4:
                 return f"({e(fn, r.choice(ks), depth)} {r.choice(['in', 'not in'])} {t})"
             ops = ["==", "!="] if fn.optionals else COMPARES  # a None element: orders may raise
