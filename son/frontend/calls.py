@@ -62,11 +62,12 @@ from .covariance import COVARIANCE_CALLS
 from .einsum import EINSUM_CALLS
 from .functions import FUNCTION_CALLS, Local, function_key
 from .iteration import LOOP_REDUCERS
+from .iterators import ITERATOR_CALLS
 from .linalg import LINALG_CALLS
 from .lists import LIST_CALLS
 from .norms import NORM_CALLS
 from .recursion import SEPARATE
-from .scope import Chain, Cplx, Grid, Opt, Pack, Rng, Scope, TupleList
+from .scope import Chain, Cplx, Grid, It, Opt, Pack, Rng, Scope, TupleList
 from .setops import SETOPS_CALLS
 from .solvers import SOLVER_CALLS
 from .source import source_of
@@ -123,7 +124,7 @@ class Calls:
                 v = self.expr_any(e.args[0])
                 if isinstance(v, Opt):
                     v = self.unwrap(v, e.args[0])
-                if not (isinstance(v, (Pack, Rng, TupleList)) or is_array_value(v) or is_list(v)):
+                if not (isinstance(v, (Pack, Rng, TupleList, It)) or is_array_value(v) or is_list(v)):
                     if isinstance(v, Node) and v.type is not TOP and _kind(v) in ("number", "int", "float"):
                         kind = str(v.type.widen())
                         raise self.error(e, f"{name}() of {'an' if kind[0] in 'aeiou' else 'a'} {kind} "
@@ -497,5 +498,6 @@ _CALLS: dict = {
     **EXTRA_CALLS,
     **MISC_CALLS,
     **BUILD_CALLS,  # np.vstack/hstack/average of more than the tables above take
+    **ITERATOR_CALLS,
     **SETOPS_CALLS,  # last: np.count_nonzero with axis= (without: SEARCH_CALLS' own)
 }

@@ -36,7 +36,7 @@ from ..nodes.types import NONE
 from . import pylib
 from .core import _is_array, _kind, array_hint, assigned_names, is_array_value, is_list
 from .loops import _LoopContext
-from .scope import Grid, Opt, Pack, Rng, View, flag
+from .scope import Grid, It, Opt, Pack, Rng, View, flag
 
 #: the reductions of an iterable son builds as loops (``len``, ``tuple``, ``bool`` need
 #: a tuple: their result's shape or value is the length)
@@ -59,6 +59,8 @@ class Counted:
     held: list[Node] = field(default_factory=list)
     alive: Callable[[Node], Node] | None = None
     lst: Node | None = None
+    #: the items are an iterator's: taking one advances it (son/frontend/iterators.py)
+    consumes: bool = False
 
     def release(self) -> None:
         for n in self.held:
@@ -118,6 +120,8 @@ class Iteration:
         return self.index_items(it, dims)
 
     def _value_source(self, it: ast.expr, v: Node) -> list[Node] | Rng | Counted:
+        if isinstance(v, It):
+            return self.iterator_source(it, v)
         if isinstance(v, Pack):
             return v.elems
         if isinstance(v, Rng):
@@ -190,6 +194,12 @@ class Iteration:
             for s in sources:
                 if not isinstance(s, Counted):
                     s.unkeep()
+        if fn is reversed and counted[0].consumes:
+            raise self.error(it, "an iterator is not reversible (CPython's TypeError)", "for")
+        if fn is zip and any(c.consumes for c in counted):
+            raise self.unsupported(it, "zip() of an iterator (CPython takes an item from it before it finds "
+                                       "another iterable exhausted; son's zip counts)",
+                                   instead="zip the iterables themselves")
         if fn is reversed:
             return self._reversed(it, counted[0])
         if fn is zip:
@@ -401,7 +411,7 @@ class Iteration:
 
     def contained(self, at: ast.AST, x: Node, container: Node) -> Node:
         """``x in a`` for an array or a view (numpy's ``(a == x).any()`` on son's Python
-        scalars) or a range: a loop that stops at the first equal element."""
+        scalars), a range or an iterator: a loop that stops at the first equal element."""
         if is_list(container):
             return self.list_contains(at, x, container)
         if isinstance(container, Grid):  # every element, in any order: a C-order view (a copy)
@@ -409,9 +419,9 @@ class Iteration:
                 flat = self.flat_view(at, container, "'in'", any_order=True)
             with kept(flat):
                 return self.contained(at, x, flat)
-        if not (is_array_value(container) or isinstance(container, Rng)):
+        if not (is_array_value(container) or isinstance(container, (Rng, It))):
             raise self.unsupported(at, f"'in' on a {container.type.widen()} value (son tests "
-                                       "membership in tuples, ranges and arrays)")
+                                       "membership in tuples, ranges, arrays and iterators)")
         if _kind(x) is None:
             raise self.unsupported(at, "'in' of a value that is not a number")
         if isinstance(container, Rng) and _kind(x) in ("int", "bool"):  # arithmetic, as CPython
@@ -419,13 +429,20 @@ class Iteration:
                 call = ast.copy_location(ast.Call(ast.copy_location(ast.Name("range", ast.Load()), at),
                                                   [], []), at)
                 return self.inline(call, pylib.range_contains, [*container.elems, x])
-        with kept(x):
+
+        def equal(y: Node) -> Node:  # no identity: numpy's elements and range items are new objects
+            return self.compare(at, EQ, x, y)
+
+        if isinstance(container, It) and (is_list(container.seq) or isinstance(container.seq, Pack)):
+            def equal(y: Node) -> Node:  # the items themselves: CPython's identity-or-==
+                return self.element_eq(at, x, y)
+        with kept(x):  # an iterator's items from its position, consumed up to the one found
             src = self.counted(at, self._value_source(at, container))
         found, item = self.temp(), self.temp()
         self.scope.set(found, self.con(False))
 
         def body():
-            eq = self.compare(at, EQ, x, self.scope.get(item))  # no identity: numpy compares
+            eq = equal(self.scope.get(item))
             with kept(eq):
                 self.scope.set(found, eq)
             self.break_if(eq)

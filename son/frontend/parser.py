@@ -64,6 +64,7 @@ from .einsum import Einsum
 from .expressions import Expressions
 from .functions import Functions, Local, function_key
 from .iteration import Iteration
+from .iterators import Iterators
 from .linalg import LinearAlgebra
 from .listops import MADE_AT, ListOps
 from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_site
@@ -96,11 +97,11 @@ from .ufuncs import Ufuncs
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iteration, Lists, Expressions,
-                     Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore,
-                     SetOps, ArrayExtra, ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps,
-                     LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes,
-                     Functions, Recursion, Calls, Builtins, ParserCore):
+class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iterators, Iteration, Lists,
+                     Expressions, Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods,
+                     ArrayMore, SetOps, ArrayExtra, ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions,
+                     ArrayOps, LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples,
+                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -228,6 +228,21 @@ class Rng(Aggregate):
         return self.inputs[3]
 
 
+class It(Aggregate):
+    """An iterator (son/frontend/iterators.py): the elements are its cell, a one-element
+    int64 array holding the index of the next item, and the iterable it walks."""
+
+    __slots__ = ()
+
+    @property
+    def cell(self) -> Node:
+        return self.inputs[1]
+
+    @property
+    def seq(self) -> Node:
+        return self.inputs[2]
+
+
 class Strided(Aggregate):
     """An array seen through a start and strides (``View``, ``Grid``): its first two
     elements are the 1-D base array of the graph and the index in it of the first

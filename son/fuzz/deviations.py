@@ -450,7 +450,7 @@ _ITERATED = {"enumerate": lambda i: i == 0, "zip": lambda i: True, "reversed": l
              "sum": lambda i: i == 0, "math.prod": lambda i: i == 0, "min": lambda i: i == 0,
              "max": lambda i: i == 0, "any": lambda i: i == 0, "all": lambda i: i == 0,
              "map": lambda i: i > 0, "functools.reduce": lambda i: i == 1, "list": lambda i: i == 0,
-             "sorted": lambda i: i == 0}
+             "sorted": lambda i: i == 0, "iter": lambda i: i == 0}
 
 
 def _is_hook(node: ast.Call) -> bool:

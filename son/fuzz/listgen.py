@@ -573,10 +573,12 @@ class ListPrograms:
 
     def list_for(self, fn: Func, depth: int, name: str, k: str) -> list[str]:
         """``for`` over a list, ``enumerate``/``reversed`` of one, ``zip`` of it with a list,
-        an array or a range; fuel counted (the body may lengthen the list)."""
+        an array or a range, an iterator of one; fuel counted (the body may lengthen the list)."""
         r = self.rng
         x = self.fresh(fn, "el")
-        form = r.choice(["plain", "plain", "enumerate", "zip", "reversed"])
+        form = r.choice(["plain", "plain", "enumerate", "zip", "reversed", "iterator"])
+        if form == "iterator":
+            return self.iterator_for(fn, depth, name, k, fuel=True)
         if form == "enumerate":
             i = self.fresh(fn, "i")
             start = r.choice(["", ", 1", ", -2"])

@@ -1,7 +1,8 @@
 """The generator's loops and iteration (a mixin of ``son.fuzz.generator._Gen``).
 
 ``for ... in range`` with 1-3 arguments and negative steps, ``while``; ``for`` over
-arrays and over ``enumerate``, ``zip`` and ``reversed`` of arrays and ranges; and the
+arrays and over ``enumerate``, ``zip`` and ``reversed`` of arrays and ranges, over an
+iterator of an array or a list that the body advances too (``next(it, default)``); and the
 reductions ``sum``, ``min``, ``max``, ``any``, ``all`` and ``math.prod`` of arrays and
 of generator expressions (filters, two ``for`` clauses, ``key=``, ``default=``,
 ``start``).  Termination: a loop over a literal range or an array is bounded by
@@ -140,13 +141,15 @@ class LoopPrograms:
 
     def iter_for(self, fn: Func, depth: int) -> list[str]:
         """``for`` over an array, ``enumerate``/``reversed`` of one, ``zip`` of two or of a
-        range and an array (bounded by the array's length: no fuel)."""
+        range and an array, an iterator of one (bounded by the array's length: no fuel)."""
         r = self.rng
         a, dt = r.choice(fn.arrays)
         x = self.fresh(fn, "el")
         k = self._element(dt)
-        form = r.choice(["plain", "plain", "enumerate", "zip", "reversed", "range"])
+        form = r.choice(["plain", "plain", "enumerate", "zip", "reversed", "range", "iterator"])
         a = self.sliced(fn, a)
+        if form == "iterator":
+            return self.iterator_for(fn, depth, a, k, fuel=False)
         if form == "enumerate":
             i = self.fresh(fn, "i")
             start = r.choice(["", ", 1", ", -2", ", start=3"] + ([] if self.mixed else
@@ -169,6 +172,13 @@ class LoopPrograms:
         else:
             head, bound = f"for {x} in {a}:", [(x, k)]
         return self.loop_body(fn, depth, None, [head], fuel=False, bound=tuple(bound))
+
+    def iterator_for(self, fn: Func, depth: int, a: str, k: str, fuel: bool) -> list[str]:
+        """``for`` over an iterator of ``a`` (items of kind ``k``) that takes a second item
+        with ``next(it, default)`` each step, so the loop sees every other item."""
+        it, x, y = self.fresh(fn, "it"), self.fresh(fn, "el"), self.fresh(fn, "el")
+        head = [f"{it} = iter({a})", f"for {x} in {it}:", f"    {y} = next({it}, {self.literal(k)})"]
+        return self.loop_body(fn, depth, None, head, fuel=fuel, bound=((x, k), (y, k)))
 
     def reduction(self, fn: Func, kind: str, depth: int) -> str | None:
         """A reduction of ``kind`` over an array or a generator expression."""
