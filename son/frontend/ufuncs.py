@@ -79,7 +79,7 @@ from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType, bounds
 from .arrayfns import gradient_parse
 from .composites import COMPOSITES, EXTREMES, ElementFunctions
-from .core import BOOL_SUBTRACT, _kind, dtype_of
+from .core import BOOL_SUBTRACT, _kind, dtype_of, is_array_value
 from .scope import Chain, Grid, View, layout, may_alias
 
 _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
@@ -174,7 +174,55 @@ class Ufuncs(ElementFunctions):
     def call_object(self, e: ast.Call, fn, name: str) -> Node:
         if getattr(e, "son_rebound", False) or not self.is_ufunc(fn):
             return super().call_object(e, fn, name)
+        if isinstance(fn, np.ufunc) and (len(e.args) > fn.nin or any(k.arg == "out" for k in e.keywords)):
+            return self.ufunc_into(e, fn, name)
         return self.materialized(e, self.ew_call(e, fn, name))
+
+    def ufunc_into(self, e: ast.Call, fn: np.ufunc, name: str) -> Node:
+        """``np.add(a, b, out=c)``, ``np.cos(x, c)``: the result computed as without
+        ``out``, then written into ``c`` as ``c[...] = result`` writes it (the inputs
+        broadcast to ``c``'s shape, numpy's ValueError where they do not; an input that
+        overlaps ``c`` read as it was, as numpy's overlap check makes it), and ``c``
+        itself the value.  numpy's ``same_kind`` rule (bool < int < float) is checked
+        where written: a result of a higher kind than ``c`` is numpy's TypeError, a
+        located error.  ``out`` is evaluated once, after the result (CPython evaluates
+        it after the inputs, before computing: the same unless it changes them, so it
+        must be free of calls but numpy's, ``_pure``).  O(the result's size) time: a
+        temporary, then the copy."""
+        outs = e.args[fn.nin:] + [k.value for k in e.keywords if k.arg == "out"]
+        if len(outs) != 1:
+            raise self.error(e, f"{name}() takes one output array (numpy's TypeError: "
+                                f"cannot specify 'out' as both a positional and keyword argument)", name)
+        out = outs[0]
+        if isinstance(out, ast.Tuple) and len(out.elts) == 1:  # out=(c,)
+            out = out.elts[0]
+        if not _pure(out) or isinstance(out, ast.Constant):
+            raise self.unsupported(out, f"{name}() with an out= that is not an array's name or item")
+        rest = [k for k in e.keywords if k.arg != "out"]
+        call = ast.copy_location(ast.Call(e.func, e.args[:fn.nin], rest), e)
+        v = self.materialized(e, self.ew_call(call, fn, name))
+        with kept(v):
+            target = self.expr(out)
+            if not (isinstance(target, Grid) or is_array_value(target)):
+                raise self.error(out, f"{name}() with an out= of a {target.type.widen()} value (numpy's "
+                                      "TypeError: return arrays must be of ArrayType)", name)
+            got = dtype_of(v) if _is_arrayish(v) else \
+                {"float": "float64", "int": "int64", "bool": "bool"}.get(_kind(v), "float64")
+            want = dtype_of(target)
+            order = ["bool", "int64", "float64"]
+            if order.index(got) > order.index(want):
+                raise self.error(e, f"Cannot cast ufunc '{fn.__name__}' output from dtype('{got}') to "
+                                    f"dtype('{want}') with casting rule 'same_kind' (numpy's TypeError)",
+                                 name)
+            whole = ast.Constant(...) if isinstance(target, Grid) else ast.Slice(None, None, None)
+            tmp = self.temp()  # out evaluated once: np.empty(n) twice would be two arrays
+            self.scope.set(tmp, target)
+            name = ast.copy_location(ast.Name(tmp, ast.Load()), out)
+            self.assign(ast.copy_location(ast.Subscript(name, whole, ast.Store()), out), v)
+            target = self.scope.get(tmp)
+            with kept(target):
+                self.scope.remove(tmp)
+        return target
 
     def stmt_AugAssign(self, s):
         t = s.target

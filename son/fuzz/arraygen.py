@@ -55,7 +55,7 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   into, iterates and reduces them; bool ones are masks, read by the chains), rebound
   to chains of their dtype later or to a view of their length (``r0 = a0[::-1]``,
   ``r0 = a0[::-1] if p else r0 * 2.0``: in a branch or a loop a view meets a whole
-  array), in-place updates (``a += ...``, ``a[1:] -= a[:-1]``:
+  array), in-place updates (``a += ...``, ``a[1:] -= a[:-1]``, ``np.add(a, b, out=a)``:
   overlapping views of one array included) and scalar locals set to reductions;
 * and a result that is an array, alone or in a tuple (``ARRAY_RETURNS``).
 
@@ -103,6 +103,11 @@ _CMP = ["<", "<=", ">", ">=", "==", "!="]
 _CMP_UFUNCS = {"<": "less", "<=": "less_equal", ">": "greater", ">=": "greater_equal", "==": "equal",
                "!=": "not_equal"}
 _SIDES = ["'left'", "'right'"]
+#: the ufunc each augmented assignment's operator calls (``a op= b`` is ``np.f(a, b, out=a)``)
+_UFUNC_OF = {"+": "add", "-": "subtract", "*": "multiply", "/": "divide", "//": "floor_divide",
+             "%": "remainder", "&": "bitwise_and", "|": "bitwise_or", "^": "bitwise_xor"}
+
+
 def constant_slice(r) -> str:
     """``s:t`` with constant bounds either side of 0, or absent, and beyond short lengths:
     son computes such slices in closed form (son/frontend/arrays.py ``closed_slice``)."""
@@ -601,6 +606,10 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
                     b = r.choice(kin)
                     view, src = r.choice([(f"{a}[1:]", f"{b}[:-1]"), (f"{a}[:-1]", f"{b}[1:]"),
                                           (f"{a}[::-1]", b)])
+            if r.random() < 0.15:  # the ufunc with an output array: numpy's in-place update
+                fn_name = _UFUNC_OF[op]
+                out = f"out={view}" if r.random() < 0.5 else view
+                return [f"np.{fn_name}({view}, {src}, {out})"]
             return [f"{view} {op}= {src}"]
         if x < 0.6 and dt != "bool":  # selected elements set or updated
             k = _KIND[dt]
