@@ -139,6 +139,15 @@ SLOW_BY_DURATION = {
     "tests/test_tuple_lists.py::test_lists_of_tuples_agree_with_cpython_in_every_stage[sorting]",
     "tests/test_array_misc.py::test_nanvar_and_nanstd_are_numpys[bool[]]",
     "tests/test_scale.py::test_5000_sequential_ifs_and_loops",
+    "tests/test_scale.py::test_straight_line_20000_statements",
+    "tests/test_solvers.py::test_gradients_go_through_the_factorization",
+    "tests/test_grad_calls.py::test_tangents_follow_the_writes_of_a_recursive_sort",
+    "tests/test_unique_split.py::test_unique_of_an_nd_array_is_numpys_of_its_elements[float64]",
+    "tests/test_slices.py::test_constant_bounds_take_numpys_values_for_every_length",
+    "tests/test_axis_reductions.py::test_diff_of_order_n_is_diff_applied_n_times",
+    "tests/test_axis_reductions.py::test_the_kernel_keeps_every_axis_too",
+    "tests/test_array_more.py::test_percentile_and_quantile_of_an_array_of_q_are_numpys",
+    "tests/test_axes.py::test_reductions_keep_their_axis_where_asked",
 }
 
 
