@@ -57,6 +57,12 @@ class Arrays:
     """FunctionParser's arrays (a mixin)."""
 
     def expr_Subscript(self, e):
+        spelled = self.spelled_slices(e)  # x[s] of a slice value s: x[lo:hi:step]
+        if spelled is not e:
+            try:
+                return self.expr_Subscript(spelled)
+            finally:
+                self.drop_spelled(spelled)
         v = e.value
         if isinstance(v, ast.Attribute) and v.attr == "shape" and isinstance(v.value, ast.Name) \
                 and not isinstance(self.scope.get(v.value.id), Grid):

@@ -69,6 +69,7 @@ from .norms import NORM_CALLS
 from .recursion import SEPARATE
 from .scope import Chain, Cplx, Grid, It, Opt, Pack, Rng, Scope, TupleList
 from .setops import SETOPS_CALLS
+from .slicevalues import SLICE_CALLS
 from .solvers import SOLVER_CALLS
 from .source import source_of
 
@@ -499,5 +500,6 @@ _CALLS: dict = {
     **MISC_CALLS,
     **BUILD_CALLS,  # np.vstack/hstack/average of more than the tables above take
     **ITERATOR_CALLS,
+    **SLICE_CALLS,
     **SETOPS_CALLS,  # last: np.count_nonzero with axis= (without: SEARCH_CALLS' own)
 }

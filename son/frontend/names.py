@@ -168,6 +168,8 @@ class Names:
     def expr_Attribute(self, e):
         if e.attr == "$selector":  # written by Functions.call_chosen: which function a value is
             return self.read(e.value.id, e).selector
+        if (part := self.slice_attribute(e)) is not None:  # s.start of a slice value
+            return part
         root = e.value
         while isinstance(root, ast.Attribute):
             root = root.value

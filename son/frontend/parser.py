@@ -87,6 +87,7 @@ from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList, View
 from .selection import Selection
 from .setops import SetOps
 from .signature import NDArraySpec, RowsSpec, ViewSpec, function_defaults, param_types, type_from_spec
+from .slicevalues import SliceValues
 from .solvers import Solvers
 from .source import FunctionSource, parameter_names
 from .statements import Statements
@@ -97,11 +98,12 @@ from .ufuncs import Ufuncs
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iterators, Iteration, Lists,
-                     Expressions, Names, NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods,
-                     ArrayMore, SetOps, ArrayExtra, ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions,
-                     ArrayOps, LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples,
-                     Complexes, Functions, Recursion, Calls, Builtins, ParserCore):
+class FunctionParser(SliceValues, TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iterators,
+                     Iteration, Lists, Expressions, Names, NDArrays, Axes, Arrays, ArrayConversions,
+                     ArrayBuilds, ArrayMethods, ArrayMore, SetOps, ArrayExtra, ArrayMisc, ArrayUtilities,
+                     AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra, Einsum, Norms, Covariances,
+                     Solvers, Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins,
+                     ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -243,6 +243,13 @@ class It(Aggregate):
         return self.inputs[2]
 
 
+class Slc(Aggregate):
+    """A slice object (son/frontend/slicevalues.py): the elements are its start, stop and
+    step, each an int, None, or an int that may be None."""
+
+    __slots__ = ()
+
+
 class Strided(Aggregate):
     """An array seen through a start and strides (``View``, ``Grid``): its first two
     elements are the 1-D base array of the graph and the index in it of the first

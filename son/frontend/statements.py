@@ -129,6 +129,13 @@ class Statements:
         self.assign(s.target, self.expr_any(s.value))
 
     def assign(self, target: ast.expr, v: Node) -> None:
+        if isinstance(target, ast.Subscript) and (spelled := self.spelled_slices(target)) is not target:
+            try:  # x[s] = v of a slice value s: x[lo:hi:step] = v
+                with kept(v):
+                    self.assign(spelled, v)
+                return
+            finally:
+                self.drop_spelled(spelled)
         if isinstance(target, ast.Name):
             self.scope.set(target.id, v)
         elif isinstance(target, ast.Subscript):

@@ -226,6 +226,12 @@ class Ufuncs(ElementFunctions):
 
     def stmt_AugAssign(self, s):
         t = s.target
+        if isinstance(t, ast.Subscript) and (spelled := self.spelled_slices(t)) is not t:
+            try:  # x[s] += v of a slice value s: x[lo:hi:step] += v
+                self.stmt_AugAssign(ast.copy_location(ast.AugAssign(spelled, s.op, s.value), s))
+                return
+            finally:
+                self.drop_spelled(spelled)
         if isinstance(t, ast.Name) and type(s.op) in _BINARY:
             cur = self.scope.get(t.id)
             if cur is not None and _is_array(cur):
