@@ -115,14 +115,17 @@ class LoopPrograms:
 
     def sliced(self, fn: Func, a: str) -> str:
         """``a`` or a slice of it (a view): absent, negative, out-of-range bounds and
-        negative steps, bounds that are expressions, a slice of a slice."""
+        negative steps, bounds that are expressions, a slice of a slice, a slice object."""
         r = self.rng
         if r.random() < 0.6:
             return a
         b = lambda: r.choice(["", "1", "-1", "2", "-3", "10", "-10"]  # noqa: E731
                              + ([] if self.mixed else [f"{self.expr(fn, 'int', 1)} % 5"]))
         step = r.choice(["", "", ":2", ":-1", ":-2", ":3"])
-        out = f"{a}[{b()}:{b()}{step}]"
+        lo, hi = b(), b()
+        out = f"{a}[{lo}:{hi}{step}]"
+        if r.random() < 0.15:  # a slice object: slice(lo, hi, step), None for what is absent
+            out = f"{a}[slice({lo or None}, {hi or None}, {step[1:] or None})]"
         return f"{out}[{b()}:]" if r.random() < 0.15 else out
 
     def slice_store(self, fn: Func, depth: int) -> list[str]:
