@@ -1,14 +1,15 @@
 """Slice objects as values (son/frontend/slicevalues.py): ``slice(a, b, c)`` with ints and
 None, its ``start``/``stop``/``step``, and subscripts with a slice value or a
 ``slice(...)`` call read, assigned and updated in place, on arrays, n-D arrays and lists;
-a slice chosen by a branch.  CPython is the oracle in every stage (the raw parse, each
+a slice chosen by a branch; a slice as an argument.  CPython is the oracle in every stage (the raw parse, each
 pipeline, the kernel)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import check_every_stage
+from conftest import check_every_stage, run_python, run_son
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -72,3 +73,27 @@ def test_every_stage_agrees_with_cpython(fn, argtypes, strategy):
 def test_refusals_name_the_construct(src, message):
     with pytest.raises(SonSyntaxError, match=message.replace("(", r"\(").replace(")", r"\)")):
         son.parse_source(src, name="f")
+
+
+def slice_argument(a, s, value):
+    """A slice passed in: read, written, its parts (numba's ``setitem_usecase``)."""
+    got = a[s].copy()
+    a[s] = value
+    return got, s.start, s.stop, s.step
+
+
+PARTS = st.none() | st.integers(-7, 7)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.float64, st.integers(0, 6), elements=st.floats(-9, 9)),
+       st.builds(slice, PARTS, PARTS, st.none() | st.integers(-3, 3).filter(bool)), st.floats(-9, 9))
+def test_a_slice_argument_is_cpythons_in_the_interpreter_and_the_kernel(a, s, value):
+    """Each kind of slice (which parts are None) is a specialization of its own."""
+    want = run_python(slice_argument, [a, s, value])
+    graph = son.optimize(son.parse(slice_argument, args=(a, s, value)), "combined")[0]
+    assert run_son(graph, [a, s, value]) == want
+    assert run_python(JITTED, [a, s, value]) == want
+
+
+JITTED = son.jit(slice_argument, fallback="error")

@@ -24,10 +24,11 @@ __all__ = ["Specialized", "type_key"]
 
 def type_key(args: tuple) -> tuple:
     """The specialization key of a call: each argument's Python type, an array's
-    (dtype, ndim), a tuple's the key of its elements, a list's the types of its items
-    (one, for a list son takes), a function's digest (the graph is built for that
+    (dtype, ndim), a tuple's the key of its elements (a slice's: of its parts), a list's
+    the types of its items (one, for a list son takes), a function's digest (the graph is built for that
     function: ``son.nodes.control.FunctionForm``).  O(arguments + list items)."""
     return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else (tuple, type_key(a)) if type(a) is tuple
+                  else (slice, type_key((a.start, a.stop, a.step))) if type(a) is slice
                   else (list, frozenset(map(type, a))) if type(a) is list
                   else (FUNCTION, function_digest(a)) if _is_function(a) else type(a) for a in args])
 

@@ -38,7 +38,7 @@ import ast
 from .._util import deep_syntax_trees, gc_paused
 from ..errors import SonError, SonSyntaxError
 from ..nodes import Constant, CProj, Graph, Mul, Node, Proj, Return
-from ..nodes.control import COMPLEX, LEAF, NONE_ARG, FunctionForm, array_form, form_size, grid_form
+from ..nodes.control import COMPLEX, LEAF, NONE_ARG, FunctionForm, SliceForm, array_form, form_size, grid_form
 from ..nodes.memory import LENGTH
 from ..nodes.rows import rows_arity, rows_form
 from ..nodes.types import FLOAT, INT, NONE, NUMBER, TOP, XCTRL, ArrayType, ListType, TupleType, Type, constant
@@ -83,10 +83,18 @@ from .recursion import (
     view_result,
 )
 from .regions import OPAQUE, Regions, parse_with_regions
-from .scope import Cplx, Fn, Grid, Pack, Scope, TupleList, View
+from .scope import Cplx, Fn, Grid, Pack, Scope, Slc, TupleList, View
 from .selection import Selection
 from .setops import SetOps
-from .signature import NDArraySpec, RowsSpec, ViewSpec, function_defaults, param_types, type_from_spec
+from .signature import (
+    NDArraySpec,
+    RowsSpec,
+    SliceSpec,
+    ViewSpec,
+    function_defaults,
+    param_types,
+    type_from_spec,
+)
 from .slicevalues import SliceValues
 from .solvers import Solvers
 from .source import FunctionSource, parameter_names
@@ -416,6 +424,9 @@ def _flat_params(names: list[str], specs: list) -> tuple[list, list]:
             for i, d in enumerate(spec.dtypes):
                 flat.append((_fresh(f"{name}_{i}", used), ListType(d)))
             return rows_form(len(spec.dtypes))
+        if isinstance(spec, SliceSpec):  # a slice: its parts, each a value or None
+            parts = zip(("start", "stop", "step"), spec)
+            return SliceForm(add(_fresh(f"{name}_{p}", used), x) for p, x in parts)
         if spec == "complex":
             for part in ("re", "im"):
                 add(_fresh(f"{name}_{part}", used), FLOAT)
@@ -458,6 +469,8 @@ def _bound(g: Graph, form, projs, peep, pinned: list) -> Node:
         return none
     if form == COMPLEX:
         return Cplx(g, next(projs), next(projs))
+    if isinstance(form, SliceForm):
+        return Slc(g, *[_bound(g, f, projs, peep, pinned) for f in form])
     if rows_arity(form) is not None:
         return TupleList(g, *[next(projs) for _ in range(rows_arity(form))])
     if form == grid_form(1):  # a view (recursion.py): base, start, length, step

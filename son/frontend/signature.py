@@ -89,6 +89,23 @@ def _dtype_name(dt) -> str | None:
     return None
 
 
+class SliceSpec(tuple):
+    """A slice argument's type: the types of its start, stop and step (INT or NONE).
+    Never equal to a tuple's spec, so son.jit specializes a slice apart from a tuple."""
+
+    def __eq__(self, other):
+        return type(other) is SliceSpec and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(("slice", *self))
+
+    def __repr__(self):
+        return f"slice{tuple.__repr__(self)}"
+
+
 def type_from_spec(spec, where: str):
     """The lattice type for one parameter type specification; for a complex number
     ``"complex"``, for a tuple the tuple of its elements' (a parameter's *spec*, which
@@ -105,7 +122,7 @@ def type_from_spec(spec, where: str):
             raise SonError(f"{where}: a tuple parameter needs its element types (tuple[float, int]), "
                            f"not {spec!r}")
         return tuple(type_from_spec(x, where) for x in elems)
-    if isinstance(spec, (NDArraySpec, RowsSpec, ViewSpec, FunctionForm)):
+    if isinstance(spec, (NDArraySpec, RowsSpec, ViewSpec, FunctionForm, SliceSpec)):
         return spec
     if inspect.isroutine(spec) or hasattr(spec, "py_func"):  # argtypes=[bump, ...]: built for it
         return FunctionForm(spec)
@@ -152,6 +169,11 @@ def type_of_value(v, where: str):
         return tuple(type_of_value(x, where) for x in v)
     if v is None:  # a constant of the graph: one per call's kinds, as a function argument is
         return NONE
+    if type(v) is slice:  # its parts: ints, or None (a constant of the graph)
+        parts = (v.start, v.stop, v.step)
+        if not all(x is None or isinstance(x, (int, np.integer)) and not isinstance(x, bool) for x in parts):
+            raise SonError(f"{where}: a slice of {parts!r} (son takes slices of ints and None)")
+        return SliceSpec(type_of_value(x, where) for x in parts)
     if type(v) is complex:
         return "complex"
     if isinstance(v, (bool, np.bool_)):

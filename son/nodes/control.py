@@ -332,6 +332,24 @@ def form_ndim(form) -> int | None:
     return int(m.group(1)) if m else None
 
 
+class SliceForm(tuple):
+    """The form of a slice parameter: its start, stop and step, each ``LEAF`` (an int) or
+    ``NONE_ARG`` (None).  A tuple of forms for what counts values (``form_size``), never
+    equal to a plain tuple's form, so a kernel built for a slice is not one for a tuple."""
+
+    def __eq__(self, other):
+        return type(other) is SliceForm and tuple.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __hash__(self):
+        return hash(("slice", *self))
+
+    def __repr__(self):
+        return f"slice{tuple.__repr__(self)}"
+
+
 class FunctionForm:
     """The form of a parameter that is a function (``integrate(f, a, b, n)`` called with
     a helper): the graph is specialized for that function, bound as a constant function
@@ -575,6 +593,10 @@ def flatten(forms: list, args, where: str) -> list:
             out += strided_parts(a, where)
         elif rows_arity(f) is not None:
             out += columns(a, rows_arity(f), where)
+        elif isinstance(f, SliceForm):
+            if type(a) is not slice:
+                raise SonError(f"{where}(): expected a slice, got {type(a).__name__} {a!r}")
+            stack.extend(zip(reversed(f), reversed((a.start, a.stop, a.step))))
         else:
             if type(a) is not tuple or len(a) != len(f):
                 raise SonError(f"{where}(): expected a tuple of {len(f)}, got {type(a).__name__} {a!r}")
