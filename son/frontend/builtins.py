@@ -141,19 +141,25 @@ class Builtins:
         return self.to_int(e, self.op(e, MATH_NODES["Rint"], x, np=True))
 
     def round_digits(self, e: ast.Call, name: str, ndigits: ast.expr):
-        """``round(x, ndigits)`` for a constant ``ndigits``: an int's nearest multiple of
-        ``10**-ndigits`` (``pylib.round_int``), a float's exact rounding at the digit
-        (``pylib.round_float``, for ``|ndigits| <= 22``: ``10**ndigits`` is then exact)."""
+        """``round(x, ndigits)``: an int's nearest multiple of ``10**-ndigits``
+        (``pylib.round_int``), a float's exact rounding at the digit (``pylib.round_float``,
+        for ``|ndigits| <= 22``: ``10**ndigits`` is then exact).  An ``ndigits`` known only
+        at run time takes the same steps (``round_float_at``): the digits son does
+        not round exactly are a located refusal for a constant, son's run-time refusal
+        (NotImplementedError) where met at run time."""
         (x,) = self.scalars(e, name, self.exprs(e.args[:1]))
         with kept(x):
             nd = self.expr(ndigits)
         if _kind(nd) not in ("int", "bool"):
             raise self.error(e, f"{name}(): ndigits must be an int, not {nd.type.widen()} "
                                 "(CPython: TypeError)", name)
-        if not nd.type.is_constant:
-            raise self.unsupported(e, "round() with an ndigits that is not a constant (son rounds "
-                                      "through an exact scaling by the power of ten it names)")
-        n, k = int(nd.type.con), _kind(x)
+        k = _kind(x)
+        if not nd.type.is_constant:  # the same steps, the digit known when they run
+            fn = round_int_at if k in ("int", "bool") else round_number_at \
+                if k == "number" and x.type is not TOP else round_float_at
+            with kept(x, nd):
+                return self.inline(e, fn, [x, nd])
+        n = int(nd.type.con)
         if k in ("int", "bool"):
             with kept(x):
                 return self.op(e, ToInt, x) if n >= 0 else self.inline(e, pylib.round_int, [x, self.con(n)])
@@ -443,3 +449,25 @@ BUILTIN_CALLS: dict = {
 }
 
 _UNARY_LIBM = ("Exp", "Log", "Sin", "Cos")
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def round_int_at(x, n):
+    """``round(x, n)`` of an int, ``n`` known at run time."""
+    return x if n >= 0 else pylib.round_int(x, n)
+
+
+def round_float_at(x, n):
+    """``round(x, n)`` of a float, ``n`` known at run time: ``round_float`` where it is
+    exact, son's run-time refusal for the digits it is not (where 10**n is inexact)."""
+    if 22 < n <= 323 or -308 <= n < -22:
+        raise NotImplementedError("round() of a float at ndigits in [-308, -22) or (22, 323]: son "
+                                  "rounds exactly where 10**ndigits is an exact float")
+    return pylib.round_float(x, n)
+
+
+def round_number_at(x, n):
+    """``round(x, n)`` of a value that is an int or a float, both known at run time."""
+    if isinstance(x, float):
+        return round_float_at(x, n)
+    return round_int_at(x, n)

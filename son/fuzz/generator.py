@@ -80,8 +80,8 @@ INT_LITERALS = ["0", "1", "2", "3", "-1", "7", "10", "255", "-13", "2147483647",
                 "1000003", "-4"]
 FLOAT_LITERALS = ["0.0", "-0.0", "1.0", "0.5", "2.5", "-1.5", "1e308", "1e-320", "3.0",
                   "1e16", "math.pi", "math.inf", "-math.inf", "math.nan", "0.1"]
-#: ndigits of round(x, ndigits) on floats: son rounds exactly for |ndigits| <= 22
-ROUND_DIGITS = ["0", "1", "2", "3", "-1", "-2", "15", "22", "-22"]
+#: ndigits of round(x, ndigits) on floats: son rounds exactly for |ndigits| <= 22 (one known at run time)
+ROUND_DIGITS = ["0", "1", "2", "3", "-1", "-2", "15", "22", "-22", "(int({y}) % 7 - 3)"]
 
 #: the share of programs that are gradient programs when the gradient oracle is on
 GRAD_SHARE = 0.5
@@ -349,7 +349,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                                  f"math.nextafter({x}, {y})", f"math.gamma({x})", f"math.lgamma({x})",
                                  f"math.fsum(({x}, {y}, 1e16, -{x}))", f"math.dist(({x}, {y}), (0.5, {x}))",
                                  f"math.remainder({x}, {y})", f"math.ulp({x})",
-                                 f"round(float({x}), {r.choice(ROUND_DIGITS)})",
+                                 f"round(float({x}), {r.choice(ROUND_DIGITS).format(y=y)})",
                                  f"math.ldexp({x}, {r.choice(['-1074', '3', '-2', '1023', '1100'])})"])
             return f"float({r.choice(['inf', '-inf', 'nan', '-0.0', '1e308'])!r})"
         if form == "bin":
