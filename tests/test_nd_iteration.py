@@ -7,9 +7,11 @@ stage and the kernel, on C-order arrays, transposed and reversed views and empty
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
-from conftest import check_every_stage
+from conftest import check_every_stage, run_python
 from hypothesis import strategies as st
 
 import son
@@ -121,3 +123,20 @@ def test_membership_in_an_n_d_array_is_numpys(views):
     check_every_stage(members, [spec(2, views), "float"],
                       st.tuples(arrays(2, views), st.sampled_from([0.0, -0.0, 3.0, np.nan, 8.5])),
                       max_examples=15)
+
+
+def sums_of_rows(m, c):
+    return sum(m), sum(m, 0.5), math.prod(m, start=2.0), sum(c)
+
+
+def _no_rows_refused(fn, args):
+    """CPython's value, or son's refusal where there are no rows (``sum`` is then its
+    start, a number, where son's sum of rows is an array)."""
+    return ("raise", NotImplementedError) if 0 in (len(args[0]), len(args[1])) else run_python(fn, args)
+
+
+def test_sum_of_an_n_d_array_adds_its_rows_as_cpython():
+    """``sum(m)`` is ``0 + m[0] + m[1] + ...``, each ``+`` numpy's (so ``-0.0`` rows give
+    ``0.0``); ``math.prod`` multiplies; a 3-D array's rows are 2-D."""
+    check_every_stage(sums_of_rows, ["float64[:, :]", "float64[:, :, :]"], st.tuples(arrays(2), arrays(3)),
+                      max_examples=30, expected=_no_rows_refused)

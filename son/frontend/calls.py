@@ -125,6 +125,9 @@ class Calls:
                 v = self.expr_any(e.args[0])
                 if isinstance(v, Opt):
                     v = self.unwrap(v, e.args[0])
+                if isinstance(v, Grid) and reducer in ("sum", "prod"):  # its rows: arrays
+                    with kept(v):
+                        return self.rows_reduced(e, reducer, v)
                 if not (isinstance(v, (Pack, Rng, TupleList, It)) or is_array_value(v) or is_list(v)):
                     if isinstance(v, Node) and v.type is not TOP and _kind(v) in ("number", "int", "float"):
                         kind = str(v.type.widen())
@@ -430,6 +433,17 @@ class Calls:
                 return self.inline(ast.copy_location(ast.Call(e.value, [], []), e), pylib.range_item,
                                    [*r.elems, i])
 
+    def rows_reduced(self, e: ast.Call, reducer: str, a: Grid) -> Node:
+        """``sum(a)`` (``math.prod(a)``) of an n-D array: CPython adds (multiplies) its rows
+        to ``start`` one by one, each ``+`` numpy's, so the value is an array; with no
+        rows it is ``start``, a number, son's run-time refusal (one kind per value)."""
+        given = e.args[1:] + [k.value for k in e.keywords if k.arg == "start"]
+        if len(given) > 1 or any(k.arg != "start" for k in e.keywords):
+            raise self.error(e, f"{reducer}() takes an iterable and a start", reducer)
+        start = self.expr(given[0]) if given else self.con(0 if reducer == "sum" else 1)
+        with kept(start):
+            return self.inline(e, rows_sum if reducer == "sum" else rows_prod, [a, start])
+
     def call_divmod(self, e, name):
         a, b = self.scalars(e, name, self.args(e, name, 2, 2))
         with kept(a, b):
@@ -503,3 +517,26 @@ _CALLS: dict = {
     **SLICE_CALLS,
     **SETOPS_CALLS,  # last: np.count_nonzero with axis= (without: SEARCH_CALLS' own)
 }
+
+
+# ---------------------------------------------------------------- inlined (son's Python)
+def rows_sum(a, start):
+    """``sum`` of an n-D array: ``start + a[0] + a[1] + ...``, a new array each step."""
+    if len(a) == 0:
+        raise NotImplementedError("sum() of an array with no rows is its start, a number; son's sum of "
+                                  "rows is an array")
+    total = start + a[0]
+    for k in range(1, len(a)):
+        total = total + a[k]
+    return total
+
+
+def rows_prod(a, start):
+    """``math.prod`` of an n-D array: ``start * a[0] * a[1] * ...``."""
+    if len(a) == 0:
+        raise NotImplementedError("math.prod() of an array with no rows is its start, a number; son's "
+                                  "product of rows is an array")
+    total = start * a[0]
+    for k in range(1, len(a)):
+        total = total * a[k]
+    return total
