@@ -69,6 +69,7 @@ from .linalg import LinearAlgebra
 from .listops import MADE_AT, ListOps
 from .lists import GUESSED_PARAMS, LIST_GUESSES, ListKindLearned, Lists, param_site
 from .loops import Loops, _LoopContext
+from .memorder import MemoryOrders
 from .names import GLOBAL_VALUES, GLOBALS, MISSING, GlobalArrayLearned, Names
 from .ndarrays import NDArrays
 from .norms import Norms
@@ -101,17 +102,18 @@ from .source import FunctionSource, parameter_names
 from .statements import Statements
 from .tuplelists import TupleLists
 from .tuples import Tuples
+from .ufuncout import UfuncOutputs
 from .ufuncs import Ufuncs
 
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(SliceValues, TupleLists, Ufuncs, ListOps, Regions, Statements, Loops, Iterators,
-                     Iteration, Lists, Expressions, Names, NDArrays, Axes, Arrays, ArrayConversions,
-                     ArrayBuilds, ArrayMethods, ArrayMore, SetOps, ArrayExtra, ArrayMisc, ArrayUtilities,
-                     AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra, Einsum, Norms, Covariances,
-                     Solvers, Selection, Tuples, Complexes, Functions, Recursion, Calls, Builtins,
-                     ParserCore):
+class FunctionParser(SliceValues, TupleLists, UfuncOutputs, Ufuncs, MemoryOrders, ListOps, Regions,
+                     Statements, Loops, Iterators, Iteration, Lists, Expressions, Names, NDArrays, Axes,
+                     Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore, SetOps, ArrayExtra,
+                     ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
+                     Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion,
+                     Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,

@@ -79,7 +79,7 @@ from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
 from ..nodes.types import TOP, ArrayType, bounds
 from .arrayfns import gradient_parse
 from .composites import COMPOSITES, EXTREMES, ElementFunctions
-from .core import BOOL_SUBTRACT, _kind, dtype_of, is_array_value
+from .core import BOOL_SUBTRACT, _kind, dtype_of
 from .scope import Chain, Grid, View, layout, may_alias
 
 _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
@@ -177,52 +177,6 @@ class Ufuncs(ElementFunctions):
         if isinstance(fn, np.ufunc) and (len(e.args) > fn.nin or any(k.arg == "out" for k in e.keywords)):
             return self.ufunc_into(e, fn, name)
         return self.materialized(e, self.ew_call(e, fn, name))
-
-    def ufunc_into(self, e: ast.Call, fn: np.ufunc, name: str) -> Node:
-        """``np.add(a, b, out=c)``, ``np.cos(x, c)``: the result computed as without
-        ``out``, then written into ``c`` as ``c[...] = result`` writes it (the inputs
-        broadcast to ``c``'s shape, numpy's ValueError where they do not; an input that
-        overlaps ``c`` read as it was, as numpy's overlap check makes it), and ``c``
-        itself the value.  numpy's ``same_kind`` rule (bool < int < float) is checked
-        where written: a result of a higher kind than ``c`` is numpy's TypeError, a
-        located error.  ``out`` is evaluated once, after the result (CPython evaluates
-        it after the inputs, before computing: the same unless it changes them, so it
-        must be free of calls but numpy's, ``_pure``).  O(the result's size) time: a
-        temporary, then the copy."""
-        outs = e.args[fn.nin:] + [k.value for k in e.keywords if k.arg == "out"]
-        if len(outs) != 1:
-            raise self.error(e, f"{name}() takes one output array (numpy's TypeError: "
-                                f"cannot specify 'out' as both a positional and keyword argument)", name)
-        out = outs[0]
-        if isinstance(out, ast.Tuple) and len(out.elts) == 1:  # out=(c,)
-            out = out.elts[0]
-        if not _pure(out) or isinstance(out, ast.Constant):
-            raise self.unsupported(out, f"{name}() with an out= that is not an array's name or item")
-        rest = [k for k in e.keywords if k.arg != "out"]
-        call = ast.copy_location(ast.Call(e.func, e.args[:fn.nin], rest), e)
-        v = self.materialized(e, self.ew_call(call, fn, name))
-        with kept(v):
-            target = self.expr(out)
-            if not (isinstance(target, Grid) or is_array_value(target)):
-                raise self.error(out, f"{name}() with an out= of a {target.type.widen()} value (numpy's "
-                                      "TypeError: return arrays must be of ArrayType)", name)
-            got = dtype_of(v) if _is_arrayish(v) else \
-                {"float": "float64", "int": "int64", "bool": "bool"}.get(_kind(v), "float64")
-            want = dtype_of(target)
-            order = ["bool", "int64", "float64"]
-            if order.index(got) > order.index(want):
-                raise self.error(e, f"Cannot cast ufunc '{fn.__name__}' output from dtype('{got}') to "
-                                    f"dtype('{want}') with casting rule 'same_kind' (numpy's TypeError)",
-                                 name)
-            whole = ast.Constant(...) if isinstance(target, Grid) else ast.Slice(None, None, None)
-            tmp = self.temp()  # out evaluated once: np.empty(n) twice would be two arrays
-            self.scope.set(tmp, target)
-            name = ast.copy_location(ast.Name(tmp, ast.Load()), out)
-            self.assign(ast.copy_location(ast.Subscript(name, whole, ast.Store()), out), v)
-            target = self.scope.get(tmp)
-            with kept(target):
-                self.scope.remove(tmp)
-        return target
 
     def stmt_AugAssign(self, s):
         t = s.target
@@ -522,64 +476,6 @@ class Ufuncs(ElementFunctions):
                 chain.kill()
             v.release()
         return total, None
-
-    def flat_view(self, at: ast.AST, a: Grid, what: str = "reduction", any_order: bool = False) -> View:
-        """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
-        reductions over all of them, which numpy makes in memory order, and ``what``
-        else needs them so); another layout is refused at run time, or, where the result
-        does not depend on the order numpy reads the elements in (``any_order``: an int
-        sum, an argmax, numpy's C-order ravel), read from a C-order copy wherever the
-        parse cannot tell that the layout is C's (an argument of any strides)."""
-        with kept(a):
-            expect = self.con(1)
-            bad = self.con(False)
-            for d, s in zip(reversed(a.dims), reversed(a.strides)):
-                with kept(expect, bad):
-                    off = self.op(at, BitAnd, self.op(at, NE, s, expect), self.op(at, GT, d, self.con(1)))
-                    with kept(off):
-                        bad = self.op(at, BitOr, bad, off)
-                    with kept(bad):
-                        expect = self.op(at, Mul, expect, d)
-            with kept(bad, expect):
-                empty = self.op(at, EQ, expect, self.con(0))
-                with kept(empty):
-                    bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
-            if any_order and not (bad.type.is_constant and not bad.type.con):
-                with kept(expect):
-                    if bad.is_unused():
-                        bad.kill()
-                    copy = self.grid_copy(at, a)
-                return View(self.g, copy.base, copy.start, self.con(1), expect)
-            self.refuse_at_run_time(bad, f"{what} of an array that is not C-contiguous (numpy would "
-                                         "follow its memory order, or copy it)")
-            return View(self.g, a.base, a.start, self.con(1), expect)
-
-    def require_c_like_order(self, at: ast.AST, grids: list[Grid]) -> None:
-        """numpy gives a new array the memory order of its n-D operands (order 'K'); son's
-        are C-ordered, the same where no n-D operand's strides grow in magnitude from one
-        axis to the next (over the axes longer than 1: slices of C arrays do not; numpy
-        orders the axes by the strides' magnitudes, so a reversed axis keeps C order) and
-        none is 0 there.  Another order (a transpose) is refused at run time."""
-        for g in grids:
-            with kept(g):
-                long = [self.op(at, GT, d, self.con(1)).keep() for d in g.dims]
-                size = [self.op(at, Abs, s).keep() for s in g.strides]
-                bad = self.con(False)
-                for j in range(g.ndim):
-                    with kept(bad):  # axis j broadcast, or before a longer-strided axis k
-                        t = self.op(at, EQ, size[j], self.con(0))
-                        bad = self.op(at, BitOr, bad, self.op(at, BitAnd, long[j], t))
-                    for k in range(j + 1, g.ndim):
-                        with kept(bad):
-                            t = self.op(at, BitAnd, long[k], self.op(at, LT, size[j], size[k]))
-                            bad = self.op(at, BitOr, bad, self.op(at, BitAnd, long[j], t))
-                for x in long + size:
-                    x.unkeep()
-                for d in g.dims:  # an empty array has no order
-                    with kept(bad):
-                        bad = self.op(at, BitAnd, bad, self.op(at, NE, d, self.con(0)))
-                self.refuse_at_run_time(bad, "a whole-array expression of an n-D array whose memory order "
-                                             "is not C's (numpy would give the result that order)")
 
     # -- operators ----------------------------------------------------------------------
     def ew_binop(self, e: ast.BinOp):

@@ -97,7 +97,7 @@ class FallbackPrograms:
             refused = self.refused_region(fn)
             if refused:
                 return refused
-        kind = choice(r, [("print", 5), ("dict", 5), ("try", 4), ("string", 3), ("raise", 2), ("assert", 1),
+        kind = choice(r, [("print", 5), ("dict", 5), ("try", 4), ("string", 3), ("raise", 2), ("assert", 2),
                           ("global", 2), ("return", 1 if fn.ret in ("int", "float", "bool") else 0),
                           ("view", 6 if fn.arrays else 0), ("list", 5 if fn.lists else 0)])
         return getattr(self, f"region_{kind}")(fn)
