@@ -24,13 +24,19 @@ __all__ = ["Specialized", "type_key"]
 
 def type_key(args: tuple) -> tuple:
     """The specialization key of a call: each argument's Python type, an array's
-    (dtype, ndim), a tuple's the key of its elements (a slice's: of its parts), a list's
-    the types of its items (one, for a list son takes), a function's digest (the graph is built for that
-    function: ``son.nodes.control.FunctionForm``).  O(arguments + list items)."""
-    return tuple([(a.dtype, a.ndim) if type(a) is np.ndarray else (tuple, type_key(a)) if type(a) is tuple
+    (dtype, ndim, whether an n-D one is C-contiguous: son reads another layout through
+    its strides, ``ViewSpec``), a tuple's the key of its elements (a slice's: of its
+    parts), a list's the types of its items (one, for a list son takes), a function's
+    digest (the graph is built for that function: ``son.nodes.control.FunctionForm``).
+    O(arguments + list items)."""
+    return tuple([_array_key(a) if type(a) is np.ndarray else (tuple, type_key(a)) if type(a) is tuple
                   else (slice, type_key((a.start, a.stop, a.step))) if type(a) is slice
                   else (list, frozenset(map(type, a))) if type(a) is list
                   else (FUNCTION, function_digest(a)) if _is_function(a) else type(a) for a in args])
+
+
+def _array_key(a: np.ndarray) -> tuple:
+    return a.dtype, a.ndim, a.ndim > 1 and a.flags.c_contiguous
 
 
 #: the first item of a function argument's key

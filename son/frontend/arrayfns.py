@@ -73,6 +73,12 @@ _ANY_ORDER = (np.any, np.all, np.argmax, np.argmin, np.cumsum, np.median)
 _ANY_ORDER_EXACT = (np.sum, np.prod, np.max, np.min)
 
 
+#: of ``_FLAT``, those whose float result depends on the order numpy's reduction iterator
+#: reads the elements in: son reads an array that iterator reads as one run of memory as
+#: that run (``flat_view``), so a transpose or an F-order argument is no refusal
+_MEMORY_ORDER = (np.sum, np.mean, np.prod, np.max, np.min, np.var, np.std)
+
+
 def _any_order(fn, a: Grid) -> bool:
     return fn in _ANY_ORDER or fn in _ANY_ORDER_EXACT and dtype_of(a.base) != "float64"
 
@@ -182,7 +188,8 @@ class ArrayFunctions:
                 return self.grid_copy(e, a)
         if isinstance(a, Grid) and _METHODS.get(f.attr) in _FLAT:
             with kept(a):
-                a = self.flat_view(e, a, any_order=_any_order(_METHODS[f.attr], a))
+                a = self.flat_view(e, a, any_order=_any_order(_METHODS[f.attr], a),
+                                   memory_order=_METHODS[f.attr] in _MEMORY_ORDER)
         if not is_array_value(a):
             what = f"a {a.ndim}-D array" if isinstance(a, Grid) else str(a.type.widen())
             raise self.error(e, f"{what} has no method {f.attr}() in son", ast.unparse(f))
@@ -227,7 +234,7 @@ class ArrayFunctions:
                 return self.grid_copy(e, a)
         if isinstance(a, Grid) and fn in _FLAT:
             with kept(a):
-                a = self.flat_view(e, a, any_order=_any_order(fn, a))
+                a = self.flat_view(e, a, any_order=_any_order(fn, a), memory_order=fn in _MEMORY_ORDER)
         if not is_array_value(a):
             what = f"a {a.ndim}-D array" if isinstance(a, Grid) else f"a {a.type.widen()} value"
             raise self.error(e.args[0], f"{name}() of {what} (son takes 1-D arrays here)", name)

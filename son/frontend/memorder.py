@@ -8,21 +8,42 @@ result another layout."""
 from __future__ import annotations
 
 import ast
+import itertools
 
-from ..nodes import EQ, GT, LT, NE, Abs, BitAnd, BitOr, Mul, Not, kept
+from ..nodes import EQ, GT, LT, NE, Abs, Add, BitAnd, BitOr, Mul, Node, Not, ToInt, kept
+from .builtins import _Pins
 from .scope import Grid, View
 
 
 class MemoryOrders:
     """FunctionParser's memory-order checks (a mixin)."""
 
-    def flat_view(self, at: ast.AST, a: Grid, what: str = "reduction", any_order: bool = False) -> View:
+    def flat_view(self, at: ast.AST, a: Grid, what: str = "reduction", any_order: bool = False,
+                  memory_order: bool = False) -> View:
         """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
         reductions over all of them, which numpy makes in memory order, and ``what``
         else needs them so); another layout is refused at run time, or, where the result
         does not depend on the order numpy reads the elements in (``any_order``: an int
         sum, an argmax, numpy's C-order ravel), read from a C-order copy wherever the
-        parse cannot tell that the layout is C's (an argument of any strides)."""
+        parse cannot tell that the layout is C's (an argument of any strides).
+
+        ``memory_order``: the reduction reads the elements in the order numpy's reduction
+        iterator does (``block_layout``): for an array it reads as one run of memory (a
+        transpose, an F-order argument, a C-order one reversed), that run, from the first
+        element by a step of +-1; a variance's second pass reads a new array numpy lays
+        out in that order too.  Another layout is refused at run time."""
+        if memory_order:
+            contig, step, size = self.block_layout(at, a)
+            try:
+                with kept(contig, step, size):
+                    empty = self.op(at, EQ, size, self.con(0))
+                    bad = self.op(at, BitAnd, self.op(at, Not, contig), self.op(at, Not, empty))
+                    self.refuse_at_run_time(bad, f"{what} of an array that numpy reads in no one run of "
+                                                 "memory (son would have to follow its iterator)")
+                    return View(self.g, a.base, a.start, step, size)
+            finally:
+                for x in (contig, step, size):
+                    x.unkeep()
         with kept(a):
             expect = self.con(1)
             bad = self.con(False)
@@ -46,6 +67,32 @@ class MemoryOrders:
             self.refuse_at_run_time(bad, f"{what} of an array that is not C-contiguous (numpy would "
                                          "follow its memory order, or copy it)")
             return View(self.g, a.base, a.start, self.con(1), expect)
+
+    def block_layout(self, at: ast.AST, a: Grid) -> tuple[Node, Node, Node]:
+        """Does numpy's reduction iterator read ``a`` as one run of its base (its axes
+        sorted by stride magnitude and coalesced: each axis of length above 1 strided by
+        the next inner one's stride times that one's length, signs included, as numpy's
+        reductions never negate strides), the step of that run (+-1: the innermost long
+        axis's stride), and the size; kept (the caller unkeeps).  O(ndim! * ndim) nodes
+        (6 orders of a 3-D array), folded where the strides are constants."""
+        with _Pins(self, at, a) as op:
+            long = [op(GT, d, self.con(1)) for d in a.dims]
+            unit = [op(BitAnd, long[k], op(EQ, op(Abs, s), self.con(1))) for k, s in enumerate(a.strides)]
+            step = self.con(0)
+            for u, s in zip(unit, a.strides):  # at most one long axis of a run has |stride| 1
+                step = op(Add, step, op(Mul, op(ToInt, u), s))
+            step = op(Add, step, op(ToInt, op(EQ, step, self.con(0))))  # no long axis: size <= 1
+            contig = self.con(False)
+            for order in itertools.permutations(range(a.ndim)):  # the innermost axis first
+                ok, expect = self.con(True), step
+                for k in order:
+                    fits = op(BitOr, op(Not, long[k]), op(EQ, a.strides[k], expect))
+                    ok, expect = op(BitAnd, ok, fits), op(Mul, expect, a.dims[k])
+                contig = op(BitOr, contig, ok)
+            size = self.con(1)
+            for d in a.dims:
+                size = op(Mul, size, d)
+            return contig.keep(), step.keep(), size.keep()
 
     def require_c_like_order(self, at: ast.AST, grids: list[Grid]) -> None:
         """numpy gives a new array the memory order of its n-D operands (order 'K'); son's
