@@ -32,18 +32,6 @@ class MemoryOrders:
         transpose, an F-order argument, a C-order one reversed), that run, from the first
         element by a step of +-1; a variance's second pass reads a new array numpy lays
         out in that order too.  Another layout is refused at run time."""
-        if memory_order:
-            contig, step, size = self.block_layout(at, a)
-            try:
-                with kept(contig, step, size):
-                    empty = self.op(at, EQ, size, self.con(0))
-                    bad = self.op(at, BitAnd, self.op(at, Not, contig), self.op(at, Not, empty))
-                    self.refuse_at_run_time(bad, f"{what} of an array that numpy reads in no one run of "
-                                                 "memory (son would have to follow its iterator)")
-                    return View(self.g, a.base, a.start, step, size)
-            finally:
-                for x in (contig, step, size):
-                    x.unkeep()
         with kept(a):
             expect = self.con(1)
             bad = self.con(False)
@@ -58,7 +46,16 @@ class MemoryOrders:
                 empty = self.op(at, EQ, expect, self.con(0))
                 with kept(empty):
                     bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
-            if any_order and not (bad.type.is_constant and not bad.type.con):
+            c_order = bad.type.is_constant and not bad.type.con
+            if memory_order and not c_order:  # the order numpy's reduction iterator reads in
+                with kept(expect):
+                    if bad.is_unused():
+                        bad.kill()
+                view = self.run_view(at, a, what)
+                if expect.is_unused():
+                    expect.kill()
+                return view
+            if any_order and not c_order:
                 with kept(expect):
                     if bad.is_unused():
                         bad.kill()
@@ -67,6 +64,22 @@ class MemoryOrders:
             self.refuse_at_run_time(bad, f"{what} of an array that is not C-contiguous (numpy would "
                                          "follow its memory order, or copy it)")
             return View(self.g, a.base, a.start, self.con(1), expect)
+
+    def run_view(self, at: ast.AST, a: Grid, what: str) -> View:
+        """``a``'s elements in the order numpy's reduction iterator reads them, where that
+        is one run of memory (``block_layout``): the run as a 1-D view; another layout is
+        son's run-time refusal."""
+        contig, step, size = self.block_layout(at, a)
+        try:
+            with kept(contig, step, size):
+                empty = self.op(at, EQ, size, self.con(0))
+                bad = self.op(at, BitAnd, self.op(at, Not, contig), self.op(at, Not, empty))
+                self.refuse_at_run_time(bad, f"{what} of an array that numpy reads in no one run of "
+                                             "memory (son would have to follow its iterator)")
+                return View(self.g, a.base, a.start, step, size)
+        finally:
+            for x in (contig, step, size):
+                x.unkeep()
 
     def block_layout(self, at: ast.AST, a: Grid) -> tuple[Node, Node, Node]:
         """Does numpy's reduction iterator read ``a`` as one run of its base (its axes
