@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import SonError
-from ..nodes.control import FunctionForm
+from ..nodes.control import FunctionForm, KindedTuple
 from ..nodes.types import BOOL, FLOAT, INT, NONE, NUMBER, ArrayType, ListType, Type
 
 _NAMES = {"int": INT, "float": FLOAT, "bool": BOOL, "number": NUMBER,
@@ -89,21 +89,11 @@ def _dtype_name(dt) -> str | None:
     return None
 
 
-class SliceSpec(tuple):
-    """A slice argument's type: the types of its start, stop and step (INT or NONE).
-    Never equal to a tuple's spec, so son.jit specializes a slice apart from a tuple."""
+class SliceSpec(KindedTuple):
+    """A slice argument's type: the types of its start, stop and step (INT or NONE), a
+    signature of its own (never a tuple's)."""
 
-    def __eq__(self, other):
-        return type(other) is SliceSpec and tuple.__eq__(self, other)
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __hash__(self):
-        return hash(("slice", *self))
-
-    def __repr__(self):
-        return f"slice{tuple.__repr__(self)}"
+    kind = "slice"
 
 
 def type_from_spec(spec, where: str):

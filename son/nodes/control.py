@@ -332,22 +332,31 @@ def form_ndim(form) -> int | None:
     return int(m.group(1)) if m else None
 
 
-class SliceForm(tuple):
-    """The form of a slice parameter: its start, stop and step, each ``LEAF`` (an int) or
-    ``NONE_ARG`` (None).  A tuple of forms for what counts values (``form_size``), never
-    equal to a plain tuple's form, so a kernel built for a slice is not one for a tuple."""
+class KindedTuple(tuple):
+    """A tuple that stands for a value of one Python kind (``kind``: a slice's three
+    parts), never equal to a plain tuple nor to another kind's, so that what is built for
+    one is never taken for the other."""
+
+    kind = ""
 
     def __eq__(self, other):
-        return type(other) is SliceForm and tuple.__eq__(self, other)
+        return type(other) is type(self) and tuple.__eq__(self, other)
 
     def __ne__(self, other):
         return not self == other
 
     def __hash__(self):
-        return hash(("slice", *self))
+        return hash((self.kind, *self))
 
     def __repr__(self):
-        return f"slice{tuple.__repr__(self)}"
+        return f"{self.kind}{tuple.__repr__(self)}"
+
+
+class SliceForm(KindedTuple):
+    """The form of a slice parameter: its start, stop and step, each ``LEAF`` (an int) or
+    ``NONE_ARG`` (None); a tuple of forms for what counts values (``form_size``)."""
+
+    kind = "slice"
 
 
 class FunctionForm:
