@@ -47,7 +47,7 @@ class MemoryOrders:
                 with kept(empty):
                     bad = self.op(at, BitAnd, bad, self.op(at, Not, empty))
             c_order = bad.type.is_constant and not bad.type.con
-            if memory_order and not c_order:  # the order numpy's reduction iterator reads in
+            if memory_order and not c_order and not any_order:  # the order numpy's iterator reads in
                 with kept(expect):
                     if bad.is_unused():
                         bad.kill()
