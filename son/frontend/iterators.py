@@ -103,9 +103,10 @@ class Iterators:
                 src.release()
 
     def has_item(self, at: ast.AST, src: Counted, k: Node) -> Node:
-        """Does item ``k`` exist now (``0 <= k``: a list iterator past the end is -1)?"""
+        """Does item ``k`` exist now?  A list iterator past the end holds -1 (``0 <= k``
+        is tested for lists only: no other iterator's cell is ever negative)."""
         with kept(k):
-            c = self.op(at, GE, k, self.con(0))
+            c = self.op(at, GE, k, self.con(0)) if src.lst is not None else self.con(True)
             if src.count is not None:
                 with kept(c):
                     c = self.op(at, BitAnd, c, self.op(at, LT, k, src.count))
