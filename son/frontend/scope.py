@@ -374,13 +374,17 @@ class Conflict(Aggregate):
 def shape(v: Node):
     """None for a single value, "array" for a whole 1-D array, "grid<k>" for a k-D
     array or view, "optional" for a value that may be None, "complex" for a complex
-    number, else (a tuple) the tuple of its elements' shapes."""
+    number, "range", "iterator", "slice" or "function" for those objects, else (a tuple) the tuple of its elements' shapes."""
     if isinstance(v, Opt):
         return "optional"
     if isinstance(v, Cplx):
         return "complex"
     if isinstance(v, Rng):
         return "range"
+    if isinstance(v, It):
+        return "iterator"
+    if isinstance(v, Slc):
+        return "slice"
     if isinstance(v, Fn):
         return "function"
     if isinstance(v, View):
@@ -412,8 +416,8 @@ def describe(s) -> str:
         return "a value that may be None"
     if s == "complex":
         return "a complex number"
-    if s == "range":
-        return "a range"
+    if s in ("range", "iterator", "slice"):
+        return f"a{'n' if s == 'iterator' else ''} {s}"
     if s == "function":
         return "a function"
     if s == "view":
