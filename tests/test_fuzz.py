@@ -732,3 +732,24 @@ def test_oracle_runs_whole_array_expressions_as_numpy_does():
     assert outcomes[0] == ("ok", canon(math.nan), (canon(np.array([2.0, 1.0])), canon(b)))
     assert outcomes[1] == ("raise", "ZeroDivisionError") and outcomes[2] == ("raise", "ValueError")
     assert check(src.replace("    a[1:] -= a[:-1]\n", ""), args, kernel=False).status == "ok"
+
+
+
+def test_generator_never_calls_a_recursive_function_where_a_loop_repeats_it():
+    """A function's call of itself in its loop's body, a ``while`` test or a comprehension
+    runs once per round at every level: calls grow as rounds to the depth (seed 20261201
+    i192 made 70,000 calls through ``while f(x0, n0 - 1, ...)`` and ran out of time); the
+    generator puts them only where each level runs them a few times."""
+    recursive = 0
+    for p in [generate(20261201, i) for i in range(600)]:
+        for d in [d for d in ast.walk(ast.parse(p.source)) if isinstance(d, ast.FunctionDef)]:
+            def calls_itself(part: ast.AST) -> bool:
+                return any(isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == d.name
+                           for c in ast.walk(part))
+            recursive += calls_itself(d)
+            repeated = [n.test for n in ast.walk(d) if isinstance(n, ast.While)]
+            repeated += [s for n in ast.walk(d) if isinstance(n, (ast.While, ast.For)) for s in n.body]
+            repeated += [n for n in ast.walk(d) if isinstance(n, (ast.GeneratorExp, ast.ListComp))]
+            for part in repeated:
+                assert not calls_itself(part), (p.label, ast.unparse(part))
+    assert recursive > 20

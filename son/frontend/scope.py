@@ -374,7 +374,8 @@ class Conflict(Aggregate):
 def shape(v: Node):
     """None for a single value, "array" for a whole 1-D array, "grid<k>" for a k-D
     array or view, "optional" for a value that may be None, "complex" for a complex
-    number, "range", "iterator", "slice" or "function" for those objects, else (a tuple) the tuple of its elements' shapes."""
+    number, "range", "iterator", "slice" or "function" for those objects, else (a
+    tuple) the tuple of its elements' shapes."""
     if isinstance(v, Opt):
         return "optional"
     if isinstance(v, Cplx):

@@ -627,15 +627,15 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         r = self.rng
         j, k = self.fresh(fn, "t"), self.fresh(fn, "t")
         init = self.expr(fn, "int", 1)
+        fn.loops += 1  # the step, the update and the test run every round
         step = self.expr(fn, "int", 1) if r.random() < 0.5 else str(r.randint(1, 3))
         v = r.choice(fn.mutable) if fn.mutable else None
         use = f"{v} = {self.expr(fn, self.kind_of(fn, v), 1)}" if v else "pass"
         head = [f"{j} = {init}", f"{k} = {init}"]
-        fn.loops += 1
         body = self.fuel() + [f"{j} = {j} + {step}", f"if {j} != {k} + {step}:", f"    {use}",
                               f"{k} = {k} + {step}"]
-        fn.loops -= 1
         cond = self.expr(fn, "bool", 1)
+        fn.loops -= 1
         out = head + [f"while {cond}:"] + _indent(body)
         fn.vars["int"].extend([j, k])  # readable afterwards: bound before the loop
         return out

@@ -10,8 +10,9 @@ construction (an array's length cannot change), every other loop counts ``fuel``
 Kinds stay exact: a float sum starts at ``0.0`` (``sum`` of an empty float array is
 the int 0), and float sums are left out where CPython sums them compensated (3.12).
 
-Recursion: some programs' ``f``, and some helpers, call themselves (outside loops, so the calls per level
-stay few: seed 32125 i6208 made 80 per level and ran out of time) in expressions of its
+Recursion: some programs' ``f``, and some helpers, call themselves (outside loops, their conditions
+and comprehensions, so the calls per level stay few: seed 32125 i6208 made 80 per level and ran out
+of time, and so did seed 20261201 i192 through a ``while`` condition) in expressions of its
 result's kind, with
 an int parameter ``n`` one or two smaller and the other parameters as they are (never
 assigned in such a program); its first statement returns at once unless ``1 <= n <= 4``,
@@ -106,7 +107,9 @@ class LoopPrograms:
         return self.loop_body(fn, depth, iv, [f"for {iv} in range({', '.join(parts)}):"], fuel=True)
 
     def while_stmt(self, fn: Func, depth: int) -> list[str]:
+        fn.loops += 1  # the condition runs every round: no recursive call in it
         cond = self.expr(fn, "bool", 2) if self.rng.random() < 0.8 else "True"
+        fn.loops -= 1
         return self.loop_body(fn, depth, None, [f"while {cond}:"], fuel=True)
 
     # ------------------------------------------------------------------ iteration
@@ -248,9 +251,11 @@ class LoopPrograms:
             fn.vars[k].append(v)
         # no locals that may be None in the items: son refuses min/max of such items
         optionals, fn.optionals = fn.optionals, []
+        fn.loops += 1  # the items and the test run once per item: no recursive call in them
         elt = self.expr(fn, kind, max(depth - 1, 1))
         if r.random() < 0.4:
             clauses.append(f"if {self.expr(fn, 'bool', 1)}")
+        fn.loops -= 1
         fn.optionals = optionals
         for v, k in bound:
             fn.vars[k].remove(v)
