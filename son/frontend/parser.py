@@ -73,6 +73,7 @@ from .memorder import MemoryOrders
 from .names import GLOBAL_VALUES, GLOBALS, MISSING, GlobalArrayLearned, Names
 from .ndarrays import NDArrays
 from .norms import Norms
+from .powers import Powers
 from .recursion import (
     RESULT,
     SEPARATE,
@@ -108,7 +109,7 @@ from .ufuncs import Ufuncs
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(SliceValues, TupleLists, UfuncOutputs, Ufuncs, MemoryOrders, ListOps, Regions,
+class FunctionParser(SliceValues, TupleLists, UfuncOutputs, Ufuncs, Powers, MemoryOrders, ListOps, Regions,
                      Statements, Loops, Iterators, Iteration, Lists, Expressions, Names, NDArrays, Axes,
                      Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore, SetOps, ArrayExtra,
                      ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,

@@ -17,18 +17,18 @@ bool`` is ``or`` and ``bool * bool`` ``and``; ``/`` divides as floats with IEEE 
 (``1/0`` is inf, no ZeroDivisionError); an int array's ``//`` and ``%`` give 0 for a
 zero divisor, a float array's Python's results but IEEE's for a zero divisor
 (son/frontend/composites.py, which also writes the ufuncs that are no single node:
-``np.maximum``, ``np.logaddexp``, ``np.sinc``, ...); ``a ** c`` for a float array and a
-constant ``c`` in {2, 0.5, -1, 0, 1} is numpy's fast path (``np.square``, ``np.sqrt``,
-...); an int to a negative int power is numpy's ValueError; comparisons of ints with
-floats compare float64 values; a ufunc of floats (``np.sqrt``, ``np.exp``, ...) gives
-NaN where ``math`` raises. Refused with a located error, where numpy's result would be
-of a dtype son does not have or depends on a value known only at run time: ``//`` and
-``%`` of bools, a float ufunc of a bool array (float16), a float array to a power that
-is not a constant, shifts. ``bool - bool`` and ``-`` of a bool array are numpy's
-TypeError where they run. Broadcasting follows numpy: shapes aligned on the right, a
-dimension of 1 stretched, numpy's ValueError where two differ otherwise. An n-D operand
-must be C-contiguous where the chain is made into an array (numpy would give the result
-another memory order, which a later sum would see): ``NotImplementedError`` otherwise.
+``np.maximum``, ``np.logaddexp``, ``np.sinc``, ...); a float ``a ** b`` takes numpy's
+fast paths (``np.square``, ``np.sqrt``, ...) where numpy's loop does
+(son/frontend/powers.py); an int to a negative int power is numpy's ValueError;
+comparisons of ints with floats compare float64 values; a ufunc of floats (``np.sqrt``,
+``np.exp``, ...) gives NaN where ``math`` raises. Refused with a located error, where
+numpy's result would be of a dtype son does not have or depends on a value known only at
+run time: ``//`` and ``%`` of bools, a float ufunc of a bool array (float16), shifts.
+``bool - bool`` and ``-`` of a bool array are numpy's TypeError where they run.
+Broadcasting follows numpy: shapes aligned on the right, a dimension of 1 stretched,
+numpy's ValueError where two differ otherwise. An n-D operand must be C-contiguous where
+the chain is made into an array (numpy would give the result another memory order, which
+a later sum would see): ``NotImplementedError`` otherwise.
 
 O(nodes of the chain) nodes per materialized chain; each element costs the chain's
 operations, its loads and no bounds check (the indices are in range by construction).
@@ -55,7 +55,6 @@ from ..nodes import (
     BitXor,
     FloorDiv,
     IEEEDiv,
-    IEEEPow,
     Invert,
     IsFinite,
     IsInf,
@@ -75,7 +74,7 @@ from ..nodes import (
     ToInt,
     kept,
 )
-from ..nodes.mathfn import MATH_FUNCTIONS, MATH_NODES
+from ..nodes.mathfn import MATH_FUNCTIONS
 from ..nodes.types import TOP, ArrayType, bounds
 from .arrayfns import gradient_parse
 from .composites import COMPOSITES, EXTREMES, ElementFunctions
@@ -89,8 +88,6 @@ _BINARY = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: IEEEDiv, ast.Floo
 _COMPARE = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE}
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", IEEEDiv: "/", FloorDiv: "//", Mod: "%", Pow: "**", BitAnd: "&",
            BitOr: "|", BitXor: "^"}
-#: exponents numpy's ``a ** c`` computes another way for a float array (``fast_scalar_power``)
-_FAST_POWERS = (2, 0.5, -1, 0, 1)
 #: ufuncs of one or two arrays that are the scalar nodes elementwise (bool results)
 _PREDICATES = {np.isnan: IsNan, np.isinf: IsInf, np.isfinite: IsFinite}
 _ABS = (abs, np.abs, np.absolute)
@@ -109,13 +106,16 @@ class Lazy:
     that parser's scope (the one parsing, an inlined callee's too), the n-D arrays it
     reads (``grids``, for the memory-order check) and the nodes it keeps alive."""
 
-    __slots__ = ("dims", "dtype", "item", "grids", "held", "is_leaf", "bases")
+    __slots__ = ("dims", "dtype", "item", "grids", "held", "is_leaf", "bases", "strides")
 
     def __init__(self, dims: list[Node], dtype: str, item: Callable[[list[Node]], Node],
-                 grids: list[Grid], held: list[Node], is_leaf: bool = False, bases: tuple = ()):
+                 grids: list[Grid], held: list[Node], is_leaf: bool = False, bases: tuple = (),
+                 strides: list[Node] | None = None):
         self.dims, self.dtype, self.item, self.grids, self.held = dims, dtype, item, grids, held
         #: reads an array as it is (nothing to compute before an operand to its right)
         self.is_leaf = is_leaf
+        #: a leaf's steps through its base, one per dimension (None for a computed chain)
+        self.strides = strides
         #: the base arrays it reads
         self.bases = bases
 
@@ -302,7 +302,7 @@ class Ufuncs(ElementFunctions):
             with kept(k):
                 return p.op(at, Load, p.scope.ctrl, p.scope.mem, base, k)
 
-        return Lazy(dims, dtype, item, grids, held, is_leaf=True, bases=(base,))
+        return Lazy(dims, dtype, item, grids, held, is_leaf=True, bases=(base,), strides=strides)
 
     def scalar_kind(self, at: ast.AST, x: Node, symbol: str) -> str:
         k = _kind(x)
@@ -487,7 +487,7 @@ class Ufuncs(ElementFunctions):
         op = _BINARY.get(type(e.op))
         if op is None:
             raise self.unsupported(e, f"operator {type(e.op).__name__} on arrays")
-        return self.arith_chain(e, op, [self.as_part(e, x) for x in (a, b)], e.right)
+        return self.arith_chain(e, op, [self.as_part(e, x) for x in (a, b)])
 
     def as_part(self, at: ast.AST, x):
         if isinstance(x, Lazy):
@@ -499,7 +499,7 @@ class Ufuncs(ElementFunctions):
     def kinds(self, at: ast.AST, parts: list, symbol: str) -> list[str]:
         return [p.kind if isinstance(p, Lazy) else self.scalar_kind(at, p, symbol) for p in parts]
 
-    def arith_chain(self, at: ast.AST, op: type, parts: list, right: ast.expr) -> Lazy:
+    def arith_chain(self, at: ast.AST, op: type, parts: list) -> Lazy:
         sym = _SYMBOL[op]
         ka, kb = self.kinds(at, parts, sym)
         both_bool = ka == kb == "bool"
@@ -517,7 +517,7 @@ class Ufuncs(ElementFunctions):
             return self.combine(at, parts, "float64", lambda p, x, y: self.op(
                 at, IEEEDiv, self.float_of(at, x), self.float_of(at, y)))
         if op is Pow:
-            return self.power_chain(at, parts, ka, kb, right)
+            return self.power_chain(at, parts, ka, kb)
         if both_bool and op in (Add, Mul, BitAnd, BitOr, BitXor):
             logical = {Add: BitOr, Mul: BitAnd}.get(op, op)
             return self.combine(at, parts, "bool", lambda p, x, y: self.op(at, logical, x, y))
@@ -537,7 +537,7 @@ class Ufuncs(ElementFunctions):
         return self.combine(at, parts, _DTYPE[kind],
                             lambda p, x, y: self.op(at, op, conv(at, x), conv(at, y)))
 
-    def power_chain(self, at: ast.AST, parts: list, ka: str, kb: str, right: ast.expr) -> Lazy:
+    def power_chain(self, at: ast.AST, parts: list, ka: str, kb: str) -> Lazy:
         base, exp = parts
         if ka == kb == "bool":
             raise self.unsupported(at, "** of bools (numpy's result is int8)")
@@ -556,27 +556,7 @@ class Ufuncs(ElementFunctions):
             # the guard is in the loop: made an array at once, so no later operand
             # can raise first where numpy raised this
             return self.temporary(at, self.combine(at, parts, "int64", ipow))
-        if isinstance(base, Lazy) and ka == "float" and not isinstance(exp, Lazy):
-            if not exp.type.is_constant:
-                raise self.unsupported(right, "a float array to a power that is not a constant (numpy "
-                                              "computes a ** 2, a ** 0.5, a ** -1 another way, chosen "
-                                              "by the exponent's value)")
-            c = exp.type.con
-            if c in _FAST_POWERS:
-                return self.combine(at, [base], "float64", lambda p, x: self.fast_power(at, x, c))
-        return self.combine(at, parts, "float64", lambda p, x, y: self.op(
-            at, IEEEPow, self.float_of(at, x), self.float_of(at, y)))
-
-    def fast_power(self, at: ast.AST, x: Node, c) -> Node:
-        if c == 2:
-            return self.op(at, Mul, x, x)
-        if c == 0.5:
-            return self.op(at, MATH_NODES["Sqrt"], x, np=True)
-        if c == -1:
-            return self.op(at, IEEEDiv, self.con(1.0), x)
-        if c == 0:
-            return self.con(1.0)
-        return x
+        return self.float_power_chain(at, parts)  # son/frontend/powers.py
 
     def float_of(self, at: ast.AST, x: Node) -> Node:
         return x if x.type.kind == "float" else self.op(at, ToFloat, x)
@@ -646,7 +626,7 @@ class Ufuncs(ElementFunctions):
             if not any(_is_arrayish(v) for v in vals):
                 raise self.unsupported(e, f"{name}() of numbers (numpy's scalar rules: write the "
                                           "operator)")
-            return self.arith_chain(e, _ARITH[fn], [self.as_part(e, v) for v in vals], e.args[1])
+            return self.arith_chain(e, _ARITH[fn], [self.as_part(e, v) for v in vals])
         if (fn in EXTREMES or fn in COMPOSITES) and not any(_is_arrayish(v) for v in vals):  # of numbers
             kinds = [self.scalar_kind(e, v, name) for v in vals]
             return (self.extreme if fn in EXTREMES else self.composite)(e, fn, name, vals, kinds)
@@ -705,7 +685,7 @@ class Ufuncs(ElementFunctions):
             try:
                 part = self.leaf(s, target)
                 op = _BINARY[type(s.op)]
-                lz = self.arith_chain(s, op, [part, b], s.value)
+                lz = self.arith_chain(s, op, [part, b])
             finally:
                 if isinstance(b, Node):
                     b.unkeep()

@@ -10,7 +10,8 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``a[::2]``, ``a[::-1]``, ``a[:1]``...) and the program's scalars, with numpy 2's
   result dtypes; ``//``, ``%``, ``& | ^``, ``~`` and ``**`` (small and, rarely,
   negative exponents) on int arrays, and on bool arrays to constants but 2; ``**`` of
-  float arrays to the constants numpy computes exactly (``FAST_POWERS``); unary ``-``;
+  float arrays to the exponents numpy computes exactly (``FAST_POWERS``: constants, a
+  number known at run time, a one-element array; int arrays to 2.0, 0.5, -1.0); unary ``-``;
   ``abs``/``np.abs``, ``np.sqrt``,
   ``np.floor``/``ceil``/``trunc``, ``np.maximum``/``minimum``/``fmax``/``fmin``/``clip``,
   ``np.logaddexp``/``logaddexp2``, ``np.deg2rad``/``rad2deg``/``reciprocal``,
@@ -265,8 +266,16 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
                           "np.rad2deg", "np.reciprocal", "np.nan_to_num", "np.positive", "np.fix",
                           "np.spacing", "np.conj"])
             return f"(-{c()})" if f == "-" else f"{f}({c()})"
-        if form == "power":
-            return f"({c()} ** {r.choice(FAST_POWERS)})"
+        if form == "power":  # one exponent for every element: numpy's fast paths (son/frontend/powers.py)
+            x, fast = r.random(), ["2.0", "0.5", "-1.0"]
+            if x < 0.5:
+                return f"({c()} ** {r.choice(FAST_POWERS)})"
+            if x < 0.65:  # an int array's elements as floats, squared as floats
+                return f"({self.chain(fn, 'int64', g, d)} ** {r.choice(fast)})"
+            if x < 0.85:  # a number known at run time
+                y, z = r.sample(fast + ["0.0", "1.0"], 2)
+                return f"({c()} ** ({y} if {self.scalar(fn, 'bool')} else {z}))"
+            return f"np.power({c()}, np.array([{r.choice(fast)}]))"  # an exponent array of one element
         if form == "where":
             other = c() if r.random() < 0.6 else self.scalar(fn, "float")
             return f"np.where({self.chain(fn, 'bool', g, d)}, {c()}, {other})"
