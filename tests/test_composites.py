@@ -149,12 +149,22 @@ def integer_ufuncs(i, j, m):
             np.bitwise_not(m), np.invert(m))
 
 
+def shift_operators(i, j, m):
+    """``<<`` and ``>>`` of arrays are numpy's left_shift and right_shift: a bool array
+    with a Python int is int64, ``<<=`` changes the int array in place."""
+    k = i.copy()
+    k <<= j
+    k[::2] >>= 3
+    return i << j, i >> j, m << 2, 1 << m, (i >> 1) << m, k
+
+
 def test_integer_ufuncs_are_numpys_in_every_stage():
     counts = st.integers(-3, 70) | INTS
     strategy = st.integers(0, 6).flatmap(lambda n: st.tuples(
         hnp.arrays(np.int64, n, elements=INTS | st.sampled_from([-2**63, 0, 2**62, 6, -4])),
         hnp.arrays(np.int64, n, elements=counts), hnp.arrays(np.bool_, n)))
     check_every_stage(integer_ufuncs, [INT, INT, B], strategy, max_examples=50)
+    check_every_stage(shift_operators, [INT, INT, B], strategy, max_examples=40)
 
 
 def float_ufuncs(x, y, i, m):
@@ -256,6 +266,7 @@ def test_gradients_go_through_the_element_code():
     ("return np.reciprocal(m * 3)", "float\\(\\)"),
     ("return np.gcd(m, m)", "bools"),
     ("return np.left_shift(m, m)", "bools"),
+    ("return m >> m", "bools"),
     ("return np.conj(m)", "int8"),
     ("return np.spacing(m)", "float16"),
     ("return np.gcd(m * 0.5, 2)", "floats"),

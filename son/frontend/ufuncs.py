@@ -23,7 +23,7 @@ fast paths (``np.square``, ``np.sqrt``, ...) where numpy's loop does
 comparisons of ints with floats compare float64 values; a ufunc of floats (``np.sqrt``,
 ``np.exp``, ...) gives NaN where ``math`` raises. Refused with a located error, where
 numpy's result would be of a dtype son does not have or depends on a value known only at
-run time: ``//`` and ``%`` of bools, a float ufunc of a bool array (float16), shifts.
+run time: ``//`` and ``%`` of bools, a float ufunc of a bool array (float16).
 ``bool - bool`` and ``-`` of a bool array are numpy's TypeError where they run.
 Broadcasting follows numpy: shapes aligned on the right, a dimension of 1 stretched,
 numpy's ValueError where two differ otherwise. An n-D operand must be C-contiguous where
@@ -85,6 +85,9 @@ _KIND = {"float64": "float", "int64": "int", "bool": "bool"}
 _DTYPE = {v: k for k, v in _KIND.items()}
 _BINARY = {ast.Add: Add, ast.Sub: Sub, ast.Mult: Mul, ast.Div: IEEEDiv, ast.FloorDiv: FloorDiv,
            ast.Mod: Mod, ast.Pow: Pow, ast.BitAnd: BitAnd, ast.BitOr: BitOr, ast.BitXor: BitXor}
+#: the shift operators: numpy's ufuncs (son/frontend/composites.py)
+_SHIFTS = {ast.LShift: np.left_shift, ast.RShift: np.right_shift}
+_OPERATORS = {*_BINARY, *_SHIFTS}
 _COMPARE = {ast.Eq: EQ, ast.NotEq: NE, ast.Lt: LT, ast.LtE: LE, ast.Gt: GT, ast.GtE: GE}
 _SYMBOL = {Add: "+", Sub: "-", Mul: "*", IEEEDiv: "/", FloorDiv: "//", Mod: "%", Pow: "**", BitAnd: "&",
            BitOr: "|", BitXor: "^"}
@@ -186,7 +189,7 @@ class Ufuncs(ElementFunctions):
                 return
             finally:
                 self.drop_spelled(spelled)
-        if isinstance(t, ast.Name) and type(s.op) in _BINARY:
+        if isinstance(t, ast.Name) and type(s.op) in _OPERATORS:
             cur = self.scope.get(t.id)
             if cur is not None and _is_array(cur):
                 self.in_place(s, self.read(t.id, t))
@@ -194,7 +197,7 @@ class Ufuncs(ElementFunctions):
         items = t.slice.elts if isinstance(t, ast.Subscript) and isinstance(t.slice, ast.Tuple) else \
             [getattr(t, "slice", None)]
         sliced = any(isinstance(x, ast.Slice) for x in items)
-        if isinstance(t, ast.Subscript) and type(s.op) in _BINARY and sliced:
+        if isinstance(t, ast.Subscript) and type(s.op) in _OPERATORS and sliced:
             base = self.expr(t.value)
             with kept(base):
                 if isinstance(base, Grid):
@@ -484,10 +487,23 @@ class Ufuncs(ElementFunctions):
             return self.binop(e, type(e.op), a, b)
         if isinstance(e.op, ast.MatMult):
             return self.matmul(e, [a, b], "matmul")
-        op = _BINARY.get(type(e.op))
-        if op is None:
+        if type(e.op) not in _OPERATORS:
             raise self.unsupported(e, f"operator {type(e.op).__name__} on arrays")
-        return self.arith_chain(e, op, [self.as_part(e, x) for x in (a, b)])
+        return self.operator_chain(e, type(e.op), [self.as_part(e, x) for x in (a, b)])
+
+    def operator_chain(self, at: ast.AST, operator: type, parts: list) -> Lazy:
+        """The chain of the Python operator ``operator`` (an ``ast`` operator class of
+        ``_OPERATORS``) on ``parts``."""
+        shift = _SHIFTS.get(operator)
+        if shift is not None:
+            return self.composite_chain(at, shift, shift.__name__, parts)
+        return self.arith_chain(at, _BINARY[operator], parts)
+
+    def composite_chain(self, at: ast.AST, fn, name: str, parts: list) -> Lazy:
+        """The chain of the ``COMPOSITES`` ufunc ``fn`` on ``parts``."""
+        kinds = self.kinds(at, parts, name)
+        return self.combine(at, parts, self.composite_dtype(fn, kinds),
+                            lambda p, *xs: p.composite(at, fn, name, list(xs), kinds))
 
     def as_part(self, at: ast.AST, x):
         if isinstance(x, Lazy):
@@ -650,8 +666,7 @@ class Ufuncs(ElementFunctions):
             return self.combine(e, parts, _DTYPE[self.extreme_kind(e, fn, name, kinds)],
                                 lambda p, *xs: p.extreme(e, fn, name, list(xs), kinds))
         if fn in COMPOSITES:
-            return self.combine(e, parts, self.composite_dtype(fn, kinds),
-                                lambda p, *xs: p.composite(e, fn, name, list(xs), kinds))
+            return self.composite_chain(e, fn, name, parts)
         if fn in _ABS:
             return self.combine(e, parts, parts[0].dtype, lambda p, x: self.op(e, Abs, x))
         if fn in _PREDICATES:
@@ -684,8 +699,7 @@ class Ufuncs(ElementFunctions):
                 b.keep()
             try:
                 part = self.leaf(s, target)
-                op = _BINARY[type(s.op)]
-                lz = self.arith_chain(s, op, [part, b])
+                lz = self.operator_chain(s, type(s.op), [part, b])
             finally:
                 if isinstance(b, Node):
                     b.unkeep()

@@ -18,7 +18,7 @@ elementwise expressions on whole arrays (son/frontend/ufuncs.py):
   ``np.isnan``/``isinf``/``isfinite``/``signbit``/``isposinf``/``isneginf``,
   ``np.nan_to_num``, ``np.positive``, ``np.fix``, ``np.spacing``, ``np.conj``,
   ``np.float_power``, ``np.ldexp``, ``np.gcd``/``lcm``, ``np.left_shift``/``right_shift``,
-  ``np.invert``; comparisons (and ``np.greater``, ...),
+  ``np.invert``, the shift operators ``<<`` and ``>>``; comparisons (and ``np.greater``, ...),
   ``np.logical_and``/``or``/``xor`` of any kinds,
   ``& | ^ ~`` of bool arrays and ``np.where``;
 * reductions of chains in scalar expressions anywhere in the program (``np.sum``,
@@ -302,7 +302,7 @@ class ArrayPrograms(GridPrograms, RecursiveArrays):
             other = c() if r.random() < 0.6 else self.scalar(fn, "int")
             if r.random() < 0.3:  # numpy's integer ufuncs: shifts by any count, gcd/lcm of any sign
                 return f"np.{r.choice(['gcd', 'lcm', 'left_shift', 'right_shift'])}({c()}, {other})"
-            return f"({c()} {r.choice(['&', '|', '^'])} {other})"
+            return f"({c()} {r.choice(['&', '|', '^', '&', '|', '^', '<<', '>>'])} {other})"
         if form == "unary":
             f = r.choice(["-", "~", "abs", "np.abs", "np.floor", "np.invert", "np.fix"])
             return f"({f}{c()})" if f in "-~" else f"{f}({c()})"
