@@ -106,6 +106,14 @@ def in_tuples_and_merges(a, b, flag):
     return (u * v).real + (pair[0] - pair[1]).imag
 
 
+def cmath_trigonometry(a, b, c, d):
+    """The hyperbolic functions and the circular ones CPython computes through them, each
+    its own result (an overflow or domain error of one is the outcome)."""
+    z, w = complex(a, b), complex(c, d)
+    return (cmath.sinh(z), cmath.cosh(w), cmath.tanh(z), cmath.sin(w), cmath.cos(z), cmath.tan(w),
+            cmath.tanh(a))
+
+
 CASES = [
     (arithmetic, ["float"] * 4, st.tuples(PARTS, PARTS, PARTS, PARTS)),
     (division_edges, ["float"] * 4,
@@ -114,6 +122,7 @@ CASES = [
     (powers, ["float", "float"], st.tuples(PARTS, PARTS)),
     (complex_results, ["float", "float"], st.tuples(PARTS, PARTS)),
     (cmath_functions, ["float"] * 4, st.tuples(PARTS, PARTS, PARTS, PARTS)),
+    (cmath_trigonometry, ["float"] * 4, st.tuples(PARTS, PARTS, PARTS, PARTS)),
     (complex_parameter, ["complex", "float"], st.tuples(st.builds(complex, PARTS, PARTS), PARTS)),
     (general_powers, ["float", "float", "float", "float", "int"],
      st.tuples(PARTS, PARTS, PARTS, PARTS,
@@ -182,7 +191,9 @@ def _outcome(f, *args):
     (cmath.sqrt, pycomplex.c_sqrt, 1), (cmath.exp, pycomplex.c_exp, 1),
     (cmath.log, pycomplex.c_log, 1), (cmath.log10, pycomplex.c_log10, 1),
     (cmath.rect, pycomplex.c_rect, 0), (cmath.log, pycomplex.c_log_base, 2),
-], ids=["sqrt", "exp", "log", "log10", "rect", "log_base"])
+    *[(getattr(cmath, n), getattr(pycomplex, "c_" + n), 1)
+      for n in ("sinh", "cosh", "tanh", "sin", "cos", "tan")],
+], ids=["sqrt", "exp", "log", "log10", "rect", "log_base", "sinh", "cosh", "tanh", "sin", "cos", "tan"])
 def test_cmath_in_python_is_cpython_s_on_every_class_of_operands(ref, mine, nargs):
     """pycomplex's rules for the special-value tables and its algorithms, run by CPython:
     every pair of parts from CLASSES (for a base: a sample of pairs of pairs)."""

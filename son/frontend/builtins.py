@@ -332,8 +332,8 @@ class Builtins:
         """A ``libm`` function (inside ``pylib``): its node, no guard."""
         from .. import nodes
 
-        vals = self.scalars(e, name, self.args(e, name, 1 if node in _UNARY_LIBM else 2,
-                                               1 if node in _UNARY_LIBM else 2))
+        arity = MATH_NODES[node].arity if node in MATH_NODES else 2  # IEEEPow: C's pow(x, y)
+        vals = self.scalars(e, name, self.args(e, name, arity, arity))
         with _Pins(self, e, *vals) as op:
             floats = [v if _kind(v) == "float" else op(ToFloat, v) for v in vals]
             return op(nodes.IEEEPow if node == "IEEEPow" else MATH_NODES[node], *floats)
@@ -448,7 +448,6 @@ BUILTIN_CALLS: dict = {
     **{fn: (lambda p, e, n, node=node: p.call_libm(e, n, node)) for fn, node in libm.NODES.items()},
 }
 
-_UNARY_LIBM = ("Exp", "Log", "Sin", "Cos")
 
 
 # ---------------------------------------------------------------- inlined (son's Python)

@@ -281,7 +281,9 @@ def _call(at: ast.AST, name: str) -> ast.Call:
 
 #: cmath function -> (pycomplex function, number of complex arguments)
 _CMATH_PYLIB = {cmath.sqrt: (pycomplex.c_sqrt, 1), cmath.exp: (pycomplex.c_exp, 1),
-                cmath.log10: (pycomplex.c_log10, 1)}
+                cmath.log10: (pycomplex.c_log10, 1),
+                **{getattr(cmath, n): (getattr(pycomplex, "c_" + n), 1)
+                   for n in ("sinh", "cosh", "tanh", "sin", "cos", "tan")}}
 
 COMPLEX_CALLS: dict = {
     complex: lambda p, e, n: p.call_complex(e, n),

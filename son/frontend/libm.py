@@ -31,7 +31,12 @@ pow = _ieee("pow", "power")  # noqa: A001 - C's name
 sin = _ieee("sin", "sin")
 cos = _ieee("cos", "cos")
 atan2 = _ieee("atan2", "arctan2")
+tan = _ieee("tan", "tan")
+sinh = _ieee("sinh", "sinh")
+cosh = _ieee("cosh", "cosh")
+tanh = _ieee("tanh", "tanh")
 
 #: function -> the node it parses to: a MATH_NODES class (libm's rounding), or
 #: IEEEPow for C's pow
-NODES = {exp: "Exp", log: "Log", pow: "IEEEPow", sin: "Sin", cos: "Cos", atan2: "Atan2"}
+NODES = {exp: "Exp", log: "Log", pow: "IEEEPow", sin: "Sin", cos: "Cos", atan2: "Atan2", tan: "Tan",
+         sinh: "Sinh", cosh: "Cosh", tanh: "Tanh"}

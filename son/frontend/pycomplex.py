@@ -1,7 +1,10 @@
 """CPython's complex arithmetic and ``cmath`` functions on the parts of the operands,
 written in the Python son compiles and inlined where they are used
 (son/frontend/complexes.py): ``c_quot`` (``_Py_c_quot``), ``c_pow`` (``complex_pow``),
-``c_sqrt``, ``c_exp``, ``c_log`` (``cmath.log`` with a base too), ``c_rect``.
+``c_sqrt``, ``c_exp``, ``c_log`` (``cmath.log`` with a base too), ``c_rect``, and the
+hyperbolic functions ``c_sinh``, ``c_cosh``, ``c_tanh`` with the circular ones CPython
+computes through them (``sin(z)`` is ``-i sinh(iz)``, ``cos(z)`` ``cosh(iz)``, ``tan(z)``
+``-i tanh(iz)``).
 
 Each is CPython's algorithm with libm's functions (``libm.py``: no Python exceptions)
 and errno read as CPython reads it: EDOM a ValueError (for ``**`` a
@@ -218,3 +221,80 @@ def c_rect(r, phi):
     if phi == 0.0:
         return r, r * phi
     return r * libm.cos(phi), r * libm.sin(phi)
+
+
+def c_sinh(re, im):
+    if not (_finite(re) and _finite(im)):
+        if _inf(im) and re == re:
+            raise ValueError("math domain error")
+        if _inf(re) and im != 0.0 and _finite(im):
+            r = math.copysign(_INF, libm.cos(im))
+            return (r if re > 0.0 else -r), math.copysign(_INF, libm.sin(im))
+        if _inf(re):  # a zero or NaN imaginary part
+            return (re, im) if im == 0.0 else (_INF, _NAN)
+        if re == 0.0:  # and a NaN imaginary part
+            return 0.0, _NAN
+        return _NAN, (im if im == 0.0 else _NAN)
+    if math.fabs(re) > _LOG_LARGE:  # sinh(re) would overflow before the product
+        x = re - math.copysign(1.0, re)
+        r, i = libm.cos(im) * libm.sinh(x) * _E, libm.sin(im) * libm.cosh(x) * _E
+    else:
+        r, i = libm.cos(im) * libm.sinh(re), libm.sin(im) * libm.cosh(re)
+    if _inf(r) or _inf(i):
+        raise OverflowError("math range error")
+    return r, i
+
+
+def c_cosh(re, im):
+    if not (_finite(re) and _finite(im)):
+        if _inf(im) and re == re:
+            raise ValueError("math domain error")
+        if _inf(re) and im != 0.0 and _finite(im):
+            i = math.copysign(_INF, libm.sin(im))
+            return math.copysign(_INF, libm.cos(im)), (i if re > 0.0 else -i)
+        if _inf(re):  # a zero or NaN imaginary part
+            return _INF, ((im if re > 0.0 else -im) if im == 0.0 else _NAN)
+        if re == 0.0 or im == 0.0:  # a NaN with a zero
+            return _NAN, 0.0
+        return _NAN, _NAN
+    if math.fabs(re) > _LOG_LARGE:
+        x = re - math.copysign(1.0, re)
+        r, i = libm.cos(im) * libm.cosh(x) * _E, libm.sin(im) * libm.sinh(x) * _E
+    else:
+        r, i = libm.cos(im) * libm.cosh(re), libm.sin(im) * libm.sinh(re)
+    if _inf(r) or _inf(i):
+        raise OverflowError("math range error")
+    return r, i
+
+
+def c_tanh(re, im):
+    if not (_finite(re) and _finite(im)):
+        if _inf(im) and _finite(re):
+            raise ValueError("math domain error")
+        if _inf(re) and im != 0.0 and _finite(im):
+            return math.copysign(1.0, re), math.copysign(0.0, 2.0 * libm.sin(im) * libm.cos(im))
+        if _inf(re):
+            return math.copysign(1.0, re), (im if im == 0.0 else 0.0)
+        return _NAN, (im if im == 0.0 and re != re else _NAN)
+    if math.fabs(re) > _LOG_LARGE:  # 1 - tanh(re)**2 as 4 exp(-2|re|): cosh(re) would overflow
+        return math.copysign(1.0, re), 4.0 * libm.sin(im) * libm.cos(im) * libm.exp(-2.0 * math.fabs(re))
+    tx = libm.tanh(re)
+    ty = libm.tan(im)
+    cx = 1.0 / libm.cosh(re)
+    txty = tx * ty
+    denom = 1.0 + txty * txty
+    return tx * (1.0 + ty * ty) / denom, ((ty / denom) * cx) * cx
+
+
+def c_sin(re, im):
+    r, i = c_sinh(-im, re)
+    return i, -r
+
+
+def c_cos(re, im):
+    return c_cosh(-im, re)
+
+
+def c_tan(re, im):
+    r, i = c_tanh(-im, re)
+    return i, -r

@@ -21,9 +21,9 @@ guards) or under a test of it (``log(x) if x > 0.0 else ...``); chained comparis
 ``and/or/not``, conditional expressions; array reads and writes with negative and out-of-range
 indices; ``np.zeros/ones/empty`` (an ``np.empty`` array is filled before it is read); ``len``;
 helper calls; tuple assignment; tuple, optional and complex locals; ``math``, ``operator``,
-``cmath`` and builtins son writes in Python (``round(x, k)``, ``gamma``, ``fsum``, ``dist``,
-``remainder``, ``ulp``, complex powers...); function values (lambdas, helpers chosen at run
-time, ``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); a
+``cmath`` (``sinh``... ``tan`` too) and builtins son writes in Python (``round(x, k)``, ``gamma``,
+``fsum``, ``dist``, ``remainder``, ``ulp``, complex powers...); function values (lambdas,
+helpers chosen at run time, ``map``, ``functools.reduce``, a helper as ``f``'s own parameter ``fn0=h0``); a
 module-level array ``G0`` that ``f`` reads; complex and nested-tuple results; list locals of one
 element kind, their methods, indexing, slicing, searches, reductions, loops over them and lists
 returned (``listgen.py``); numpy's whole-array expressions, reductions and in-place updates,
@@ -410,7 +410,8 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
         if form == "cmath":
             x, y = self.expr(fn, "float", depth - 1), self.expr(fn, "float", depth - 1)
             return r.choice([f"cmath.sqrt({c})", f"cmath.exp({c})", f"cmath.log({c})", f"cmath.log10({c})",
-                             f"cmath.rect({x}, {y})", f"cmath.log({c}, {self.complex_expr(fn, depth - 1)})"])
+                             f"cmath.rect({x}, {y})", f"cmath.log({c}, {self.complex_expr(fn, depth - 1)})",
+                             f"cmath.{r.choice(['sinh', 'cosh', 'tanh', 'sin', 'cos', 'tan'])}({c})"])
         if form == "bin":
             return f"({c} {r.choice(['+', '-', '*', '/'])} {self.complex_expr(fn, depth - 1)})"
         if form == "mixed":
@@ -423,9 +424,7 @@ class _Gen(ArrayPrograms, ListPrograms, LoopPrograms, PairPrograms, GradPrograms
                               self.expr(fn, "int", depth - 1), "0.5", "(0.5+1j)", "101"])
                 return f"({c} ** {k})"
             return f"({c} ** {r.choice(['2', '3', '-1', '0', '-2', '2.0'])})"
-        if form == "neg":
-            return f"(-{c})"
-        return f"({c}).conjugate()"
+        return f"(-{c})" if form == "neg" else f"({c}).conjugate()"
 
     def expr_bool(self, fn: _Func, depth: int) -> str:
         r = self.rng
