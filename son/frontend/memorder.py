@@ -19,7 +19,7 @@ class MemoryOrders:
     """FunctionParser's memory-order checks (a mixin)."""
 
     def flat_view(self, at: ast.AST, a: Grid, what: str = "reduction", any_order: bool = False,
-                  memory_order: bool = False) -> View:
+                  memory_order: bool = False, copy_otherwise: bool = False) -> View:
         """A C-contiguous n-D array's elements in C order, as a 1-D view (for the
         reductions over all of them, which numpy makes in memory order, and ``what``
         else needs them so); another layout is refused at run time, or, where the result
@@ -31,7 +31,10 @@ class MemoryOrders:
         iterator does (``block_layout``): for an array it reads as one run of memory (a
         transpose, an F-order argument, a C-order one reversed), that run, from the first
         element by a step of +-1; a variance's second pass reads a new array numpy lays
-        out in that order too.  Another layout is refused at run time."""
+        out in that order too.  Another layout is refused at run time.
+
+        ``copy_otherwise`` (numpy's ``ravel``): a view where the array is C-contiguous at
+        run time, else a C-order copy (``view_or_copy``)."""
         with kept(a):
             expect = self.con(1)
             bad = self.con(False)
@@ -61,9 +64,31 @@ class MemoryOrders:
                         bad.kill()
                     copy = self.grid_copy(at, a)
                 return View(self.g, copy.base, copy.start, self.con(1), expect)
+            if copy_otherwise and not c_order:
+                with kept(expect):
+                    return self.view_or_copy(at, a, bad, expect)
             self.refuse_at_run_time(bad, f"{what} of an array that is not C-contiguous (numpy would "
                                          "follow its memory order, or copy it)")
             return View(self.g, a.base, a.start, self.con(1), expect)
+
+    def view_or_copy(self, at: ast.AST, a: Grid, copy: Node, size: Node) -> View:
+        """``a``'s elements in C order as a 1-D view: of a C-order copy of ``a`` where
+        ``copy`` is true at run time (only that branch copies), else of ``a``'s base.  The
+        merge's base is a Phi of the two arrays, which ``may_alias`` takes for either."""
+        tmp = self.temp()
+        with kept(a, size):
+            t, f = self.branch(copy)
+            other = self.scope.dup()
+            other.ctrl = f
+            self.scope.ctrl = t
+            c = self.grid_copy(at, a)
+            self.scope.set(tmp, View(self.g, c.base, c.start, self.con(1), size))
+            other.set(tmp, View(self.g, a.base, a.start, self.con(1), size))
+            self.scope = self.merge([self.scope, other])
+        v = self.scope.get(tmp)
+        with kept(v):
+            self.scope.remove(tmp)
+        return v
 
     def run_view(self, at: ast.AST, a: Grid, what: str) -> View:
         """``a``'s elements in the order numpy's reduction iterator reads them, where that

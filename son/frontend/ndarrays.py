@@ -149,9 +149,11 @@ class NDArrays:
     def reshape_call(self, e: ast.Call, a: Node, method: str, shape: list[ast.expr]) -> Node:
         """``a.reshape(n, m)``, ``np.reshape(a, (n, -1))``, ``a.ravel()`` (views of ``a``'s
         base), ``a.flatten()`` (a copy).  A 1-D array or view reshapes as a view whatever
-        its step (numpy splits its one axis without a copy); ravel and n-D arrays only
-        where they are C-contiguous at run time: numpy returns a copy of another array
-        where son would return a view, so that is refused there (``NotImplementedError``)."""
+        its step (numpy splits its one axis without a copy).  ``ravel`` is numpy's: a view
+        of a C-contiguous array, else a C-order copy, chosen at run time.  An n-D array
+        reshapes only where it is C-contiguous at run time: numpy returns a view of some
+        other layouts and copies the rest (its no-copy attempt), which son does not follow,
+        so that is refused there (``NotImplementedError``)."""
         if method == "flatten":
             with kept(a):
                 c = self.grid_copy(e, a) if isinstance(a, Grid) else None
@@ -161,7 +163,8 @@ class NDArrays:
                 return self.flat_view(e, c).base  # a new C array: its base is the result
         with kept(a):
             if isinstance(a, Grid) or method == "ravel":
-                flat = self.flat_view(e, a if isinstance(a, Grid) else self.as_grid(e, a), method)
+                flat = self.flat_view(e, a if isinstance(a, Grid) else self.as_grid(e, a), method,
+                                      copy_otherwise=method == "ravel")
             else:
                 flat = a if isinstance(a, View) else View(self.g, a, self.con(0), self.con(1),
                                                           self.length(e, a))
