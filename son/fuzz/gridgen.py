@@ -32,7 +32,8 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
 
 Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
 a row broadcast down, a column across, an overlapping view of itself, a grid, a row or a
-column as a 1-D view) or the elements a 2-D mask selects set or updated, and a scalar
+column as a 1-D view, a slice of a ravel of it, of its transpose or of a view: numpy's view
+of a C-contiguous array, else a copy) or the elements a 2-D mask selects set or updated, and a scalar
 local set to its reduction, an element or the sum of a selection.
 
 A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
@@ -222,7 +223,7 @@ class GridPrograms:
         cols = r.choice([":", ":", "1:", "::-1"])
         sk = "float" if dt == "float64" else "int"
         form = choice(r, [("scalar", 3), ("row", 2), ("col", 2), ("self", 2), ("grid", 1), ("line", 2),
-                          ("mask", 2)])
+                          ("mask", 2), ("ravel", 2)])
         if form == "scalar":
             out.append(f"{q}[{rows}, {cols}] = {self.scalar(fn, sk)}")
         elif form == "row":  # broadcast down the rows (numpy's ValueError for a misfit's length)
@@ -235,6 +236,10 @@ class GridPrograms:
                                  f"{q}[...] = {q}.T" if g == other else f"{q}[...] = {q}[::-1]"]))
         elif form == "grid":
             out.append(f"{q}[...] = {self.grid(fn, dt, g, other, d)}")
+        elif form == "ravel":  # numpy's view of a C-contiguous array, else a copy: q changes or not
+            src = r.choice([q, f"{q}.T", f"{q}[::-1]", f"{q}[:, ::2]"])
+            flat = f"np.ravel({src})" if r.random() < 0.5 else f"({src}).ravel()"
+            out.append(f"{flat}[{r.choice([':1', '-1:', '1:3'])}] = {self.scalar(fn, sk)}")
         elif form == "mask":  # a mask of q's shape (or, for a misfit, another's: IndexError)
             m = q if r.random() < 0.8 else self.grid(fn, dt, other, g, d)
             op = r.choice(["", "", "+", "*"])
