@@ -395,6 +395,16 @@ CATALOG = [
             x = g(a)
             return x / 2
         """, None, 6, 11, "operator", "unsupported operand type(s) for /"),
+    ("a_kind_that_differs_by_path", """
+        def f(a, i: int):
+            t = (a, 1.0)
+            return t[i] + 1
+        """, [ARR, int], 3, 11, "operator", "a value whose kind differs by path and int"),
+    ("a_result_that_differs_by_path", """
+        def f(i: int):
+            t = ((1.0, 2.0), 3.0)
+            return t[i]
+        """, None, 3, 4, "different kinds", "values of different kinds on different paths"),
     ("python_syntax_error", """
         def f(a):
             x = (1, 2

@@ -45,7 +45,7 @@ from ..nodes import (
 from ..nodes.mathfn import DOMAIN_ERROR, MATH_NODES, POW_RANGE_ERROR, RANGE_ERROR, MathError
 from ..nodes.types import BOTTOM, NONE
 from .core import _SYMBOL, _dead_value, _kind, is_array_value, is_list
-from .scope import Cplx, Grid, Opt, Pack, Rng
+from .scope import Aggregate, Cplx, Grid, Opt, Pack, Rng, describe, shape
 
 #: ``**``'s results that are not of its typed kind, CPython's float and complex number:
 #: the documented run-time refusal, which son.jit answers by running the call in CPython
@@ -170,8 +170,9 @@ class Expressions:
         for x in (a, b):
             if _kind(x) is None:
                 sym = "**" if cls is None else _SYMBOL[cls]
-                raise self.error(at, f"unsupported operand type(s) for {sym}: {a.type.widen()} and "
-                                     f"{b.type.widen()}", "operator")
+                a_is, b_is = (describe(shape(v)) if isinstance(v, Aggregate) else "a value whose kind "
+                              "differs by path" if v.type is BOTTOM else v.type.widen() for v in (a, b))
+                raise self.error(at, f"unsupported operand type(s) for {sym}: {a_is} and {b_is}", "operator")
         with kept(a, b):
             if cls is None:
                 return self.power(at, a, b)

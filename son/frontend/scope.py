@@ -374,14 +374,16 @@ class Conflict(Aggregate):
 def shape(v: Node):
     """None for a single value, "array" for a whole 1-D array, "grid<k>" for a k-D
     array or view, "optional" for a value that may be None, "complex" for a complex
-    number, "range", "iterator", "slice" or "function" for those objects, else (a
-    tuple) the tuple of its elements' shapes."""
+    number, "range", "iterator", "slice" or "function" for those objects, "conflict" for
+    values that do not merge, else (a tuple) the tuple of its elements' shapes."""
     if isinstance(v, Opt):
         return "optional"
     if isinstance(v, Cplx):
         return "complex"
     if isinstance(v, Rng):
         return "range"
+    if isinstance(v, Conflict):
+        return "conflict"
     if isinstance(v, It):
         return "iterator"
     if isinstance(v, Slc):
@@ -417,6 +419,8 @@ def describe(s) -> str:
         return "a value that may be None"
     if s == "complex":
         return "a complex number"
+    if s == "conflict":
+        return "values of different kinds on different paths (a tuple and a number, two functions...)"
     if s in ("range", "iterator", "slice"):
         return f"a{'n' if s == 'iterator' else ''} {s}"
     if s == "function":
