@@ -25,6 +25,8 @@ import time
 import warnings
 from typing import Any, Callable, Sequence
 
+import numpy as np
+
 from .. import config
 from ..errors import FallbackWarning, SonError
 from ..exec.kernel import Kernel, compile_kernel
@@ -86,6 +88,10 @@ class JitFunction(Specialized):
             args = self.bind(args, kwargs)
         key = type_key(args)
         disp = self._dispatch.get(key) or self._specialize_or_fall_back(args, key)
+        kernel = self.kernels.get(key)
+        if kernel is not None and not kernel.stats.get("replayable") and _any_read_only(args):
+            return self._in_cpython(key, args, "an argument array is read-only, which numpy refuses to write "
+                                               "and the kernel would write")
         try:
             return disp(*args)
         except NotImplementedError as e:  # a run-time refusal, not a placeholder: see _replay
@@ -104,11 +110,14 @@ class JitFunction(Specialized):
         k = self.kernels.get(key)
         if (self.fallback or config.fallback) == "error" or k is None or not k.stats.get("replayable"):
             raise e
+        return self._in_cpython(key, args, f"its kernel raised NotImplementedError ({e})")
+
+    def _in_cpython(self, key: tuple, args: tuple, why: str):
+        """The call run by CPython, with one FallbackWarning per argument types."""
         if key not in self.replayed:
             self.replayed.add(key)
             name = getattr(self.py_func, "__qualname__", repr(self.py_func))
-            warnings.warn(f"son.jit({name}) ran a call in CPython: its kernel raised NotImplementedError "
-                          f"({e})", FallbackWarning, stacklevel=3)
+            warnings.warn(f"son.jit({name}) ran a call in CPython: {why}", FallbackWarning, stacklevel=4)
         return self.py_func(*args)
 
     def _specialize_or_fall_back(self, args: tuple, key: tuple) -> Callable:
@@ -282,3 +291,18 @@ def _callable(fn):
     if not callable(fn):
         raise SonError(f"son.jit decorates a function, not {fn!r}")
     return fn
+
+
+def _any_read_only(args) -> bool:
+    """Is an array among ``args`` (or in a tuple among them) one numpy will not write
+    (``np.broadcast_to``'s view, ``a.diagonal()``, ``flags.writeable`` cleared)?  Lists
+    are not searched: son's lists hold numbers and tuples of numbers."""
+    stack = list(args)
+    while stack:
+        a = stack.pop()
+        if isinstance(a, np.ndarray):
+            if not a.flags.writeable:
+                return True
+        elif isinstance(a, tuple):
+            stack.extend(a)
+    return False

@@ -209,7 +209,7 @@ class ArrayMisc:
                         with kept(*strides):
                             strides.append(self.inline(e, broadcast_stride, [sd, td, st]))
                     with kept(*strides):
-                        return self.shaped(e, g.base, g.start, list(dims), strides)
+                        return self.read_only(e, self.shaped(e, g.base, g.start, list(dims), strides), name)
 
     def call_tri(self, e: ast.Call, name: str) -> Node:
         got = self.call_arguments(e, name, ["N", "M", "k", "dtype", "like"],

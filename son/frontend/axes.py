@@ -392,7 +392,7 @@ class Axes:
                 with kept(k):
                     self.c_int(e, k, "signed integer is greater than maximum",
                                "signed integer is less than minimum")
-                    return self.diagonal_view(e, a, k)
+                    return self.read_only(e, self.diagonal_view(e, a, k), name)
             if not (diag and is_array_value(a)):
                 what = "a 3-D array" if isinstance(a, Grid) else a.type.widen()
                 raise self.unsupported(e, f"{name}() of {what} (son takes a 2-D array, or a 1-D one for "

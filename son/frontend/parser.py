@@ -74,6 +74,7 @@ from .names import GLOBAL_VALUES, GLOBALS, MISSING, GlobalArrayLearned, Names
 from .ndarrays import NDArrays
 from .norms import Norms
 from .powers import Powers
+from .readonly import ReadOnlyViews, check_read_only
 from .recursion import (
     RESULT,
     SEPARATE,
@@ -109,12 +110,12 @@ from .ufuncs import Ufuncs
 __all__ = ["MISSING", "FunctionParser", "assigned_names", "build_graph"]
 
 
-class FunctionParser(SliceValues, TupleLists, UfuncOutputs, Ufuncs, Powers, MemoryOrders, ListOps, Regions,
-                     Statements, Loops, Iterators, Iteration, Lists, Expressions, Names, NDArrays, Axes,
-                     Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore, SetOps, ArrayExtra,
-                     ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps, LinearAlgebra,
-                     Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes, Functions, Recursion,
-                     Calls, Builtins, ParserCore):
+class FunctionParser(SliceValues, TupleLists, UfuncOutputs, Ufuncs, Powers, ReadOnlyViews, MemoryOrders,
+                     ListOps, Regions, Statements, Loops, Iterators, Iteration, Lists, Expressions, Names,
+                     NDArrays, Axes, Arrays, ArrayConversions, ArrayBuilds, ArrayMethods, ArrayMore, SetOps,
+                     ArrayExtra, ArrayMisc, ArrayUtilities, AxisReductions, ArrayFunctions, ArrayOps,
+                     LinearAlgebra, Einsum, Norms, Covariances, Solvers, Selection, Tuples, Complexes,
+                     Functions, Recursion, Calls, Builtins, ParserCore):
     """Parses one function body into the shared graph, starting from ``scope``."""
 
     def __init__(self, graph: Graph, peep: Peephole, src: FunctionSource, scope: Scope,
@@ -221,6 +222,7 @@ def _build_graph(src, peephole, argtypes, args, tracer, deps=None, rules=None, o
             gflat, gforms = _global_params(learned.get(GLOBALS, []), set(names) | {n for n, _ in flat})
             g = _parse_lists(src, peephole, tracer, deps, rules, flat + gflat, forms + gforms, names, learned,
                              where, guessed)
+            check_read_only(g)  # son/frontend/readonly.py
         except GlobalArrayLearned as found:  # a parameter more, for the global array it read
             learned.setdefault(GLOBALS, []).append(found.form)
             _restart(learned)
