@@ -33,7 +33,8 @@ length) has ``len(g1)`` rows and ``len(g2)`` columns:
 Statements (``grid_stmt``): a 2-D local made from a grid, its views assigned (a number,
 a row broadcast down, a column across, an overlapping view of itself, a grid, a row or a
 column as a 1-D view, a slice of a ravel of it, of its transpose or of a view: numpy's view
-of a C-contiguous array, else a copy) or the elements a 2-D mask selects set or updated, and a scalar
+of a C-contiguous array, else a copy) or the elements a 2-D mask selects set or updated (its
+read-only diagonal, taken before, seeing the writes), and a scalar
 local set to its reduction, an element or the sum of a selection.
 
 A chain's operand from another group (``MISFIT``) gives numpy's broadcasting or core
@@ -252,4 +253,7 @@ class GridPrograms:
                             f"np.sum({q}[{q} < {self.scalar(fn, sk)}])"])
         else:
             use = r.choice([f"np.sum({q})", f"{q}.min()", f"{q}[0, -1]", f"np.argmax({q})"])
+        if r.random() < 0.2:  # numpy's read-only diagonal, taken before the writes: it sees them
+            out.insert(1, f"d{q} = {r.choice([f'np.diagonal({q})', f'{q}.diagonal()', f'np.diag({q})'])}")
+            use = f"({use} + np.sum(d{q}))"
         return out + [f"{v} = {use}" if kind != "bool" else f"{v} = bool({use} > 0)"]
