@@ -235,14 +235,7 @@ def c_sinh(re, im):
         if re == 0.0:  # and a NaN imaginary part
             return 0.0, _NAN
         return _NAN, (im if im == 0.0 else _NAN)
-    if math.fabs(re) > _LOG_LARGE:  # sinh(re) would overflow before the product
-        x = re - math.copysign(1.0, re)
-        r, i = libm.cos(im) * libm.sinh(x) * _E, libm.sin(im) * libm.cosh(x) * _E
-    else:
-        r, i = libm.cos(im) * libm.sinh(re), libm.sin(im) * libm.cosh(re)
-    if _inf(r) or _inf(i):
-        raise OverflowError("math range error")
-    return r, i
+    return _hyperbolic(re, im, True)
 
 
 def c_cosh(re, im):
@@ -257,11 +250,19 @@ def c_cosh(re, im):
         if re == 0.0 or im == 0.0:  # a NaN with a zero
             return _NAN, 0.0
         return _NAN, _NAN
+    return _hyperbolic(re, im, False)
+
+
+def _hyperbolic(re, im, odd):
+    """``sinh`` (``odd``) or ``cosh`` of finite parts: ``cos(im)`` times the function of
+    ``re``, ``sin(im)`` times the other, scaled by e from ``re - 1`` where the functions
+    of ``re`` would overflow before the product (a factor of 1.0 is exact otherwise)."""
+    x, scale = re, 1.0
     if math.fabs(re) > _LOG_LARGE:
-        x = re - math.copysign(1.0, re)
-        r, i = libm.cos(im) * libm.cosh(x) * _E, libm.sin(im) * libm.sinh(x) * _E
-    else:
-        r, i = libm.cos(im) * libm.cosh(re), libm.sin(im) * libm.sinh(re)
+        x, scale = re - math.copysign(1.0, re), _E
+    sh, ch = libm.sinh(x), libm.cosh(x)
+    r = libm.cos(im) * (sh if odd else ch) * scale
+    i = libm.sin(im) * (ch if odd else sh) * scale
     if _inf(r) or _inf(i):
         raise OverflowError("math range error")
     return r, i

@@ -376,22 +376,9 @@ def shape(v: Node):
     array or view, "optional" for a value that may be None, "complex" for a complex
     number, "range", "iterator", "slice" or "function" for those objects, "conflict" for
     values that do not merge, else (a tuple) the tuple of its elements' shapes."""
-    if isinstance(v, Opt):
-        return "optional"
-    if isinstance(v, Cplx):
-        return "complex"
-    if isinstance(v, Rng):
-        return "range"
-    if isinstance(v, Conflict):
-        return "conflict"
-    if isinstance(v, It):
-        return "iterator"
-    if isinstance(v, Slc):
-        return "slice"
-    if isinstance(v, Fn):
-        return "function"
-    if isinstance(v, View):
-        return "view"
+    named = _SHAPES.get(type(v))
+    if named is not None:
+        return named
     if isinstance(v, Grid):
         return f"grid{v.ndim}"
     if isinstance(v, TupleList):
@@ -399,6 +386,11 @@ def shape(v: Node):
     if isinstance(v, Pack):
         return tuple(shape(x) for x in v.elems)
     return "array" if isinstance(v.type, ArrayType) and not isinstance(v, Aggregate) else None
+
+
+#: the aggregates whose shape is a name (``shape``)
+_SHAPES = {Opt: "optional", Cplx: "complex", Rng: "range", Conflict: "conflict", It: "iterator", Slc: "slice",
+           Fn: "function", View: "view"}
 
 
 def compatible(a, b) -> bool:
