@@ -359,15 +359,17 @@ class ParserCore:
         """A value for code that cannot run: TOP, which stands for any value."""
         return self.peep(Constant(self.g, TOP))
 
-    def choose(self, cond: Node, a: Node, b: Node) -> Node:
-        """``a if cond else b`` for values already computed: a branch and a merge."""
+    def choose(self, cond: Node, a, b: Node) -> Node:
+        """``a if cond else b``: a branch and a merge.  ``a`` is a value already computed,
+        or a function that computes it on the true arm only (code the other must not run)."""
         tmp = self.temp()
-        with kept(a, b):
+        with kept(b, *([] if callable(a) else [a])):
             t, f = self.branch(cond)
             other = self.scope.dup()
             other.ctrl = f
             self.scope.ctrl = t
-            self.scope.set(tmp, a)
+            value = a() if callable(a) else a  # first: the arm's code may make a new scope
+            self.scope.set(tmp, value)
             other.set(tmp, b)
             self.scope = self.merge([self.scope, other])
         v = self.scope.get(tmp)

@@ -75,20 +75,12 @@ class MemoryOrders:
         """``a``'s elements in C order as a 1-D view: of a C-order copy of ``a`` where
         ``copy`` is true at run time (only that branch copies), else of ``a``'s base.  The
         merge's base is a Phi of the two arrays, which ``may_alias`` takes for either."""
-        tmp = self.temp()
-        with kept(a, size):
-            t, f = self.branch(copy)
-            other = self.scope.dup()
-            other.ctrl = f
-            self.scope.ctrl = t
+        def copied() -> View:
             c = self.grid_copy(at, a)
-            self.scope.set(tmp, View(self.g, c.base, c.start, self.con(1), size))
-            other.set(tmp, View(self.g, a.base, a.start, self.con(1), size))
-            self.scope = self.merge([self.scope, other])
-        v = self.scope.get(tmp)
-        with kept(v):
-            self.scope.remove(tmp)
-        return v
+            return View(self.g, c.base, c.start, self.con(1), size)
+
+        with kept(a, size):
+            return self.choose(copy, copied, View(self.g, a.base, a.start, self.con(1), size))
 
     def run_view(self, at: ast.AST, a: Grid, what: str) -> View:
         """``a``'s elements in the order numpy's reduction iterator reads them, where that
