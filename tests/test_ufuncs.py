@@ -374,9 +374,7 @@ def test_stores_into_an_array_nothing_reads_are_dropped():
     ("def f(m):\n    return m ** 2\n", [B], "int8"),  # numpy 2.4: np.square's int8 loop
     ("def f(m, k):\n    return m ** k\n", [B, int], "may be 2"),
     ("def f(m):\n    return np.square(m)\n", [B], "int8"),
-    ("def f(a, p):\n    return a ** p\n", [F, float], "constant"),
     ("def f(m):\n    return np.sqrt(m)\n", [B], "float16"),
-    ("def f(a):\n    return a << 2\n", [INT], "operator"),
     ("def f(a, x):\n    return a + x\n", [F, None], "may be an int or a float"),
     ("def f(i):\n    i += 0.5\n    return i\n", [INT], "cannot cast"),
 ])
@@ -576,9 +574,9 @@ def test_operator_ufuncs_are_the_operators_chains_in_every_stage():
 
 @pytest.mark.parametrize("text, message", [
     ("def f(x: float, y: float):\n    return np.add(x, y)\n", "np.add\\(\\) of numbers"),
-    ("def f(a: np.ndarray, k: float):\n    return np.power(a, k)\n", "not a constant"),
+    ("def f(x: float, y: float):\n    return np.power(x, y)\n", "np.power\\(\\) of numbers"),
 ])
-def test_operator_ufuncs_of_numbers_and_unknown_exponents_are_refused(tmp_path, text, message):
+def test_operator_ufuncs_of_numbers_are_refused(tmp_path, text, message):
     path = tmp_path / "m.py"
     path.write_text("import numpy as np\n\n" + text)
     with pytest.raises(SonSyntaxError, match=message):
