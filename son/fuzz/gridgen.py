@@ -188,8 +188,7 @@ class GridPrograms:
         x = self.grid(fn, dt, g, other, d)
         if kind == "int" and r.random() < 0.03:  # a new n-D array of run-time dims: numpy's ValueErrors
             n = f"({self.scalar(fn, 'int')}) % 7 - 2"  # small, or negative: never a real allocation
-            # (2**33 was one: with n = 3 numpy tried 48 GiB, CPython's MemoryError, seed 20261202 i522)
-            m = r.choice(["2**63 // 3", "2**61", "-1", "0", "3"])
+            m = r.choice(["2**63 // 3", "2**61", "2**33", "-1", "0", "3"])
             return r.choice([f"np.zeros(({n}, {m})).size", f"np.ones(({m}, {n}, 2), dtype=bool).shape[0]",
                              f"len(np.full(({n}, {m}), 1.5))"])
         if r.random() < 0.05:  # a diagonal at an offset: small, known at run time, or past a C int
