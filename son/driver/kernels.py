@@ -91,7 +91,7 @@ class JitFunction(Specialized):
         kernel = self.kernels.get(key)
         if kernel is not None and not kernel.stats.get("replayable") and _any_read_only(args):
             return self._in_cpython(key, args, "an argument array is read-only, which numpy refuses to write "
-                                               "and the kernel would write")
+                                               "and the kernel would write", stacklevel=3)
         try:
             return disp(*args)
         except NotImplementedError as e:  # a run-time refusal, not a placeholder: see _replay
@@ -112,12 +112,14 @@ class JitFunction(Specialized):
             raise e
         return self._in_cpython(key, args, f"its kernel raised NotImplementedError ({e})")
 
-    def _in_cpython(self, key: tuple, args: tuple, why: str):
-        """The call run by CPython, with one FallbackWarning per argument types."""
+    def _in_cpython(self, key: tuple, args: tuple, why: str, stacklevel: int = 4):
+        """The call run by CPython, with one FallbackWarning per argument types
+        (``stacklevel``: the frames up to the caller of ``__call__``)."""
         if key not in self.replayed:
             self.replayed.add(key)
             name = getattr(self.py_func, "__qualname__", repr(self.py_func))
-            warnings.warn(f"son.jit({name}) ran a call in CPython: {why}", FallbackWarning, stacklevel=4)
+            warnings.warn(f"son.jit({name}) ran a call in CPython: {why}", FallbackWarning,
+                          stacklevel=stacklevel)
         return self.py_func(*args)
 
     def _specialize_or_fall_back(self, args: tuple, key: tuple) -> Callable:
